@@ -1,0 +1,82 @@
+/**
+ * Validates every JSON file under schemas/ against the meta-schema its "$schema" names
+ * (meta-schemas themselves against JSON Schema 2020-12). Prints file, JSON pointer and message per error.
+ * Usable as a library: `validateSchemaTree(dir)` returns the errors (tests point it at a temporary copy).
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { addSharedKeywords } from '../src/shared/validation/ajv-keywords';
+
+export interface SchemaProblem {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
+async function listJson(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.json'))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+}
+
+export async function validateSchemaTree(schemasDir: string): Promise<SchemaProblem[]> {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  addFormats(ajv);
+  addSharedKeywords(ajv);
+  const problems: SchemaProblem[] = [];
+  const files = await listJson(schemasDir);
+  const parsed = new Map<string, unknown>();
+  for (const file of files) {
+    try {
+      parsed.set(file, JSON.parse(await readFile(file, 'utf8')));
+    } catch (error) {
+      problems.push({ file, pointer: '', message: `not valid JSON: ${(error as Error).message}` });
+    }
+  }
+  const metaDir = path.join(schemasDir, 'meta');
+  const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+  for (const [file, schema] of parsed) {
+    if (path.dirname(file) !== metaDir) continue;
+    try {
+      validators.set(file, ajv.compile(schema as object));
+    } catch (error) {
+      problems.push({ file, pointer: '', message: `invalid meta-schema: ${(error as Error).message}` });
+    }
+  }
+  for (const [file, data] of parsed) {
+    if (path.dirname(file) === metaDir) continue;
+    const ref = (data as { $schema?: unknown })?.$schema;
+    if (typeof ref !== 'string') {
+      problems.push({ file, pointer: '/$schema', message: 'missing "$schema" naming its meta-schema' });
+      continue;
+    }
+    const metaFile = path.resolve(path.dirname(file), ref);
+    const validate = validators.get(metaFile);
+    if (!validate) {
+      problems.push({ file, pointer: '/$schema', message: `meta-schema ${ref} not found under schemas/meta` });
+      continue;
+    }
+    if (!validate(data)) {
+      for (const error of validate.errors ?? []) {
+        const extra = error.keyword === 'additionalProperties' ? ` (${String(error.params.additionalProperty)})` : '';
+        problems.push({ file, pointer: error.instancePath || '/', message: `${error.message ?? error.keyword}${extra}` });
+      }
+    }
+  }
+  return problems;
+}
+
+if (process.argv[1] === import.meta.filename) {
+  const dir = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../schemas'));
+  const problems = await validateSchemaTree(dir);
+  for (const p of problems) console.error(`${path.relative(process.cwd(), p.file)}  ${p.pointer}  ${p.message}`);
+  if (problems.length > 0) {
+    console.error(`schemas: ${problems.length} problem(s)`);
+    process.exit(1);
+  }
+  console.log(`schemas: every file under ${path.relative(process.cwd(), dir) || '.'} is valid`);
+}

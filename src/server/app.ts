@@ -1,0 +1,196 @@
+/**
+ * Builds the Fastify application: database, contract routes, static web app with history fallback,
+ * /storage, and one error handler that answers every failure with a Persian `{result: false, msg}`.
+ * Tests build real instances with this factory and listen on port 0.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import { Redis } from 'ioredis';
+import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
+import type { AppConfig } from './config';
+import { loadContract } from './contract/contract';
+import type { AnyHandler, Authenticator, Handlers } from './contract/handlers';
+import { registerContractRoutes } from './contract/router';
+import { type DatabaseHandle, openDatabase } from './db/database';
+import { migrate } from './db/migrate';
+import { seedDemoCatalogue, seedSystemParameters } from './db/seed';
+import { HttpError } from './http/errors';
+import { type MessageKey, msg } from './http/messages';
+import { databaseRateLimiter, redisRateLimiter } from './lib/rate-limit';
+import { getOrCreateSecret } from './lib/secrets';
+import { accessHandlers } from './modules/access/handlers';
+import { seedAccess } from './modules/access/seed';
+import { catalogueHandlers } from './modules/catalogue/handlers';
+import { identityHandlers } from './modules/identity/handlers';
+import { createSmsSender } from './modules/identity/sms';
+import { tokenAuthenticator } from './modules/identity/tokens';
+import { Storage } from './modules/storage/storage';
+import { taskHandlers } from './modules/tasks/handlers';
+
+export interface App {
+  fastify: FastifyInstance;
+  database: DatabaseHandle;
+  config: AppConfig;
+  redis: Redis | null;
+  /** Set on the start that created the administrator without ADMIN_PASSWORD: print it once. */
+  generatedAdminPassword: string | null;
+}
+
+export class RedisUnavailableError extends Error {}
+
+async function connectRedis(url: string, keyPrefix: string): Promise<Redis> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5000, keyPrefix });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    redis.disconnect();
+    const where = new URL(url);
+    throw new RedisUnavailableError(
+      `cannot connect to Redis at ${where.hostname}:${where.port || 6379}: ${(error as Error).message}`,
+    );
+  }
+  return redis;
+}
+
+/** Fastify's own client errors, by code, and the Persian message each becomes. */
+const FASTIFY_ERROR_MESSAGES: Record<string, MessageKey> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'http.invalidJson',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'http.invalidJson',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'http.payloadTooLarge',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'http.unsupportedMediaType',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'http.badRequest',
+};
+
+function installErrorHandling(fastify: FastifyInstance, webIndex: string | null): void {
+  fastify.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply
+        .status(error.statusCode)
+        .headers(error.headers)
+        .send({ result: false, msg: error.message, data: error.data });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const key = FASTIFY_ERROR_MESSAGES[error.code] ?? (status === 413 ? 'http.payloadTooLarge' : 'http.badRequest');
+      return reply.status(status).send({ result: false, msg: msg(key), data: null });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ result: false, msg: msg('http.internal'), data: null });
+  });
+
+  fastify.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/storage/');
+    if (!isApi && webIndex && (request.method === 'GET' || request.method === 'HEAD')) {
+      // History fallback: the web app's router decides what an unknown path shows.
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ result: false, msg: msg('http.notFound'), data: null });
+  });
+}
+
+export interface BuildOptions {
+  /** Where JSON log lines go (default stdout); tests capture them to read SMS codes of the log driver. */
+  logStream?: NodeJS.WritableStream;
+}
+
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<App> {
+  const fastify = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    bodyLimit: 6 * 1024 * 1024,
+    trustProxy: true,
+    // Per-request lines only when debugging; errors and our own events are always logged.
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
+  });
+
+  // An empty JSON body means "no fields", as openapi-fetch sends for operations without input.
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(HttpError.of(400, 'http.invalidJson'), undefined);
+    }
+  });
+
+  const database = await openDatabase(config);
+  let redis: Redis | null = null;
+  let seeded: { generatedPassword: string | null };
+  let storageSecret: string;
+  try {
+    if (config.redisUrl) redis = await connectRedis(config.redisUrl, config.redisKeyPrefix);
+    await migrate(database.db);
+    await seedSystemParameters(database.db);
+    if (config.seedDemo) await seedDemoCatalogue(database.db);
+    seeded = await seedAccess(database.db, config.admin);
+    storageSecret = await getOrCreateSecret(database.db, 'storageSigning');
+  } catch (error) {
+    redis?.disconnect();
+    await database.close();
+    throw error;
+  }
+  fastify.addHook('onClose', async () => {
+    await redis?.quit().catch(() => redis?.disconnect());
+    await database.close();
+  });
+  const { db } = database;
+  const storage = new Storage(path.join(config.dataDir, 'storage'), storageSecret);
+  await fastify.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 2, fields: 5 } });
+
+  const webIndex = existsSync(path.join(config.webDir, 'index.html')) ? path.join(config.webDir, 'index.html') : null;
+  installErrorHandling(fastify, webIndex);
+
+  const contract = loadContract();
+  const actionsUsedByContract = new Set(
+    contract.operations.flatMap((op) => (op.access.kind === 'staff' ? [op.access.action] : [])),
+  );
+  const handlers: Handlers = {
+    getHealth: async () => ({ result: true, msg: '', data: { database: database.kind } }),
+    ...catalogueHandlers(db),
+    ...identityHandlers({
+      db,
+      storage,
+      codes: {
+        db,
+        sms: createSmsSender(config, fastify.log),
+        rateLimiter: redis ? redisRateLimiter(redis) : databaseRateLimiter(db),
+        limits: config.smsLimits,
+      },
+    }),
+    ...accessHandlers(db, actionsUsedByContract),
+    ...taskHandlers(db, storage),
+  };
+  const authenticate: Authenticator = tokenAuthenticator(db);
+  registerContractRoutes(fastify, {
+    contract,
+    handlers: handlers as unknown as Record<string, AnyHandler>,
+    authenticate,
+    validateResponses: config.validateResponses,
+  });
+  storage.register(fastify);
+
+  if (webIndex) {
+    await fastify.register(fastifyStatic, {
+      root: config.webDir,
+      wildcard: false,
+      index: ['index.html'],
+      setHeaders: (res, filePath) => {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  return { fastify, database, config, redis, generatedAdminPassword: seeded.generatedPassword };
+}

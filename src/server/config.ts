@@ -1,0 +1,129 @@
+/**
+ * Server configuration from environment variables, validated once at start.
+ * A bad value stops the server with one line that names the variable and what is wrong.
+ */
+import path from 'node:path';
+
+export type SmsDriver = 'log' | 'kavenegar';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Unset: embedded PGlite in `${dataDir}/db`; `memory://`: in-memory PGlite; `postgres://…`: node-postgres. */
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key, so several installations (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
+  smsDriver: SmsDriver;
+  logLevel: string;
+  /** Folder with the built web app; absent folder means API only. */
+  webDir: string;
+  /** Seed demo data (currencies, payment method groups) on an empty database. */
+  seedDemo: boolean;
+  /** Validate every response against the contract (a mismatch is a server bug and is logged). */
+  validateResponses: boolean;
+  kavenegar: { apiKey: string; template: string; baseUrl: string } | null;
+  /** Log-in code requests allowed per mobile number and per IP address in each window. */
+  smsLimits: { perMobile: number; perIp: number; windowSeconds: number };
+  /** Administrator seeded on first start; a random password is generated and printed when unset. */
+  admin: { username: string; password: string | undefined };
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 3000;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(`PORT must be a number from 0 to 65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseDatabaseUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'memory://' || /^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      if (raw !== 'memory://') new URL(raw);
+      return raw;
+    } catch {
+      // fall through to the error below
+    }
+  }
+  throw new ConfigError(`DATABASE_URL must be a postgres:// URL (or unset for the embedded database), got "${raw}"`);
+}
+
+function parseRedisUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError(`REDIS_URL must be a redis:// URL, got "${raw}"`);
+  return raw;
+}
+
+function parseSmsDriver(raw: string | undefined): SmsDriver {
+  const value = raw === undefined || raw === '' ? 'log' : raw;
+  if (value !== 'log' && value !== 'kavenegar') {
+    throw new ConfigError(`SMS_DRIVER must be "log" or "kavenegar", got "${raw}"`);
+  }
+  return value;
+}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function parsePositiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
+  return Number(raw);
+}
+
+function parseKavenegar(env: Env, driver: SmsDriver): AppConfig['kavenegar'] {
+  if (driver !== 'kavenegar') return null;
+  const apiKey = env.KAVENEGAR_API_KEY ?? '';
+  const template = env.KAVENEGAR_TEMPLATE ?? '';
+  if (!apiKey || !template) {
+    throw new ConfigError('SMS_DRIVER=kavenegar needs KAVENEGAR_API_KEY and KAVENEGAR_TEMPLATE');
+  }
+  return { apiKey, template, baseUrl: env.KAVENEGAR_BASE_URL || 'https://api.kavenegar.com' };
+}
+
+function parseAdminUsername(raw: string | undefined): string {
+  const value = raw || '09120000000';
+  if (!/^09\d{9}$/.test(value)) throw new ConfigError(`ADMIN_USERNAME must be a mobile number (09 and 9 digits), got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
+  }
+  const smsDriver = parseSmsDriver(env.SMS_DRIVER);
+  return {
+    port: parsePort(env.PORT),
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl: parseDatabaseUrl(env.DATABASE_URL),
+    redisUrl: parseRedisUrl(env.REDIS_URL),
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'arzpay:',
+    smsDriver,
+    logLevel,
+    webDir: path.resolve(env.WEB_DIR || 'dist/web'),
+    seedDemo: parseBoolean('SEED_DEMO', env.SEED_DEMO, true),
+    validateResponses: parseBoolean('VALIDATE_RESPONSES', env.VALIDATE_RESPONSES, true),
+    kavenegar: parseKavenegar(env, smsDriver),
+    smsLimits: {
+      perMobile: parsePositiveInt('SMS_LIMIT_PER_MOBILE', env.SMS_LIMIT_PER_MOBILE, 5),
+      perIp: parsePositiveInt('SMS_LIMIT_PER_IP', env.SMS_LIMIT_PER_IP, 30),
+      windowSeconds: parsePositiveInt('SMS_LIMIT_WINDOW_SECONDS', env.SMS_LIMIT_WINDOW_SECONDS, 600),
+    },
+    admin: { username: parseAdminUsername(env.ADMIN_USERNAME), password: env.ADMIN_PASSWORD || undefined },
+    ...overrides,
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Registers one Fastify route per contract operation. This is the one place where access (x-access),
+ * request validation and response validation happen; handlers only see valid input from allowed callers.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { forbidden, HttpError, unauthorized } from '../http/errors';
+import { msg } from '../http/messages';
+import { type Contract, type Operation, toRoutePattern } from './contract';
+import type { AnyHandler, Authenticator, Principal } from './handlers';
+import { ContractValidator } from './validator';
+
+export interface RouterOptions {
+  contract: Contract;
+  handlers: Record<string, AnyHandler>;
+  authenticate: Authenticator;
+  validateResponses: boolean;
+}
+
+function authorize(operation: Operation, principal: Principal | null): void {
+  const { access } = operation;
+  if (access.kind === 'public') return;
+  if (!principal) throw unauthorized();
+  if (access.kind === 'staff' && !(principal.isStaff && principal.actions.has(access.action))) throw forbidden();
+}
+
+export function registerContractRoutes(app: FastifyInstance, options: RouterOptions): void {
+  const { contract, handlers, authenticate } = options;
+  const validator = new ContractValidator(contract.document);
+  const missing = contract.operations.filter((op) => !handlers[op.operationId]).map((op) => op.operationId);
+  if (missing.length > 0) throw new Error(`contract operations without a handler: ${missing.join(', ')}`);
+
+  for (const operation of contract.operations) {
+    const handler = handlers[operation.operationId] as AnyHandler;
+    const validateRequest = operation.requestSchemaPointer ? validator.validator(operation.requestSchemaPointer) : null;
+    const validateResponse =
+      options.validateResponses && operation.responseSchemaPointer
+        ? validator.validator(operation.responseSchemaPointer)
+        : null;
+
+    app.route({
+      method: operation.method,
+      url: toRoutePattern(operation.path),
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const principal = await authenticate(request);
+        authorize(operation, principal);
+        let body: unknown = request.body ?? {};
+        if (validateRequest) {
+          if (!validateRequest(body)) throw new HttpError(400, validator.describe(validateRequest.errors));
+        } else if (!operation.multipart) {
+          body = {};
+        }
+        const result = await handler({
+          body,
+          params: (request.params ?? {}) as Record<string, string>,
+          query: (request.query ?? {}) as Record<string, string>,
+          principal,
+          request,
+          reply,
+        });
+        if (reply.sent) return reply;
+        if (validateResponse && !validateResponse(result)) {
+          request.log.error(
+            { operationId: operation.operationId, errors: validateResponse.errors },
+            'response does not match the contract',
+          );
+          throw new HttpError(500, msg('http.internal'));
+        }
+        return result;
+      },
+    });
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * One Kysely instance over either the embedded PGlite (default, data in DATA_DIR/db) or a real
+ * PostgreSQL server (DATABASE_URL=postgres://…). Same SQL dialect for both.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './schema';
+
+export type DB = Kysely<Database>;
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+const DATE_OID = 1082;
+/** DATE stays a 'YYYY-MM-DD' string: a calendar day has no time zone to shift it. */
+const keepText = (value: string) => value;
+
+/** BIGINT columns hold rial amounts; they stay far below 2^53, and a value that does not is a bug we want loud. */
+function parseInt8(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new Error(`BIGINT value ${value} is beyond the safe integer range`);
+  return n;
+}
+
+export class DatabaseUnavailableError extends Error {}
+
+export interface DatabaseHandle {
+  db: DB;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+async function openPostgres(url: string): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+        if (oid === INT8_OID) return parseInt8;
+        if (oid === NUMERIC_OID) return Number;
+        if (oid === DATE_OID) return keepText;
+        return pg.types.getTypeParser(oid, format);
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
+  // Without a listener an idle client's network error would crash the process.
+  pool.on('error', () => {});
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    const where = new URL(url);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DatabaseUnavailableError(
+      `cannot connect to PostgreSQL at ${where.hostname}:${where.port || 5432}${where.pathname}: ${reason}`,
+    );
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
+  const parsers = { [INT8_OID]: parseInt8, [NUMERIC_OID]: Number, [DATE_OID]: keepText };
+  let pglite: PGlite;
+  if (dataDir === null) {
+    pglite = new PGlite({ parsers });
+  } else {
+    const dir = path.join(dataDir, 'db');
+    await mkdir(dir, { recursive: true });
+    pglite = new PGlite(dir, { parsers });
+  }
+  await pglite.waitReady;
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins: [new CamelCasePlugin()] });
+  return { db, kind: 'pglite', close: () => db.destroy() };
+}
+
+export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): Promise<DatabaseHandle> {
+  if (options.databaseUrl === undefined) return openPglite(options.dataDir);
+  if (options.databaseUrl === 'memory://') return openPglite(null);
+  return openPostgres(options.databaseUrl);
+}

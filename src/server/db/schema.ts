@@ -1,0 +1,177 @@
+/** Kysely table types (camelCase; the CamelCasePlugin maps them to the snake_case columns of the migrations). */
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface CurrenciesTable {
+  id: Generated<number>;
+  title: string;
+  code: string;
+  rate: number;
+  rateUpdatedAt: Timestamp;
+  useForUafCpr: Generated<boolean>;
+  useForGoogleAdsAccountCr: Generated<boolean>;
+  sortOrder: Generated<number>;
+  createdAt: Timestamp;
+}
+
+export interface PaymentMethodGroupsTable {
+  id: Generated<number>;
+  title: string;
+  description: Generated<string>;
+  isCash: Generated<boolean>;
+  sortOrder: Generated<number>;
+}
+
+export interface SystemParametersTable {
+  key: string;
+  value: ColumnType<unknown, string, string>;
+  isPublic: Generated<boolean>;
+  updatedAt: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  actorUserId: number | null;
+  action: string;
+  entity: string;
+  entityId: string | null;
+  before: ColumnType<unknown, string | null, string | null>;
+  after: ColumnType<unknown, string | null, string | null>;
+  createdAt: Timestamp;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  uid: string;
+  mobileNo: string | null;
+  email: string | null;
+  passwordHash: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  nationalCode: string | null;
+  dateOfBirth: ColumnType<string | null, string | null | undefined, string | null>;
+  nationalCardImageAddress: string | null;
+  approvedLevel: Generated<number>;
+  maxUnrejectedLevel: Generated<number>;
+  profileRejectionReason: string | null;
+  isStaff: Generated<boolean>;
+  metaData: ColumnType<Record<string, unknown>, string | undefined, string>;
+  createdAt: Generated<Date>;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface UserPolicyApprovalsTable {
+  userId: number;
+  productCategory: string;
+  approvedAt: Generated<Date>;
+}
+
+export interface UserTokensTable {
+  id: Generated<number>;
+  userId: number;
+  tokenHash: string;
+  createdAt: Generated<Date>;
+  lastUsedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+  revokedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface MobileValidationCodesTable {
+  id: Generated<number>;
+  mobileNo: string;
+  codeHash: string;
+  expiresAt: ColumnType<Date, Date | string, Date | string>;
+  failedAttempts: Generated<number>;
+  usedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  burnedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  createdAt: Generated<Date>;
+}
+
+export interface CaptchasTable {
+  id: string;
+  answerHash: string;
+  imageSvg: string;
+  expiresAt: ColumnType<Date, Date | string, Date | string>;
+  usedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface RateLimitHitsTable {
+  key: string;
+  windowStart: ColumnType<Date, Date | string, Date | string>;
+  hits: Generated<number>;
+}
+
+export interface ActionsTable {
+  id: Generated<number>;
+  name: string;
+  title: string;
+  description: Generated<string>;
+}
+
+export interface GroupsTable {
+  id: Generated<number>;
+  name: string;
+  title: string;
+}
+
+export interface GroupUsersTable {
+  groupId: number;
+  userId: number;
+}
+
+export interface GroupActionsTable {
+  groupId: number;
+  actionId: number;
+}
+
+export type TaskState = 'open' | 'claimed' | 'approved' | 'rejected' | 'done';
+
+export interface TasksTable {
+  id: Generated<number>;
+  type: string;
+  subjectUserId: number | null;
+  payload: ColumnType<Record<string, unknown>, string | undefined, string>;
+  state: ColumnType<TaskState, TaskState | undefined, TaskState>;
+  claimedBy: number | null;
+  claimedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  decidedBy: number | null;
+  decidedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  decisionReason: string | null;
+  createdAt: Generated<Date>;
+}
+
+export interface UploadsTable {
+  id: Generated<number>;
+  ownerUserId: number;
+  path: string;
+  purpose: string;
+  mime: string;
+  sizeBytes: number;
+  isPrivate: Generated<boolean>;
+  createdAt: Generated<Date>;
+}
+
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+}
+
+export interface Database {
+  currencies: CurrenciesTable;
+  paymentMethodGroups: PaymentMethodGroupsTable;
+  systemParameters: SystemParametersTable;
+  auditLog: AuditLogTable;
+  users: UsersTable;
+  userPolicyApprovals: UserPolicyApprovalsTable;
+  userTokens: UserTokensTable;
+  mobileValidationCodes: MobileValidationCodesTable;
+  captchas: CaptchasTable;
+  rateLimitHits: RateLimitHitsTable;
+  actions: ActionsTable;
+  groups: GroupsTable;
+  groupUsers: GroupUsersTable;
+  groupActions: GroupActionsTable;
+  tasks: TasksTable;
+  uploads: UploadsTable;
+  serverSecrets: ServerSecretsTable;
+}

@@ -1,0 +1,36 @@
+/**
+ * Seeds what every installation needs (system parameter defaults; missing keys only, staff edits survive)
+ * and, on an empty database, the demo catalogue (currencies, payment method groups).
+ */
+import demo from '../../../schemas/demo/catalogue.json' with { type: 'json' };
+import defaults from '../../../schemas/config/systemParameters.json' with { type: 'json' };
+import { sql } from 'kysely';
+import type { DB } from './database';
+
+export async function seedSystemParameters(db: DB): Promise<void> {
+  for (const p of defaults.parameters) {
+    await db
+      .insertInto('systemParameters')
+      .values({ key: p.key, value: JSON.stringify(p.value), isPublic: p.isPublic })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+  }
+}
+
+export async function seedDemoCatalogue(db: DB): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    // Several processes may start at once against one database.
+    await sql`select pg_advisory_xact_lock(724002)`.execute(trx);
+    const existing = await trx.selectFrom('currencies').select('id').limit(1).executeTakeFirst();
+    if (existing) return false;
+    await trx
+      .insertInto('currencies')
+      .values(demo.currencies.map((c, i) => ({ ...c, sortOrder: i })))
+      .execute();
+    await trx
+      .insertInto('paymentMethodGroups')
+      .values(demo.paymentMethodGroups.map((g, i) => ({ ...g, sortOrder: i })))
+      .execute();
+    return true;
+  });
+}

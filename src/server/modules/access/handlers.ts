@@ -1,0 +1,428 @@
+/** Users, groups and actions (named permissions) for administrators; the caller's own access object. */
+import { sql } from 'kysely';
+import type { components } from '../../../generated/api';
+import type { Handlers, Principal } from '../../contract/handlers';
+import type { DB } from '../../db/database';
+import { HttpError, ok } from '../../http/errors';
+import { msg } from '../../http/messages';
+import { audit } from '../../lib/audit';
+import { hashPassword } from '../../lib/crypto';
+import { revokeAllTokens } from '../identity/tokens';
+import { displayName, newUid } from '../identity/users-store';
+import { ADMIN_GROUP, menuFor } from './menu';
+
+type UserSummary = components['schemas']['UserSummary'];
+
+type AccessOperation =
+  | 'getUserAccess'
+  | 'getPolicy'
+  | 'getUsers'
+  | 'searchUsers'
+  | 'saveUser'
+  | 'removeUser'
+  | 'saveUserGroups'
+  | 'changeUserPassword'
+  | 'getMetaData'
+  | 'saveUserMetaData'
+  | 'getGroups'
+  | 'saveGroup'
+  | 'removeGroup'
+  | 'saveGroupUsers'
+  | 'saveGroupActions'
+  | 'getActions'
+  | 'saveAction'
+  | 'removeAction';
+
+const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+async function listUsers(
+  db: DB,
+  filter: { isStaff?: boolean | undefined; search?: string | undefined; page?: number; perPage?: number },
+): Promise<{ items: UserSummary[]; total: number }> {
+  let q = db.selectFrom('users');
+  if (filter.isStaff !== undefined) q = q.where('isStaff', '=', filter.isStaff);
+  if (filter.search) {
+    const pattern = likePattern(filter.search);
+    q = q.where((eb) =>
+      eb.or([
+        eb('mobileNo', 'ilike', pattern),
+        eb('firstName', 'ilike', pattern),
+        eb('lastName', 'ilike', pattern),
+        eb('nationalCode', 'ilike', pattern),
+        eb('email', 'ilike', pattern),
+      ]),
+    );
+  }
+  const perPage = filter.perPage ?? 50;
+  const page = filter.page ?? 1;
+  const [rows, count] = await Promise.all([
+    q
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute(),
+    q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  const memberships = rows.length
+    ? await db
+        .selectFrom('groupUsers')
+        .select(['userId', 'groupId'])
+        .where(
+          'userId',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute()
+    : [];
+  return {
+    total: count.total,
+    items: rows.map((u) => ({
+      id: u.id,
+      uid: u.uid,
+      name: displayName(u),
+      mobileNo: u.mobileNo,
+      email: u.email,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      isStaff: u.isStaff,
+      approvedLevel: u.approvedLevel,
+      groups: memberships.filter((m) => m.userId === u.id).map((m) => m.groupId),
+      createdAt: new Date(u.createdAt).toISOString(),
+    })),
+  };
+}
+
+async function requireUser(db: DB, id: number) {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!user) throw HttpError.of(404, 'access.userNotFound');
+  return user;
+}
+
+async function requireGroup(db: DB, id: number) {
+  const group = await db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!group) throw HttpError.of(404, 'access.groupNotFound');
+  return group;
+}
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
+
+export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string>): Pick<Handlers, AccessOperation> {
+  const actor = (p: Principal | null) => p?.userId ?? null;
+
+  return {
+    getUserAccess: async ({ principal }) => {
+      const p = principal!;
+      const groups = await db
+        .selectFrom('groupUsers')
+        .innerJoin('groups', 'groups.id', 'groupUsers.groupId')
+        .select('groups.name')
+        .where('groupUsers.userId', '=', p.userId)
+        .execute();
+      const groupNames = groups.map((g) => g.name);
+      const isAdmin = p.isStaff && groupNames.includes(ADMIN_GROUP);
+      const actions = [...p.actions].sort();
+      return ok({
+        ...menuFor(actions),
+        role: isAdmin ? ('admin' as const) : p.isStaff ? ('staff' as const) : ('customer' as const),
+        is_admin: isAdmin,
+        is_staff: p.isStaff,
+        actions,
+        groups: groupNames,
+      });
+    },
+
+    getPolicy: async ({ body, principal }) =>
+      ok({ permission: Boolean(principal?.isStaff && principal.actions.has(body.action)), action: body.action }),
+
+    getUsers: async () => ok(await listUsers(db, { isStaff: true, perPage: 500 })),
+
+    searchUsers: async ({ body }) => ok(await listUsers(db, body ?? {})),
+
+    saveUser: async ({ body, principal }) => {
+      const values = {
+        mobileNo: body.mobileNo,
+        email: body.email ? body.email.toLowerCase() : null,
+        firstName: body.firstName ?? null,
+        lastName: body.lastName ?? null,
+        isStaff: body.isStaff,
+        ...(body.password ? { passwordHash: await hashPassword(body.password) } : {}),
+      };
+      try {
+        return await db.transaction().execute(async (trx) => {
+          if (body.id !== undefined) {
+            const before = await requireUser(trx, body.id);
+            if (before.id === principal!.userId && !body.isStaff) throw HttpError.of(422, 'access.cannotRemoveSelf');
+            await trx
+              .updateTable('users')
+              .set({ ...values, updatedAt: new Date() })
+              .where('id', '=', body.id)
+              .execute();
+            const { passwordHash: _, ...safeBefore } = before;
+            await audit(trx, {
+              actorUserId: actor(principal),
+              action: 'saveUser',
+              entity: 'user',
+              entityId: body.id,
+              before: { mobileNo: safeBefore.mobileNo, email: safeBefore.email, isStaff: safeBefore.isStaff },
+              after: { mobileNo: values.mobileNo, email: values.email, isStaff: values.isStaff },
+            });
+            return ok({ id: body.id }, msg('access.saved'));
+          }
+          const created = await trx
+            .insertInto('users')
+            .values({ uid: newUid(), ...values })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await audit(trx, {
+            actorUserId: actor(principal),
+            action: 'saveUser',
+            entity: 'user',
+            entityId: created.id,
+            after: { mobileNo: values.mobileNo, email: values.email, isStaff: values.isStaff },
+          });
+          return ok({ id: created.id }, msg('access.saved'));
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw HttpError.of(409, 'access.mobileTaken');
+        throw error;
+      }
+    },
+
+    removeUser: async ({ body, principal }) => {
+      if (body.id === principal!.userId) throw HttpError.of(422, 'access.cannotRemoveSelf');
+      await db.transaction().execute(async (trx) => {
+        const before = await requireUser(trx, body.id);
+        await trx.updateTable('users').set({ isStaff: false, updatedAt: new Date() }).where('id', '=', body.id).execute();
+        await trx.deleteFrom('groupUsers').where('userId', '=', body.id).execute();
+        await revokeAllTokens(trx, body.id);
+        await audit(trx, {
+          actorUserId: actor(principal),
+          action: 'removeUser',
+          entity: 'user',
+          entityId: body.id,
+          before: { isStaff: before.isStaff },
+          after: { isStaff: false, groups: [] },
+        });
+      });
+      return ok(null, msg('access.removed'));
+    },
+
+    saveUserGroups: async ({ body, principal }) => {
+      await db.transaction().execute(async (trx) => {
+        await requireUser(trx, body.id);
+        const before = await trx.selectFrom('groupUsers').select('groupId').where('userId', '=', body.id).execute();
+        await trx.deleteFrom('groupUsers').where('userId', '=', body.id).execute();
+        const groups = [...new Set(body.groups)];
+        for (const groupId of groups) await requireGroup(trx, groupId);
+        if (groups.length) {
+          await trx
+            .insertInto('groupUsers')
+            .values(groups.map((groupId) => ({ groupId, userId: body.id })))
+            .execute();
+        }
+        await audit(trx, {
+          actorUserId: actor(principal),
+          action: 'saveUserGroups',
+          entity: 'user',
+          entityId: body.id,
+          before: before.map((b) => b.groupId),
+          after: groups,
+        });
+      });
+      return ok(null, msg('access.saved'));
+    },
+
+    changeUserPassword: async ({ body, principal }) => {
+      await requireUser(db, body.id);
+      await db
+        .updateTable('users')
+        .set({ passwordHash: await hashPassword(body.password), updatedAt: new Date() })
+        .where('id', '=', body.id)
+        .execute();
+      await audit(db, { actorUserId: actor(principal), action: 'changePassword', entity: 'user', entityId: body.id });
+      return ok(null, msg('changePassword.success'));
+    },
+
+    getMetaData: async ({ body }) => {
+      const user = await requireUser(db, body.id);
+      return ok(user.metaData as Record<string, string | number | boolean>);
+    },
+
+    saveUserMetaData: async ({ body, principal }) => {
+      const before = await requireUser(db, body.id);
+      await db
+        .updateTable('users')
+        .set({ metaData: JSON.stringify(body.metaData), updatedAt: new Date() })
+        .where('id', '=', body.id)
+        .execute();
+      await audit(db, {
+        actorUserId: actor(principal),
+        action: 'saveUserMetaData',
+        entity: 'user',
+        entityId: body.id,
+        before: before.metaData,
+        after: body.metaData,
+      });
+      return ok(null, msg('access.saved'));
+    },
+
+    getGroups: async () => {
+      const [groups, members, grants] = await Promise.all([
+        db.selectFrom('groups').selectAll().orderBy('id').execute(),
+        db.selectFrom('groupUsers').selectAll().execute(),
+        db.selectFrom('groupActions').selectAll().execute(),
+      ]);
+      return ok({
+        total: groups.length,
+        items: groups.map((g) => ({
+          ...g,
+          users: members.filter((m) => m.groupId === g.id).map((m) => m.userId),
+          actions: grants.filter((a) => a.groupId === g.id).map((a) => a.actionId),
+        })),
+      });
+    },
+
+    saveGroup: async ({ body, principal }) => {
+      try {
+        if (body.id !== undefined) {
+          const before = await requireGroup(db, body.id);
+          await db.updateTable('groups').set({ name: body.name, title: body.title }).where('id', '=', body.id).execute();
+          await audit(db, {
+            actorUserId: actor(principal),
+            action: 'saveGroup',
+            entity: 'group',
+            entityId: body.id,
+            before,
+            after: body,
+          });
+          return ok({ id: body.id }, msg('access.saved'));
+        }
+        const created = await db
+          .insertInto('groups')
+          .values({ name: body.name, title: body.title })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await audit(db, { actorUserId: actor(principal), action: 'saveGroup', entity: 'group', entityId: created.id, after: body });
+        return ok({ id: created.id }, msg('access.saved'));
+      } catch (error) {
+        if (isUniqueViolation(error)) throw HttpError.of(409, 'access.duplicateName');
+        throw error;
+      }
+    },
+
+    removeGroup: async ({ body, principal }) => {
+      const before = await requireGroup(db, body.id);
+      await db.deleteFrom('groups').where('id', '=', body.id).execute();
+      await audit(db, { actorUserId: actor(principal), action: 'removeGroup', entity: 'group', entityId: body.id, before });
+      return ok(null, msg('access.removed'));
+    },
+
+    saveGroupUsers: async ({ body, principal }) => {
+      await db.transaction().execute(async (trx) => {
+        await requireGroup(trx, body.id);
+        const users = [...new Set(body.users)];
+        for (const userId of users) await requireUser(trx, userId);
+        const before = await trx.selectFrom('groupUsers').select('userId').where('groupId', '=', body.id).execute();
+        await trx.deleteFrom('groupUsers').where('groupId', '=', body.id).execute();
+        if (users.length) {
+          await trx
+            .insertInto('groupUsers')
+            .values(users.map((userId) => ({ groupId: body.id, userId })))
+            .execute();
+        }
+        await audit(trx, {
+          actorUserId: actor(principal),
+          action: 'saveGroupUsers',
+          entity: 'group',
+          entityId: body.id,
+          before: before.map((b) => b.userId),
+          after: users,
+        });
+      });
+      return ok(null, msg('access.saved'));
+    },
+
+    saveGroupActions: async ({ body, principal }) => {
+      await db.transaction().execute(async (trx) => {
+        await requireGroup(trx, body.id);
+        const actions = [...new Set(body.actions)];
+        const known = actions.length
+          ? await trx.selectFrom('actions').select('id').where('id', 'in', actions).execute()
+          : [];
+        if (known.length !== actions.length) throw HttpError.of(404, 'access.actionNotFound');
+        const before = await trx.selectFrom('groupActions').select('actionId').where('groupId', '=', body.id).execute();
+        await trx.deleteFrom('groupActions').where('groupId', '=', body.id).execute();
+        if (actions.length) {
+          await trx
+            .insertInto('groupActions')
+            .values(actions.map((actionId) => ({ groupId: body.id, actionId })))
+            .execute();
+        }
+        await audit(trx, {
+          actorUserId: actor(principal),
+          action: 'saveGroupActions',
+          entity: 'group',
+          entityId: body.id,
+          before: before.map((b) => b.actionId),
+          after: actions,
+        });
+      });
+      return ok(null, msg('access.saved'));
+    },
+
+    getActions: async () => {
+      const actions = await db.selectFrom('actions').selectAll().orderBy('id').execute();
+      return ok({
+        total: actions.length,
+        items: actions.map((a) => ({ ...a, usedByContract: actionsUsedByContract.has(a.name) })),
+      });
+    },
+
+    saveAction: async ({ body, principal }) => {
+      try {
+        if (body.id !== undefined) {
+          const before = await db.selectFrom('actions').selectAll().where('id', '=', body.id).executeTakeFirst();
+          if (!before) throw HttpError.of(404, 'access.actionNotFound');
+          // The contract refers to actions by name; renaming one it uses would lock everybody out.
+          if (before.name !== body.name && actionsUsedByContract.has(before.name)) {
+            throw HttpError.of(422, 'access.actionInUse');
+          }
+          await db
+            .updateTable('actions')
+            .set({ name: body.name, title: body.title, description: body.description ?? '' })
+            .where('id', '=', body.id)
+            .execute();
+          await audit(db, {
+            actorUserId: actor(principal),
+            action: 'saveAction',
+            entity: 'action',
+            entityId: body.id,
+            before,
+            after: body,
+          });
+          return ok({ id: body.id }, msg('access.saved'));
+        }
+        const created = await db
+          .insertInto('actions')
+          .values({ name: body.name, title: body.title, description: body.description ?? '' })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await audit(db, { actorUserId: actor(principal), action: 'saveAction', entity: 'action', entityId: created.id, after: body });
+        return ok({ id: created.id }, msg('access.saved'));
+      } catch (error) {
+        if (isUniqueViolation(error)) throw HttpError.of(409, 'access.duplicateName');
+        throw error;
+      }
+    },
+
+    removeAction: async ({ body, principal }) => {
+      const before = await db.selectFrom('actions').selectAll().where('id', '=', body.id).executeTakeFirst();
+      if (!before) throw HttpError.of(404, 'access.actionNotFound');
+      if (actionsUsedByContract.has(before.name)) throw HttpError.of(422, 'access.actionInUse');
+      await db.deleteFrom('actions').where('id', '=', body.id).execute();
+      await audit(db, { actorUserId: actor(principal), action: 'removeAction', entity: 'action', entityId: body.id, before });
+      return ok(null, msg('access.removed'));
+    },
+  };
+}

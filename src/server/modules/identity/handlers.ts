@@ -1,0 +1,167 @@
+/** Log-in (code, password, e-mail + captcha), the signed-in user, profile, uploads and terms. */
+import type { Handlers } from '../../contract/handlers';
+import type { DB } from '../../db/database';
+import { HttpError, ok } from '../../http/errors';
+import { msg } from '../../http/messages';
+import { hashPassword, verifyPassword } from '../../lib/crypto';
+import { MAX_IMAGE_BYTES, reencodeImage, sniffImageKind } from '../storage/images';
+import type { Storage } from '../storage/storage';
+import { CAPTCHA_LIFETIME_SECONDS, captchaImage, consumeCaptcha, createCaptcha } from './captcha';
+import { type MobileCodeDeps, sendMobileValidationCode, verifyMobileValidationCode } from './mobile-codes';
+import { inquiryNationalCode, updateProfile } from './profile';
+import { issueToken, revokeToken } from './tokens';
+import { findOrCreateByMobile, loadUserDto, maskMobile, type ProductCategory } from './users-store';
+
+const toAscii = (s: string) =>
+  s.replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0)).replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x0660));
+
+type IdentityOperation =
+  | 'sendMobileValidationCode'
+  | 'loginByMobileValidationCode'
+  | 'loginByPassword'
+  | 'createCaptcha'
+  | 'getCaptchaImage'
+  | 'loginByEmail'
+  | 'fetchUserData'
+  | 'logout'
+  | 'changeOwnPassword'
+  | 'updateUserData'
+  | 'inquiryNationalCode'
+  | 'uploadFile'
+  | 'signFileUrl'
+  | 'approveEducationalPolicy'
+  | 'approveInternationalExamsPolicy'
+  | 'approveEmbassiesPolicy'
+  | 'approveGoogleAdsPolicy'
+  | 'approveOthersPolicy';
+
+export interface IdentityDeps {
+  db: DB;
+  codes: MobileCodeDeps;
+  storage: Storage;
+}
+
+export function identityHandlers({ db, codes, storage }: IdentityDeps): Pick<Handlers, IdentityOperation> {
+  const approvePolicy = (category: ProductCategory) => async (ctx: { principal: { userId: number } | null }) => {
+    await db
+      .insertInto('userPolicyApprovals')
+      .values({ userId: ctx.principal!.userId, productCategory: category })
+      .onConflict((oc) => oc.columns(['userId', 'productCategory']).doNothing())
+      .execute();
+    return ok(null, msg('policy.approved'));
+  };
+
+  return {
+    sendMobileValidationCode: async ({ body, request }) =>
+      ok(await sendMobileValidationCode(codes, toAscii(body.mobileNo), request.ip), msg('login.code.sent')),
+
+    loginByMobileValidationCode: async ({ body }) => {
+      const mobileNo = toAscii(body.mobileNo);
+      await verifyMobileValidationCode(db, mobileNo, toAscii(body.validationCode));
+      const user = await findOrCreateByMobile(db, mobileNo);
+      return ok({ userToken: await issueToken(db, user.id) }, msg('login.success'));
+    },
+
+    loginByPassword: async ({ body }) => {
+      const username = toAscii(body.username.trim());
+      const column = username.startsWith('09') ? 'mobileNo' : 'nationalCode';
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'passwordHash'])
+        .where(column, '=', username)
+        .executeTakeFirst();
+      if (!(await verifyPassword(body.password, user?.passwordHash ?? null)) || !user) {
+        throw HttpError.of(422, 'login.password.wrong');
+      }
+      return ok({ userToken: await issueToken(db, user.id) }, msg('login.success'));
+    },
+
+    createCaptcha: async () => {
+      const { captchaKey } = await createCaptcha(db);
+      return ok({
+        url: `/api/public/captcha/${captchaKey}`,
+        captchaKey,
+        expiresInSeconds: CAPTCHA_LIFETIME_SECONDS,
+      });
+    },
+
+    getCaptchaImage: async ({ params, reply }) => {
+      const svg = await captchaImage(db, params.captchaKey ?? '');
+      if (!svg) throw HttpError.of(404, 'login.captcha.invalid');
+      await reply.type('image/svg+xml').header('cache-control', 'no-store').send(svg);
+      return undefined as never;
+    },
+
+    loginByEmail: async ({ body }) => {
+      await consumeCaptcha(db, body.captchaKey, toAscii(body.captcha));
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'passwordHash'])
+        .where('email', '=', body.email.trim().toLowerCase())
+        .executeTakeFirst();
+      if (!(await verifyPassword(body.password, user?.passwordHash ?? null)) || !user) {
+        throw HttpError.of(422, 'login.email.wrong');
+      }
+      return ok({ userToken: await issueToken(db, user.id) }, msg('login.success'));
+    },
+
+    fetchUserData: async ({ principal }) => ok(await loadUserDto(db, principal!.userId)),
+
+    logout: async ({ principal }) => {
+      await revokeToken(db, principal!.tokenId);
+      return ok(null, msg('logout.success'));
+    },
+
+    changeOwnPassword: async ({ body, principal }) => {
+      await db
+        .updateTable('users')
+        .set({ passwordHash: await hashPassword(body.password), updatedAt: new Date() })
+        .where('id', '=', principal!.userId)
+        .execute();
+      return ok(null, msg('changePassword.success'));
+    },
+
+    updateUserData: async ({ body, principal }) => ok(await updateProfile(db, principal!, body), msg('profile.saved')),
+
+    inquiryNationalCode: async ({ body, principal }) => {
+      const other = await inquiryNationalCode(db, principal!, body.nationalCode);
+      return ok({ otherUserData: other ? { mobileNo: maskMobile(other.mobileNo) } : null });
+    },
+
+    uploadFile: async ({ request, principal }) => {
+      if (!request.isMultipart()) throw HttpError.of(415, 'http.unsupportedMediaType');
+      let file: { bytes: Buffer; truncated: boolean } | null = null;
+      let filePrefix = '';
+      let files = 0;
+      for await (const part of request.parts({ limits: { fileSize: MAX_IMAGE_BYTES, files: 2, fields: 5 } })) {
+        if (part.type === 'file') {
+          files += 1;
+          const bytes = await part.toBuffer().catch(() => null);
+          if (part.fieldname !== 'attached_file' || files > 1) continue;
+          file = { bytes: bytes ?? Buffer.alloc(0), truncated: bytes === null || part.file.truncated };
+        } else if (part.fieldname === 'filePrefix') {
+          filePrefix = String(part.value);
+        }
+      }
+      if (files !== 1 || !file) throw HttpError.of(400, 'upload.oneFile');
+      if (file.truncated) throw HttpError.of(413, 'upload.tooLarge');
+      if (!/^[A-Za-z][A-Za-z0-9]{0,30}$/.test(filePrefix)) {
+        throw new HttpError(400, msg('http.fieldInvalid', { field: 'filePrefix' }));
+      }
+      const kind = sniffImageKind(file.bytes);
+      if (!kind) throw HttpError.of(415, 'upload.notImage');
+      const clean = await reencodeImage(file.bytes, kind).catch(() => null);
+      if (!clean) throw HttpError.of(415, 'upload.notImage');
+      const path = await storage.save(db, principal!.userId, filePrefix, kind, clean);
+      return { result: true, msg: msg('upload.saved'), path, url: storage.signedUrl(path) };
+    },
+
+    signFileUrl: async ({ body, principal }) => ok({ url: await storage.signFor(db, principal!, body.path) }),
+
+    approveEducationalPolicy: approvePolicy('educational'),
+    approveInternationalExamsPolicy: approvePolicy('internationalExams'),
+    approveEmbassiesPolicy: approvePolicy('embassies'),
+    approveGoogleAdsPolicy: approvePolicy('googleAds'),
+    approveOthersPolicy: approvePolicy('others'),
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Image checks for uploads: the type is read from the bytes (never the name or the header), and the
+ * image is decoded and re-encoded with sharp, which drops EXIF/XMP/ICC metadata (GPS, camera, names)
+ * and refuses anything that is not a real image.
+ */
+import sharp from 'sharp';
+
+export type ImageKind = 'jpeg' | 'png' | 'webp';
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const MAX_PIXELS = 40_000_000;
+
+export function sniffImageKind(bytes: Buffer): ImageKind | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return 'png';
+  }
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') {
+    return 'webp';
+  }
+  return null;
+}
+
+/** Re-encodes in the same format, applying the EXIF orientation first; throws when the bytes do not decode. */
+export async function reencodeImage(bytes: Buffer, kind: ImageKind): Promise<Buffer> {
+  const image = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' }).rotate();
+  switch (kind) {
+    case 'jpeg':
+      return image.jpeg({ quality: 88, mozjpeg: true }).toBuffer();
+    case 'png':
+      return image.png({ compressionLevel: 9 }).toBuffer();
+    case 'webp':
+      return image.webp({ quality: 88 }).toBuffer();
+  }
+}
+
+export const MIME: Record<ImageKind, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+export const EXTENSION: Record<ImageKind, string> = { jpeg: 'jpg', png: 'png', webp: 'webp' };

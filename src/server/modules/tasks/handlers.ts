@@ -1,0 +1,197 @@
+/**
+ * The staff task queue. A task is claimed by opening it; only the claimer may decide, once.
+ * Claims older than CLAIM_TTL lapse so a task is never stuck with someone who went home.
+ * Every claim and decision is audit-logged.
+ */
+import { sql } from 'kysely';
+import taskTypeCatalogue from '../../../../schemas/tasks/taskTypes.json' with { type: 'json' };
+import type { components } from '../../../generated/api';
+import type { Handlers, Principal } from '../../contract/handlers';
+import type { DB } from '../../db/database';
+import type { TasksTable } from '../../db/schema';
+import { HttpError, ok } from '../../http/errors';
+import { msg } from '../../http/messages';
+import { audit } from '../../lib/audit';
+import type { Storage } from '../storage/storage';
+import { displayName, loadUserDto } from '../identity/users-store';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/schema';
+
+type TaskDto = components['schemas']['Task'];
+type TaskRow = Selectable<TasksTable>;
+
+export const CLAIM_TTL_MS = 30 * 60_000;
+const taskTypes = taskTypeCatalogue.taskTypes;
+const typeOf = (identifier: string) => taskTypes.find((t) => t.identifier === identifier);
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+async function toTaskDtos(db: Kysely<Database>, rows: TaskRow[]): Promise<TaskDto[]> {
+  const ids = [...new Set(rows.flatMap((r) => [r.subjectUserId, r.claimedBy]).filter((x): x is number => x !== null))];
+  const users = ids.length
+    ? await db.selectFrom('users').select(['id', 'firstName', 'lastName', 'mobileNo', 'email']).where('id', 'in', ids).execute()
+    : [];
+  const nameOf = (id: number | null) => {
+    const u = users.find((x) => x.id === id);
+    return u ? displayName(u) : null;
+  };
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    title: typeOf(r.type)?.title ?? r.type,
+    color: typeOf(r.type)?.color ?? '#607d8b',
+    state: r.state,
+    subjectUserId: r.subjectUserId,
+    subjectName: nameOf(r.subjectUserId),
+    claimedBy: r.claimedBy,
+    claimedByName: nameOf(r.claimedBy),
+    decisionReason: r.decisionReason,
+    createdAt: new Date(r.createdAt).toISOString(),
+    decidedAt: iso(r.decidedAt),
+  }));
+}
+
+const allowedTypes = (p: Principal) => taskTypes.filter((t) => p.isStaff && p.actions.has(t.action)).map((t) => t.identifier);
+
+/** Locks the task for a decision by `principal`, or explains in Persian why not. */
+async function lockForDecision(trx: Kysely<Database>, taskId: number, principal: Principal): Promise<TaskRow> {
+  const task = await trx.selectFrom('tasks').selectAll().where('id', '=', taskId).forUpdate().executeTakeFirst();
+  if (!task || task.type !== 'approveProfileAsL1Task') throw HttpError.of(404, 'task.notFound');
+  if (!['open', 'claimed'].includes(task.state)) throw HttpError.of(409, 'task.alreadyDecided');
+  if (task.state === 'open' || task.claimedBy === null) throw HttpError.of(409, 'task.notClaimed');
+  if (task.claimedBy !== principal.userId) throw HttpError.of(409, 'task.claimedByOther');
+  return task;
+}
+
+export function taskHandlers(
+  db: DB,
+  storage: Storage,
+): Pick<
+  Handlers,
+  'searchTaskTypes' | 'searchTasks' | 'fetchApproveProfileAsL1TaskData' | 'approveProfileAsL1' | 'rejectProfileAsL1'
+> {
+  return {
+    searchTaskTypes: async ({ principal }) => {
+      const counts = await db
+        .selectFrom('tasks')
+        .select(['type', sql<number>`count(*)::int`.as('n')])
+        .where('state', 'in', ['open', 'claimed'])
+        .groupBy('type')
+        .execute();
+      const visible = allowedTypes(principal!);
+      const items = taskTypes
+        .filter((t) => visible.includes(t.identifier))
+        .map((t) => ({ ...t, openCount: counts.find((c) => c.type === t.identifier)?.n ?? 0 }));
+      return ok({ items, total: items.length });
+    },
+
+    searchTasks: async ({ body, principal }) => {
+      const types = allowedTypes(principal!).filter((t) => !body?.type || t === body.type);
+      if (types.length === 0) return ok({ items: [], total: 0 });
+      let q = db.selectFrom('tasks').where('type', 'in', types);
+      q = body?.state ? q.where('state', '=', body.state) : q.where('state', 'in', ['open', 'claimed']);
+      const perPage = body?.perPage ?? 50;
+      const page = body?.page ?? 1;
+      const [rows, count] = await Promise.all([
+        q
+          .selectAll()
+          .orderBy('createdAt')
+          .orderBy('id')
+          .limit(perPage)
+          .offset((page - 1) * perPage)
+          .execute(),
+        q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
+      ]);
+      return ok({ items: await toTaskDtos(db, rows), total: count.total });
+    },
+
+    fetchApproveProfileAsL1TaskData: async ({ body, principal }) => {
+      const p = principal!;
+      const task = await db.transaction().execute(async (trx) => {
+        const row = await trx.selectFrom('tasks').selectAll().where('id', '=', body.taskId).forUpdate().executeTakeFirst();
+        if (!row || row.type !== 'approveProfileAsL1Task') throw HttpError.of(404, 'task.notFound');
+        if (!['open', 'claimed'].includes(row.state)) throw HttpError.of(409, 'task.alreadyDecided');
+        const claimLive =
+          row.claimedBy !== null && row.claimedAt !== null && Date.now() - new Date(row.claimedAt).getTime() < CLAIM_TTL_MS;
+        if (claimLive && row.claimedBy !== p.userId) throw HttpError.of(409, 'task.claimedByOther');
+        const claimed = await trx
+          .updateTable('tasks')
+          .set({ state: 'claimed', claimedBy: p.userId, claimedAt: new Date() })
+          .where('id', '=', row.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        if (row.claimedBy !== p.userId) {
+          await audit(trx, {
+            actorUserId: p.userId,
+            action: 'claimTask',
+            entity: 'task',
+            entityId: row.id,
+            before: { state: row.state, claimedBy: row.claimedBy },
+            after: { state: 'claimed', claimedBy: p.userId },
+          });
+        }
+        return claimed;
+      });
+      const user = await loadUserDto(db, task.subjectUserId!);
+      const image = user.nationalCardImageAddress;
+      return ok({
+        task: (await toTaskDtos(db, [task]))[0]!,
+        user,
+        nationalCardImageUrl: image ? await storage.signFor(db, p, image) : '',
+      });
+    },
+
+    approveProfileAsL1: async ({ body, principal }) => {
+      const p = principal!;
+      await db.transaction().execute(async (trx) => {
+        const task = await lockForDecision(trx, body.taskId, p);
+        const before = await trx
+          .selectFrom('users')
+          .select(['approvedLevel', 'maxUnrejectedLevel'])
+          .where('id', '=', task.subjectUserId!)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        const after = { approvedLevel: Math.max(1, before.approvedLevel), maxUnrejectedLevel: Math.max(1, before.maxUnrejectedLevel) };
+        await trx
+          .updateTable('users')
+          .set({ ...after, profileRejectionReason: null, updatedAt: new Date() })
+          .where('id', '=', task.subjectUserId!)
+          .execute();
+        await trx
+          .updateTable('tasks')
+          .set({ state: 'approved', decidedBy: p.userId, decidedAt: new Date() })
+          .where('id', '=', task.id)
+          .execute();
+        await audit(trx, { actorUserId: p.userId, action: 'approveProfileAsL1', entity: 'user', entityId: task.subjectUserId, before, after });
+      });
+      return ok(null, msg('task.approved'));
+    },
+
+    rejectProfileAsL1: async ({ body, principal }) => {
+      const p = principal!;
+      await db.transaction().execute(async (trx) => {
+        const task = await lockForDecision(trx, body.taskId, p);
+        const before = await trx
+          .selectFrom('users')
+          .select(['approvedLevel', 'maxUnrejectedLevel', 'profileRejectionReason'])
+          .where('id', '=', task.subjectUserId!)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        // Level 1 was rejected: the highest level not yet rejected drops below it, and stays so in history.
+        const after = { maxUnrejectedLevel: 0, profileRejectionReason: body.reason.trim() };
+        await trx
+          .updateTable('users')
+          .set({ ...after, updatedAt: new Date() })
+          .where('id', '=', task.subjectUserId!)
+          .execute();
+        await trx
+          .updateTable('tasks')
+          .set({ state: 'rejected', decidedBy: p.userId, decidedAt: new Date(), decisionReason: body.reason.trim() })
+          .where('id', '=', task.id)
+          .execute();
+        await audit(trx, { actorUserId: p.userId, action: 'rejectProfileAsL1', entity: 'user', entityId: task.subjectUserId, before, after });
+      });
+      return ok(null, msg('task.rejected'));
+    },
+  };
+}

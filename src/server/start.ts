@@ -1,0 +1,95 @@
+/**
+ * Process entry: validates configuration, builds the web app when it is missing or stale
+ * (`--build-if-needed`), starts the server and shuts it down gracefully on SIGTERM/SIGINT.
+ * Start-up failures print one line and exit 1: no stack traces for an operator to decode.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { buildApp, RedisUnavailableError } from './app';
+import { ConfigError, loadConfig } from './config';
+import { DatabaseUnavailableError } from './db/database';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+function buildWebIfNeeded(webDir: string): void {
+  const index = path.join(webDir, 'index.html');
+  const sources = ['src/web', 'src/shared', 'src/generated', 'schemas'].map((d) => path.join(root, d));
+  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
+  if (built > 0 && sources.every((dir) => !existsSync(dir) || newestMtime(dir) <= built)) return;
+  console.log('building the web app (vite build)…');
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (result.status !== 0) throw new Error('the web app build failed (see the output above)');
+}
+
+function fail(message: string): never {
+  console.error(`arzpay: ${message}`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`configuration error: ${error.message}`);
+    throw error;
+  }
+  if (process.argv.includes('--build-if-needed')) buildWebIfNeeded(config.webDir);
+
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp(config);
+  } catch (error) {
+    if (error instanceof DatabaseUnavailableError || error instanceof RedisUnavailableError) fail(error.message);
+    throw error;
+  }
+  const { fastify } = app;
+  if (app.generatedAdminPassword) {
+    // Shown once, on the start that created the account; set ADMIN_PASSWORD to choose it instead.
+    fastify.log.warn(
+      { adminUsername: config.admin.username, adminPassword: app.generatedAdminPassword },
+      'administrator created; this password is shown only now',
+    );
+    console.error(
+      `\n  Administrator created: username ${config.admin.username}, password ${app.generatedAdminPassword}\n  (shown only now; log in at /login in password mode)\n`,
+    );
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) process.exit(1);
+    closing = true;
+    fastify.log.info({ signal }, 'shutting down');
+    await fastify.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  try {
+    await fastify.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await fastify.close().catch(() => {});
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') fail(`port ${config.port} is already in use (set PORT to another port)`);
+    throw error;
+  }
+  const address = fastify.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  fastify.log.info({ port, database: app.database.kind }, `listening on http://localhost:${port}`);
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

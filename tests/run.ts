@@ -1,0 +1,117 @@
+/**
+ * `npm test`: every check, in order, stopping at the first failure.
+ *   lint · typecheck · schemas · codegen freshness · OpenAPI lint · unit · build · API (embedded PGlite)
+ *   · API again on PostgreSQL when DATABASE_URL is set (in a fresh database created and dropped here)
+ *   · end-to-end in Chromium (installs Debian's chromium when missing and running as root).
+ * Ends with one line "tests: N passed, N failed" summed over every vitest run.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+
+const root = path.resolve(import.meta.dirname, '..');
+const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
+const artifacts = path.join(root, 'tests/artifacts');
+mkdirSync(artifacts, { recursive: true });
+
+class StepFailed extends Error {}
+
+let passed = 0;
+let failed = 0;
+
+function run(title: string, command: string, args: string[], env: Record<string, string> = {}): void {
+  const started = Date.now();
+  console.log(`\n▶ ${title}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status !== 0) {
+    console.error(`✖ ${title} failed (${seconds}s)`);
+    throw new StepFailed(title);
+  }
+  console.log(`✔ ${title} (${seconds}s)`);
+}
+
+function vitest(title: string, project: string, env: Record<string, string> = {}): void {
+  const report = path.join(artifacts, `vitest-${title.replace(/\W+/g, '-')}.json`);
+  try {
+    run(
+      title,
+      bin('vitest'),
+      ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+      env,
+    );
+  } finally {
+    if (existsSync(report)) {
+      const summary = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+      passed += summary.numPassedTests;
+      failed += summary.numFailedTests;
+    }
+  }
+}
+
+function finish(code: number): never {
+  console.log(`\ntests: ${passed} passed, ${failed} failed`);
+  process.exit(code);
+}
+
+function ensureChromium(): void {
+  if (existsSync('/usr/bin/chromium')) return;
+  if (process.getuid?.() === 0) {
+    run('install chromium (apt-get)', 'sh', ['-c', 'apt-get update -qq && apt-get install -y -qq chromium']);
+    return;
+  }
+  console.error('Chromium is missing: run `sudo apt-get install -y chromium` and try again.');
+  throw new StepFailed('chromium');
+}
+
+async function withFreshPostgres(url: string, body: (dbUrl: string) => void): Promise<void> {
+  const name = `arzpay_test_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const testUrl = new URL(url);
+  testUrl.pathname = `/${name}`;
+  try {
+    body(testUrl.toString());
+  } finally {
+    const cleanup = new pg.Client({ connectionString: url });
+    await cleanup.connect();
+    await cleanup.query(`drop database if exists ${name} with (force)`);
+    await cleanup.end();
+  }
+}
+
+const node = process.execPath;
+const tsx = ['--import', 'tsx'];
+const only = process.argv[2];
+
+try {
+  if (!only || only === 'static') {
+    run('lint (biome)', bin('biome'), ['check', '.']);
+    run('typecheck (tsc)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+    run('schemas against meta-schemas', node, [...tsx, 'codegen/validate-schemas.ts']);
+    run('generated code is fresh', node, [...tsx, 'codegen/generate.ts', '--check']);
+    run('OpenAPI lint (redocly)', bin('redocly'), ['lint', 'openapi/openapi.yaml', '--config', 'openapi/redocly.yaml']);
+  }
+  if (!only || only === 'unit') vitest('unit', 'unit');
+  if (!only || only === 'api' || only === 'e2e') run('build web (vite)', node, [bin('vite'), 'build']);
+  if (!only || only === 'api') {
+    vitest('api (embedded PGlite)', 'api', { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' });
+    const databaseUrl = process.env.DATABASE_URL;
+    if (databaseUrl) {
+      await withFreshPostgres(databaseUrl, (url) =>
+        vitest('api (PostgreSQL)', 'api', { TEST_DATABASE_URL: url, TEST_REDIS_URL: process.env.REDIS_URL ?? '' }),
+      );
+    }
+  }
+  if (!only || only === 'e2e') {
+    ensureChromium();
+    vitest('e2e (Chromium)', 'e2e', { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' });
+  }
+} catch (error) {
+  if (!(error instanceof StepFailed)) console.error(error);
+  finish(1);
+}
+finish(failed > 0 ? 1 : 0);

@@ -1,0 +1,145 @@
+/**
+ * Starts the real server in-process on port 0 with a fresh database: an in-memory PGlite by default,
+ * or, when TEST_DATABASE_URL is set (tests/run.ts sets it to a database it created), PostgreSQL.
+ * Builds the web app first when dist/web is missing so e2e tests always have a UI to drive.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { type App, buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+export const ADMIN_MOBILE = '09120000000';
+export const ADMIN_PASSWORD = 'admin-test-password';
+
+export interface RunningServer {
+  url: string;
+  app: App;
+  dataDir: string;
+  /** Every JSON log line the server wrote. */
+  logs: Array<Record<string, unknown>>;
+  /** The last log-in code the `log` SMS driver "sent" to this number. */
+  lastSmsCode(mobileNo: string): string | null;
+  stop(): Promise<void>;
+}
+
+function captureLogs(): { stream: Writable; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  let pending = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      pending += String(chunk);
+      let newline = pending.indexOf('\n');
+      while (newline >= 0) {
+        const line = pending.slice(0, newline);
+        pending = pending.slice(newline + 1);
+        try {
+          lines.push(JSON.parse(line) as Record<string, unknown>);
+        } catch {
+          // not a JSON line
+        }
+        newline = pending.indexOf('\n');
+      }
+      done();
+    },
+  });
+  return { stream, lines };
+}
+
+export function ensureWebBuilt(): void {
+  if (existsSync(path.join(root, 'dist/web/index.html'))) return;
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('vite build failed');
+}
+
+/** Drops every table so each test file starts from an empty PostgreSQL database. */
+async function resetPostgres(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('drop schema public cascade; create schema public;');
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startServer(opts: { env?: Record<string, string>; web?: boolean } = {}): Promise<RunningServer> {
+  if (opts.web !== false) ensureWebBuilt();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-test-'));
+  const databaseUrl = process.env.TEST_DATABASE_URL || 'memory://';
+  if (databaseUrl.startsWith('postgres')) await resetPostgres(databaseUrl);
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? '',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
+    ADMIN_USERNAME: '09120000000',
+    ADMIN_PASSWORD: ADMIN_PASSWORD,
+    SMS_LIMIT_PER_IP: '100000',
+    // Rate-limit counters of earlier runs must not leak into this one.
+    REDIS_KEY_PREFIX: `test-${process.pid}-${Date.now()}:`,
+    WEB_DIR: path.join(root, 'dist/web'),
+    ...opts.env,
+  });
+  const logs = captureLogs();
+  const app = await buildApp({ ...config, port: 0, host: '127.0.0.1' }, { logStream: logs.stream });
+  await app.fastify.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.fastify.server.address();
+  if (!address || typeof address === 'string') throw new Error('server did not bind a TCP port');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    app,
+    dataDir,
+    logs: logs.lines,
+    lastSmsCode(mobileNo: string) {
+      const sms = logs.lines.filter((l) => l.msg === 'sms' && l.mobileNo === mobileNo).at(-1);
+      return sms ? (/(\d{5})/.exec(String(sms.text))?.[1] ?? null) : null;
+    },
+    async stop() {
+      await app.fastify.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** POSTs JSON and returns status and parsed body. */
+export async function post(
+  server: RunningServer,
+  urlPath: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: { result: boolean; msg: string; data: unknown } & Record<string, unknown> }> {
+  const res = await fetch(server.url + urlPath, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as never };
+}
+
+/** Logs a customer in by SMS code (read from the log driver) and returns the bearer token. */
+export async function loginByCode(server: RunningServer, mobileNo: string): Promise<string> {
+  const sent = await post(server, '/api/public/sendMobileValidationCode', { mobileNo });
+  if (sent.status !== 200) throw new Error(`sendMobileValidationCode: ${sent.status} ${sent.body.msg}`);
+  const validationCode = server.lastSmsCode(mobileNo);
+  if (!validationCode) throw new Error('no SMS code in the log');
+  const login = await post(server, '/api/me/loginByMobileValidationCode', { mobileNo, validationCode });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${login.body.msg}`);
+  return (login.body.data as { userToken: string }).userToken;
+}
+
+export async function loginAdmin(server: RunningServer): Promise<string> {
+  const login = await post(server, '/api/me/loginByPassword', { username: ADMIN_MOBILE, password: ADMIN_PASSWORD });
+  if (login.status !== 200) throw new Error(`admin login: ${login.status} ${login.body.msg}`);
+  return (login.body.data as { userToken: string }).userToken;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
