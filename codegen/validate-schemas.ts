@@ -63,7 +63,11 @@ export async function validateSchemaTree(schemasDir: string): Promise<SchemaProb
     if (!validate(data)) {
       for (const error of validate.errors ?? []) {
         const extra = error.keyword === 'additionalProperties' ? ` (${String(error.params.additionalProperty)})` : '';
-        problems.push({ file, pointer: error.instancePath || '/', message: `${error.message ?? error.keyword}${extra}` });
+        problems.push({
+          file,
+          pointer: error.instancePath || '/',
+          message: `${error.message ?? error.keyword}${extra}`,
+        });
       }
     }
   }

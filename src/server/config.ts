@@ -94,7 +94,8 @@ function parseKavenegar(env: Env, driver: SmsDriver): AppConfig['kavenegar'] {
 
 function parseAdminUsername(raw: string | undefined): string {
   const value = raw || '09120000000';
-  if (!/^09\d{9}$/.test(value)) throw new ConfigError(`ADMIN_USERNAME must be a mobile number (09 and 9 digits), got "${raw}"`);
+  if (!/^09\d{9}$/.test(value))
+    throw new ConfigError(`ADMIN_USERNAME must be a mobile number (09 and 9 digits), got "${raw}"`);
   return value;
 }
 

@@ -134,8 +134,13 @@ describe('password and e-mail log-in, tokens', () => {
     const token = await loginByCode(server, '09126666666');
     const short = await post(server, '/api/me/changePassword', { password: 'short' }, bearer(token));
     expect(short.body.msg).toBe('رمز عبور باید حداقل ۸ کاراکتر باشد.');
-    expect((await post(server, '/api/me/changePassword', { password: 'a-long-password' }, bearer(token))).status).toBe(200);
-    const login = await post(server, '/api/me/loginByPassword', { username: '09126666666', password: 'a-long-password' });
+    expect((await post(server, '/api/me/changePassword', { password: 'a-long-password' }, bearer(token))).status).toBe(
+      200,
+    );
+    const login = await post(server, '/api/me/loginByPassword', {
+      username: '09126666666',
+      password: 'a-long-password',
+    });
     expect(login.status).toBe(200);
   });
 
@@ -279,7 +284,8 @@ describe('profile, uploads and terms', () => {
     ];
     for (const [patch, message] of cases) {
       const body = { ...validProfile(card), nationalCode: '0013542419', ...patch };
-      for (const key of Object.keys(body)) if (body[key as keyof typeof body] === undefined) delete body[key as keyof typeof body];
+      for (const key of Object.keys(body))
+        if (body[key as keyof typeof body] === undefined) delete body[key as keyof typeof body];
       const res = await post(server, '/api/me/updateUserData', body, bearer(token));
       expect(res.body.msg, JSON.stringify(patch)).toBe(message);
       expect(res.status).toBeGreaterThanOrEqual(400);

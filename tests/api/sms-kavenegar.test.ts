@@ -25,7 +25,14 @@ beforeAll(async () => {
     res.end(
       JSON.stringify({
         return: { status: 200, message: 'تایید شد' },
-        entries: [{ messageid: 8792343, message: url.searchParams.get('token'), status: 5, receptor: url.searchParams.get('receptor') }],
+        entries: [
+          {
+            messageid: 8792343,
+            message: url.searchParams.get('token'),
+            status: 5,
+            receptor: url.searchParams.get('receptor'),
+          },
+        ],
       }),
     );
   });

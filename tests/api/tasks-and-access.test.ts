@@ -29,11 +29,23 @@ async function customerWithProfile(mobileNo: string, nationalCode: string): Prom
 }
 
 async function staffWithAction(mobileNo: string, actionNames: string[]): Promise<string> {
-  const user = await post(server, '/api/users/saveUser', { mobileNo, isStaff: true, password: 'staff-password-1' }, bearer(admin));
+  const user = await post(
+    server,
+    '/api/users/saveUser',
+    { mobileNo, isStaff: true, password: 'staff-password-1' },
+    bearer(admin),
+  );
   const userId = (user.body.data as { id: number }).id;
-  const group = await post(server, '/api/users/saveGroup', { name: `g${userId}`, title: `گروه ${userId}` }, bearer(admin));
+  const group = await post(
+    server,
+    '/api/users/saveGroup',
+    { name: `g${userId}`, title: `گروه ${userId}` },
+    bearer(admin),
+  );
   const groupId = (group.body.data as { id: number }).id;
-  const actions = (await fetch(`${server.url}/api/users/getActions`, { headers: bearer(admin) }).then((r) => r.json())) as {
+  const actions = (await fetch(`${server.url}/api/users/getActions`, { headers: bearer(admin) }).then((r) =>
+    r.json(),
+  )) as {
     data: { items: Array<{ id: number; name: string }> };
   };
   const ids = actions.data.items.filter((a) => actionNames.includes(a.name)).map((a) => a.id);
@@ -53,12 +65,14 @@ const openTaskFor = async (token: string, subjectUserId: number) => {
 describe('profile approval through the task queue', () => {
   it('claims, approves once, locks the profile; a second decision and another claimer are refused', async () => {
     const customer = await customerWithProfile('09140000001', '0499370899');
-    const me = (await post(server, '/api/me/fetchUserData', undefined, bearer(customer.token))).body.data as { id: number };
+    const me = (await post(server, '/api/me/fetchUserData', undefined, bearer(customer.token))).body.data as {
+      id: number;
+    };
 
     const types = await post(server, '/api/sys/searchTaskTypes', undefined, bearer(admin));
-    const type = (types.body.data as { items: Array<{ identifier: string; color: string; openCount: number }> }).items.find(
-      (t) => t.identifier === 'approveProfileAsL1Task',
-    );
+    const type = (
+      types.body.data as { items: Array<{ identifier: string; color: string; openCount: number }> }
+    ).items.find((t) => t.identifier === 'approveProfileAsL1Task');
     expect(type?.openCount).toBeGreaterThanOrEqual(1);
     expect(type?.color).toMatch(/^#[0-9a-f]{6}$/i);
 
@@ -72,7 +86,12 @@ describe('profile approval through the task queue', () => {
     expect(image.status).toBe(200);
 
     const colleague = await staffWithAction('09140000099', ['approveProfileL1', 'viewTasks']);
-    const stolen = await post(server, '/api/sys/fetchApproveProfileAsL1TaskData', { taskId: task!.id }, bearer(colleague));
+    const stolen = await post(
+      server,
+      '/api/sys/fetchApproveProfileAsL1TaskData',
+      { taskId: task!.id },
+      bearer(colleague),
+    );
     expect(stolen.status).toBe(409);
     expect(stolen.body.msg).toBe('این کار در دست همکار دیگری است.');
     const colleagueDecides = await post(server, '/api/sys/approveProfileAsL1', { taskId: task!.id }, bearer(colleague));
@@ -83,7 +102,12 @@ describe('profile approval through the task queue', () => {
     const second = await post(server, '/api/sys/approveProfileAsL1', { taskId: task!.id }, bearer(admin));
     expect(second.status).toBe(409);
     expect(second.body.msg).toBe('درباره این کار پیشتر تصمیم‌گیری شده است.');
-    const reject = await post(server, '/api/sys/rejectProfileAsL1', { taskId: task!.id, reason: 'دیر است' }, bearer(admin));
+    const reject = await post(
+      server,
+      '/api/sys/rejectProfileAsL1',
+      { taskId: task!.id, reason: 'دیر است' },
+      bearer(admin),
+    );
     expect(reject.status).toBe(409);
 
     const after = await post(server, '/api/me/fetchUserData', undefined, bearer(customer.token));
@@ -91,7 +115,13 @@ describe('profile approval through the task queue', () => {
     const locked = await post(
       server,
       '/api/me/updateUserData',
-      { nationalCode: '0499370899', firstName: 'علی', lastName: 'رضایی', dateOfBirth: '1990-06-01', nationalCardImageAddress: customer.card },
+      {
+        nationalCode: '0499370899',
+        firstName: 'علی',
+        lastName: 'رضایی',
+        dateOfBirth: '1990-06-01',
+        nationalCardImageAddress: customer.card,
+      },
       bearer(customer.token),
     );
     expect(locked.status).toBe(422);
@@ -109,14 +139,26 @@ describe('profile approval through the task queue', () => {
 
   it('rejects with a reason the customer sees, keeping maxUnrejectedLevel history', async () => {
     const customer = await customerWithProfile('09140000002', '0013542419');
-    const me = (await post(server, '/api/me/fetchUserData', undefined, bearer(customer.token))).body.data as { id: number };
+    const me = (await post(server, '/api/me/fetchUserData', undefined, bearer(customer.token))).body.data as {
+      id: number;
+    };
     const task = await openTaskFor(admin, me.id);
-    const notClaimed = await post(server, '/api/sys/rejectProfileAsL1', { taskId: task!.id, reason: 'تصویر ناخوانا است' }, bearer(admin));
+    const notClaimed = await post(
+      server,
+      '/api/sys/rejectProfileAsL1',
+      { taskId: task!.id, reason: 'تصویر ناخوانا است' },
+      bearer(admin),
+    );
     expect(notClaimed.status).toBe(409);
     await post(server, '/api/sys/fetchApproveProfileAsL1TaskData', { taskId: task!.id }, bearer(admin));
     const noReason = await post(server, '/api/sys/rejectProfileAsL1', { taskId: task!.id, reason: '' }, bearer(admin));
     expect(noReason.body.msg).toBe('دلیل رد را وارد نمایید.');
-    const rejected = await post(server, '/api/sys/rejectProfileAsL1', { taskId: task!.id, reason: 'تصویر ناخوانا است' }, bearer(admin));
+    const rejected = await post(
+      server,
+      '/api/sys/rejectProfileAsL1',
+      { taskId: task!.id, reason: 'تصویر ناخوانا است' },
+      bearer(admin),
+    );
     expect(rejected.status).toBe(200);
     const after = await post(server, '/api/me/fetchUserData', undefined, bearer(customer.token));
     expect(after.body.data).toMatchObject({
@@ -145,7 +187,9 @@ describe('access control', () => {
   it('gives staff without the action 403 and with it 200', async () => {
     const viewer = await staffWithAction('09140000010', ['viewTasks']);
     expect((await post(server, '/api/sys/searchTaskTypes', undefined, bearer(viewer))).status).toBe(200);
-    expect((await post(server, '/api/sys/fetchApproveProfileAsL1TaskData', { taskId: 1 }, bearer(viewer))).status).toBe(403);
+    expect((await post(server, '/api/sys/fetchApproveProfileAsL1TaskData', { taskId: 1 }, bearer(viewer))).status).toBe(
+      403,
+    );
     const access = await post(server, '/api/users/getUserAccess', undefined, bearer(viewer));
     expect(access.body.data).toMatchObject({ is_staff: true, is_admin: false, role: 'staff', menu: ['tasks'] });
     const policy = await post(server, '/user/get_policy', { action: 'approveProfileL1' }, bearer(viewer));
@@ -160,14 +204,21 @@ describe('access control', () => {
   });
 
   it('manages groups and actions, refusing to remove an action the contract uses', async () => {
-    const actions = (await fetch(`${server.url}/api/users/getActions`, { headers: bearer(admin) }).then((r) => r.json())) as {
+    const actions = (await fetch(`${server.url}/api/users/getActions`, { headers: bearer(admin) }).then((r) =>
+      r.json(),
+    )) as {
       data: { items: Array<{ id: number; name: string; usedByContract: boolean }> };
     };
     const used = actions.data.items.find((a) => a.name === 'approveProfileL1')!;
     expect(used.usedByContract).toBe(true);
     const refused = await post(server, '/api/users/removeAction', { id: used.id }, bearer(admin));
     expect(refused.status).toBe(422);
-    const created = await post(server, '/api/users/saveAction', { name: 'exportReports', title: 'خروجی گزارش' }, bearer(admin));
+    const created = await post(
+      server,
+      '/api/users/saveAction',
+      { name: 'exportReports', title: 'خروجی گزارش' },
+      bearer(admin),
+    );
     const id = (created.body.data as { id: number }).id;
     expect((await post(server, '/api/users/removeAction', { id }, bearer(admin))).status).toBe(200);
     const dup = await post(server, '/api/users/saveGroup', { name: 'administrators', title: 'x' }, bearer(admin));

@@ -15,7 +15,12 @@ export async function png(width = 64, height = 64): Promise<Buffer> {
     .toBuffer();
 }
 
-export function uploadForm(bytes: Buffer, filename: string, filePrefix = 'nationalCard', type = 'image/jpeg'): FormData {
+export function uploadForm(
+  bytes: Buffer,
+  filename: string,
+  filePrefix = 'nationalCard',
+  type = 'image/jpeg',
+): FormData {
   const form = new FormData();
   form.set('filePrefix', filePrefix);
   form.set('attached_file', new Blob([new Uint8Array(bytes)], { type }), filename);

@@ -60,10 +60,14 @@ export function loadContract(file = CONTRACT_FILE): Contract {
         method: method.toUpperCase() as Operation['method'],
         path: p,
         access: parseAccess(op['x-access'], where),
-        requestSchemaPointer: content['application/json'] ? `${base}/requestBody/content/application~1json/schema` : null,
+        requestSchemaPointer: content['application/json']
+          ? `${base}/requestBody/content/application~1json/schema`
+          : null,
         requestBodyRequired: body?.required === true,
         multipart: Boolean(content['multipart/form-data']),
-        responseSchemaPointer: ok?.['application/json'] ? `${base}/responses/200/content/application~1json/schema` : null,
+        responseSchemaPointer: ok?.['application/json']
+          ? `${base}/responses/200/content/application~1json/schema`
+          : null,
       });
     }
   }

@@ -2,9 +2,10 @@
  * Seeds what every installation needs (system parameter defaults; missing keys only, staff edits survive)
  * and, on an empty database, the demo catalogue (currencies, payment method groups).
  */
-import demo from '../../../schemas/demo/catalogue.json' with { type: 'json' };
-import defaults from '../../../schemas/config/systemParameters.json' with { type: 'json' };
+
 import { sql } from 'kysely';
+import defaults from '../../../schemas/config/systemParameters.json' with { type: 'json' };
+import demo from '../../../schemas/demo/catalogue.json' with { type: 'json' };
 import type { DB } from './database';
 
 export async function seedSystemParameters(db: DB): Promise<void> {

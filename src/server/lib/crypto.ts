@@ -2,7 +2,12 @@
 import { createHash, createHmac, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: object,
+) => Promise<Buffer>;
 
 export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
 
@@ -29,7 +34,7 @@ export async function hashPassword(password: string): Promise<string> {
 
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
   const parts = stored?.split('$');
-  if (!parts || parts.length !== 6 || parts[0] !== 'scrypt') {
+  if (parts?.length !== 6 || parts[0] !== 'scrypt') {
     // Spend comparable time so a missing account is not told apart by timing.
     await hashPassword(password);
     return false;

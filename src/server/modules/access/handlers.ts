@@ -193,7 +193,11 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
       if (body.id === principal!.userId) throw HttpError.of(422, 'access.cannotRemoveSelf');
       await db.transaction().execute(async (trx) => {
         const before = await requireUser(trx, body.id);
-        await trx.updateTable('users').set({ isStaff: false, updatedAt: new Date() }).where('id', '=', body.id).execute();
+        await trx
+          .updateTable('users')
+          .set({ isStaff: false, updatedAt: new Date() })
+          .where('id', '=', body.id)
+          .execute();
         await trx.deleteFrom('groupUsers').where('userId', '=', body.id).execute();
         await revokeAllTokens(trx, body.id);
         await audit(trx, {
@@ -287,7 +291,11 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
       try {
         if (body.id !== undefined) {
           const before = await requireGroup(db, body.id);
-          await db.updateTable('groups').set({ name: body.name, title: body.title }).where('id', '=', body.id).execute();
+          await db
+            .updateTable('groups')
+            .set({ name: body.name, title: body.title })
+            .where('id', '=', body.id)
+            .execute();
           await audit(db, {
             actorUserId: actor(principal),
             action: 'saveGroup',
@@ -303,7 +311,13 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
           .values({ name: body.name, title: body.title })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await audit(db, { actorUserId: actor(principal), action: 'saveGroup', entity: 'group', entityId: created.id, after: body });
+        await audit(db, {
+          actorUserId: actor(principal),
+          action: 'saveGroup',
+          entity: 'group',
+          entityId: created.id,
+          after: body,
+        });
         return ok({ id: created.id }, msg('access.saved'));
       } catch (error) {
         if (isUniqueViolation(error)) throw HttpError.of(409, 'access.duplicateName');
@@ -314,7 +328,13 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
     removeGroup: async ({ body, principal }) => {
       const before = await requireGroup(db, body.id);
       await db.deleteFrom('groups').where('id', '=', body.id).execute();
-      await audit(db, { actorUserId: actor(principal), action: 'removeGroup', entity: 'group', entityId: body.id, before });
+      await audit(db, {
+        actorUserId: actor(principal),
+        action: 'removeGroup',
+        entity: 'group',
+        entityId: body.id,
+        before,
+      });
       return ok(null, msg('access.removed'));
     },
 
@@ -408,7 +428,13 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
           .values({ name: body.name, title: body.title, description: body.description ?? '' })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await audit(db, { actorUserId: actor(principal), action: 'saveAction', entity: 'action', entityId: created.id, after: body });
+        await audit(db, {
+          actorUserId: actor(principal),
+          action: 'saveAction',
+          entity: 'action',
+          entityId: created.id,
+          after: body,
+        });
         return ok({ id: created.id }, msg('access.saved'));
       } catch (error) {
         if (isUniqueViolation(error)) throw HttpError.of(409, 'access.duplicateName');
@@ -421,7 +447,13 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
       if (!before) throw HttpError.of(404, 'access.actionNotFound');
       if (actionsUsedByContract.has(before.name)) throw HttpError.of(422, 'access.actionInUse');
       await db.deleteFrom('actions').where('id', '=', body.id).execute();
-      await audit(db, { actorUserId: actor(principal), action: 'removeAction', entity: 'action', entityId: body.id, before });
+      await audit(db, {
+        actorUserId: actor(principal),
+        action: 'removeAction',
+        entity: 'action',
+        entityId: body.id,
+        before,
+      });
       return ok(null, msg('access.removed'));
     },
   };

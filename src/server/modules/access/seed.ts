@@ -3,8 +3,9 @@
  * The administrator's password comes from ADMIN_PASSWORD; without it a random one is generated and
  * returned once, on the start that creates the account, for the caller to print.
  */
-import actionCatalogue from '../../../../schemas/access/actions.json' with { type: 'json' };
+
 import { sql } from 'kysely';
+import actionCatalogue from '../../../../schemas/access/actions.json' with { type: 'json' };
 import type { DB } from '../../db/database';
 import { hashPassword, randomToken } from '../../lib/crypto';
 import { newUid } from '../identity/users-store';
@@ -35,7 +36,11 @@ export async function seedAccess(
     await sql`insert into group_actions (group_id, action_id)
       select ${group.id}, id from actions on conflict do nothing`.execute(trx);
 
-    const existing = await trx.selectFrom('users').select('id').where('mobileNo', '=', admin.username).executeTakeFirst();
+    const existing = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('mobileNo', '=', admin.username)
+      .executeTakeFirst();
     let createdPassword: string | null = null;
     let userId: number;
     if (existing) {

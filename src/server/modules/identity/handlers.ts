@@ -1,4 +1,5 @@
 /** Log-in (code, password, e-mail + captcha), the signed-in user, profile, uploads and terms. */
+import { toEnglishDigits } from '../../../shared/digits';
 import type { Handlers } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { HttpError, ok } from '../../http/errors';
@@ -11,9 +12,6 @@ import { type MobileCodeDeps, sendMobileValidationCode, verifyMobileValidationCo
 import { inquiryNationalCode, updateProfile } from './profile';
 import { issueToken, revokeToken } from './tokens';
 import { findOrCreateByMobile, loadUserDto, maskMobile, type ProductCategory } from './users-store';
-
-const toAscii = (s: string) =>
-  s.replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0)).replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x0660));
 
 type IdentityOperation =
   | 'sendMobileValidationCode'
@@ -53,17 +51,17 @@ export function identityHandlers({ db, codes, storage }: IdentityDeps): Pick<Han
 
   return {
     sendMobileValidationCode: async ({ body, request }) =>
-      ok(await sendMobileValidationCode(codes, toAscii(body.mobileNo), request.ip), msg('login.code.sent')),
+      ok(await sendMobileValidationCode(codes, toEnglishDigits(body.mobileNo), request.ip), msg('login.code.sent')),
 
     loginByMobileValidationCode: async ({ body }) => {
-      const mobileNo = toAscii(body.mobileNo);
-      await verifyMobileValidationCode(db, mobileNo, toAscii(body.validationCode));
+      const mobileNo = toEnglishDigits(body.mobileNo);
+      await verifyMobileValidationCode(db, mobileNo, toEnglishDigits(body.validationCode));
       const user = await findOrCreateByMobile(db, mobileNo);
       return ok({ userToken: await issueToken(db, user.id) }, msg('login.success'));
     },
 
     loginByPassword: async ({ body }) => {
-      const username = toAscii(body.username.trim());
+      const username = toEnglishDigits(body.username.trim());
       const column = username.startsWith('09') ? 'mobileNo' : 'nationalCode';
       const user = await db
         .selectFrom('users')
@@ -93,7 +91,7 @@ export function identityHandlers({ db, codes, storage }: IdentityDeps): Pick<Han
     },
 
     loginByEmail: async ({ body }) => {
-      await consumeCaptcha(db, body.captchaKey, toAscii(body.captcha));
+      await consumeCaptcha(db, body.captchaKey, toEnglishDigits(body.captcha));
       const user = await db
         .selectFrom('users')
         .select(['id', 'passwordHash'])

@@ -2,11 +2,12 @@
  * The customer's profile: editable until approvedLevel reaches 1; saving a complete profile opens an
  * approveProfileAsL1Task for staff. Customers under 18 are not served (terms).
  */
+import { toEnglishDigits } from '../../../shared/digits';
 import type { Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
-import { findUserById, type UserDto, toUserDto } from './users-store';
+import { findUserById, toUserDto, type UserDto } from './users-store';
 
 export const MINIMUM_AGE_YEARS = 18;
 
@@ -18,10 +19,6 @@ export interface ProfileInput {
   nationalCardImageAddress: string;
 }
 
-/** Persian and Arabic-Indic digits become ASCII so codes are stored one way. */
-const asciiDigits = (s: string) =>
-  s.replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0)).replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x0660));
-
 export function ageInYears(dateOfBirth: string, today = new Date()): number {
   const [y, m, d] = dateOfBirth.split('-').map(Number) as [number, number, number];
   let age = today.getUTCFullYear() - y;
@@ -31,13 +28,18 @@ export function ageInYears(dateOfBirth: string, today = new Date()): number {
 }
 
 export async function updateProfile(db: DB, principal: Principal, input: ProfileInput): Promise<UserDto> {
-  const nationalCode = asciiDigits(input.nationalCode.trim());
+  const nationalCode = toEnglishDigits(input.nationalCode.trim());
   const dob = input.dateOfBirth;
   if (new Date(`${dob}T00:00:00Z`).getTime() > Date.now()) throw HttpError.of(422, 'profile.dateOfBirth.future');
   if (ageInYears(dob) < MINIMUM_AGE_YEARS) throw HttpError.of(422, 'profile.underAge');
 
   return db.transaction().execute(async (trx) => {
-    const user = await trx.selectFrom('users').selectAll().where('id', '=', principal.userId).forUpdate().executeTakeFirst();
+    const user = await trx
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', principal.userId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!user) throw HttpError.of(401, 'http.unauthorized');
     if (user.approvedLevel >= 1) throw HttpError.of(422, 'profile.locked');
     const taken = await trx
@@ -87,7 +89,14 @@ export async function updateProfile(db: DB, principal: Principal, input: Profile
       dateOfBirth: user.dateOfBirth,
       nationalCardImageAddress: user.nationalCardImageAddress,
     };
-    await audit(trx, { actorUserId: user.id, action: 'updateUserData', entity: 'user', entityId: user.id, before, after });
+    await audit(trx, {
+      actorUserId: user.id,
+      action: 'updateUserData',
+      entity: 'user',
+      entityId: user.id,
+      before,
+      after,
+    });
     const saved = await findUserById(trx, user.id);
     return toUserDto(trx, saved!);
   });
@@ -101,7 +110,7 @@ export async function inquiryNationalCode(
   const other = await db
     .selectFrom('users')
     .select('mobileNo')
-    .where('nationalCode', '=', asciiDigits(nationalCode.trim()))
+    .where('nationalCode', '=', toEnglishDigits(nationalCode.trim()))
     .where('id', '!=', principal.userId)
     .executeTakeFirst();
   return other ? { mobileNo: other.mobileNo } : null;

@@ -10,7 +10,10 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export async function issueToken(db: DB, userId: number): Promise<string> {
   const token = randomToken(32);
-  await db.insertInto('userTokens').values({ userId, tokenHash: sha256(token) }).execute();
+  await db
+    .insertInto('userTokens')
+    .values({ userId, tokenHash: sha256(token) })
+    .execute();
   return token;
 }
 

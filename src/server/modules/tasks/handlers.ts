@@ -3,19 +3,19 @@
  * Claims older than CLAIM_TTL lapse so a task is never stuck with someone who went home.
  * Every claim and decision is audit-logged.
  */
+
+import type { Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import taskTypeCatalogue from '../../../../schemas/tasks/taskTypes.json' with { type: 'json' };
 import type { components } from '../../../generated/api';
 import type { Handlers, Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
-import type { TasksTable } from '../../db/schema';
+import type { Database, TasksTable } from '../../db/schema';
 import { HttpError, ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';
-import type { Storage } from '../storage/storage';
 import { displayName, loadUserDto } from '../identity/users-store';
-import type { Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Storage } from '../storage/storage';
 
 type TaskDto = components['schemas']['Task'];
 type TaskRow = Selectable<TasksTable>;
@@ -29,7 +29,11 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 async function toTaskDtos(db: Kysely<Database>, rows: TaskRow[]): Promise<TaskDto[]> {
   const ids = [...new Set(rows.flatMap((r) => [r.subjectUserId, r.claimedBy]).filter((x): x is number => x !== null))];
   const users = ids.length
-    ? await db.selectFrom('users').select(['id', 'firstName', 'lastName', 'mobileNo', 'email']).where('id', 'in', ids).execute()
+    ? await db
+        .selectFrom('users')
+        .select(['id', 'firstName', 'lastName', 'mobileNo', 'email'])
+        .where('id', 'in', ids)
+        .execute()
     : [];
   const nameOf = (id: number | null) => {
     const u = users.find((x) => x.id === id);
@@ -51,12 +55,13 @@ async function toTaskDtos(db: Kysely<Database>, rows: TaskRow[]): Promise<TaskDt
   }));
 }
 
-const allowedTypes = (p: Principal) => taskTypes.filter((t) => p.isStaff && p.actions.has(t.action)).map((t) => t.identifier);
+const allowedTypes = (p: Principal) =>
+  taskTypes.filter((t) => p.isStaff && p.actions.has(t.action)).map((t) => t.identifier);
 
 /** Locks the task for a decision by `principal`, or explains in Persian why not. */
 async function lockForDecision(trx: Kysely<Database>, taskId: number, principal: Principal): Promise<TaskRow> {
   const task = await trx.selectFrom('tasks').selectAll().where('id', '=', taskId).forUpdate().executeTakeFirst();
-  if (!task || task.type !== 'approveProfileAsL1Task') throw HttpError.of(404, 'task.notFound');
+  if (task?.type !== 'approveProfileAsL1Task') throw HttpError.of(404, 'task.notFound');
   if (!['open', 'claimed'].includes(task.state)) throw HttpError.of(409, 'task.alreadyDecided');
   if (task.state === 'open' || task.claimedBy === null) throw HttpError.of(409, 'task.notClaimed');
   if (task.claimedBy !== principal.userId) throw HttpError.of(409, 'task.claimedByOther');
@@ -108,11 +113,18 @@ export function taskHandlers(
     fetchApproveProfileAsL1TaskData: async ({ body, principal }) => {
       const p = principal!;
       const task = await db.transaction().execute(async (trx) => {
-        const row = await trx.selectFrom('tasks').selectAll().where('id', '=', body.taskId).forUpdate().executeTakeFirst();
-        if (!row || row.type !== 'approveProfileAsL1Task') throw HttpError.of(404, 'task.notFound');
+        const row = await trx
+          .selectFrom('tasks')
+          .selectAll()
+          .where('id', '=', body.taskId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (row?.type !== 'approveProfileAsL1Task') throw HttpError.of(404, 'task.notFound');
         if (!['open', 'claimed'].includes(row.state)) throw HttpError.of(409, 'task.alreadyDecided');
         const claimLive =
-          row.claimedBy !== null && row.claimedAt !== null && Date.now() - new Date(row.claimedAt).getTime() < CLAIM_TTL_MS;
+          row.claimedBy !== null &&
+          row.claimedAt !== null &&
+          Date.now() - new Date(row.claimedAt).getTime() < CLAIM_TTL_MS;
         if (claimLive && row.claimedBy !== p.userId) throw HttpError.of(409, 'task.claimedByOther');
         const claimed = await trx
           .updateTable('tasks')
@@ -151,7 +163,10 @@ export function taskHandlers(
           .where('id', '=', task.subjectUserId!)
           .forUpdate()
           .executeTakeFirstOrThrow();
-        const after = { approvedLevel: Math.max(1, before.approvedLevel), maxUnrejectedLevel: Math.max(1, before.maxUnrejectedLevel) };
+        const after = {
+          approvedLevel: Math.max(1, before.approvedLevel),
+          maxUnrejectedLevel: Math.max(1, before.maxUnrejectedLevel),
+        };
         await trx
           .updateTable('users')
           .set({ ...after, profileRejectionReason: null, updatedAt: new Date() })
@@ -162,7 +177,14 @@ export function taskHandlers(
           .set({ state: 'approved', decidedBy: p.userId, decidedAt: new Date() })
           .where('id', '=', task.id)
           .execute();
-        await audit(trx, { actorUserId: p.userId, action: 'approveProfileAsL1', entity: 'user', entityId: task.subjectUserId, before, after });
+        await audit(trx, {
+          actorUserId: p.userId,
+          action: 'approveProfileAsL1',
+          entity: 'user',
+          entityId: task.subjectUserId,
+          before,
+          after,
+        });
       });
       return ok(null, msg('task.approved'));
     },
@@ -189,7 +211,14 @@ export function taskHandlers(
           .set({ state: 'rejected', decidedBy: p.userId, decidedAt: new Date(), decisionReason: body.reason.trim() })
           .where('id', '=', task.id)
           .execute();
-        await audit(trx, { actorUserId: p.userId, action: 'rejectProfileAsL1', entity: 'user', entityId: task.subjectUserId, before, after });
+        await audit(trx, {
+          actorUserId: p.userId,
+          action: 'rejectProfileAsL1',
+          entity: 'user',
+          entityId: task.subjectUserId,
+          before,
+          after,
+        });
       });
       return ok(null, msg('task.rejected'));
     },

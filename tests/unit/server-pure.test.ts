@@ -1,0 +1,61 @@
+/** Pure helpers of the server that deserve their own checks. */
+import { describe, expect, it } from 'vitest';
+import { splitStatements } from '../../src/server/db/migrate';
+import { menuFor } from '../../src/server/modules/access/menu';
+import { renderCaptchaSvg } from '../../src/server/modules/identity/captcha';
+import { ageInYears } from '../../src/server/modules/identity/profile';
+import { maskMobile } from '../../src/server/modules/identity/users-store';
+import { sniffImageKind } from '../../src/server/modules/storage/images';
+
+describe('splitStatements', () => {
+  it('splits on a semicolon at the end of a line and drops comment lines', () => {
+    expect(splitStatements('-- note\ncreate table a (x int);\n\ncreate index i on a (x);\n')).toEqual([
+      'create table a (x int)',
+      'create index i on a (x)',
+    ]);
+  });
+});
+
+describe('ageInYears', () => {
+  it('counts a birthday only once it has come', () => {
+    const today = new Date('2026-11-22T00:00:00Z');
+    expect(ageInYears('2008-11-22', today)).toBe(18);
+    expect(ageInYears('2008-11-23', today)).toBe(17);
+    expect(ageInYears('2008-12-01', today)).toBe(17);
+  });
+});
+
+describe('maskMobile', () => {
+  it('keeps the first and last four digits', () => {
+    expect(maskMobile('09121234567')).toBe('0912***4567');
+    expect(maskMobile(null)).toBe('***');
+  });
+});
+
+describe('menuFor', () => {
+  it('maps actions to staff screens and payment permissions', () => {
+    expect(menuFor(['viewTasks', 'manageCollections'])).toEqual({
+      menu: ['tasks', 'collections', 'manualOrderCompletion'],
+      paymentPermissions: ['payOffline'],
+    });
+    expect(menuFor([])).toEqual({ menu: [], paymentPermissions: [] });
+  });
+});
+
+describe('captcha image', () => {
+  it('draws the digits as paths, never as text', () => {
+    const svg = renderCaptchaSvg('12345');
+    expect(svg).toMatch(/^<svg /);
+    expect(svg).not.toMatch(/<text|12345/);
+  });
+});
+
+describe('sniffImageKind', () => {
+  it('reads the type from magic bytes', () => {
+    expect(sniffImageKind(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toBe('jpeg');
+    expect(sniffImageKind(Buffer.from('89504e470d0a1a0a0000', 'hex'))).toBe('png');
+    expect(sniffImageKind(Buffer.from('RIFF\0\0\0\0WEBPVP8 ', 'latin1'))).toBe('webp');
+    expect(sniffImageKind(Buffer.from('GIF89a'))).toBeNull();
+    expect(sniffImageKind(Buffer.from('<svg></svg>'))).toBeNull();
+  });
+});
