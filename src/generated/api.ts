@@ -136,6 +136,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/desks/{desk}/priceInquiry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Price the desk's form inputs; the quote holds the price until it expires */
+        post: operations["priceInquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/desks/{desk}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit the desk's form with the quote the customer confirmed; replays return the first result */
+        post: operations["submitRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/fetchUserData": {
         parameters: {
             query?: never;
@@ -238,6 +272,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/searchPurchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in customer's requests */
+        post: operations["searchMyPurchases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/searchTasks": {
         parameters: {
             query?: never;
@@ -317,6 +368,23 @@ export interface paths {
         put?: never;
         /** A one-time image captcha for the e-mail log-in */
         post: operations["createCaptcha"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/fetchCatalogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Product categories, desks and form types (the declarative catalogue) */
+        post: operations["fetchCatalogue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -425,6 +493,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/fetchSystemParameters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every system parameter with its description */
+        post: operations["sysFetchSystemParameters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/rejectProfileAsL1": {
         parameters: {
             query?: never;
@@ -436,6 +521,108 @@ export interface paths {
         put?: never;
         /** Reject the claimed profile task with a reason the customer sees */
         post: operations["rejectProfileAsL1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/saveCurrency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a currency or change its rate and flags (audit-logged) */
+        post: operations["saveCurrency"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/saveSystemParameter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change one system parameter (audit-logged) */
+        post: operations["saveSystemParameter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchCurrencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Currencies for the currency management page */
+        post: operations["sysSearchCurrencies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchCustomers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Customers (non-staff users) */
+        post: operations["searchCustomers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchPurchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every customer's requests */
+        post: operations["searchPurchases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchPurchaseStates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Request states with their colours and final/failure flags */
+        post: operations["searchPurchaseStates"];
         delete?: never;
         options?: never;
         head?: never;
@@ -798,6 +985,12 @@ export interface components {
             useForGoogleAdsAccountCr?: boolean;
             useForUafCpr?: boolean;
         } & components["schemas"]["SearchQuery"];
+        /** @description The desk's form fields; validated by the server against the desk's own form schema */
+        DeskFormInput: {
+            quoteId?: string;
+        } & {
+            [key: string]: string | number | boolean | null;
+        };
         Envelope: {
             data?: unknown;
             msg: string;
@@ -855,6 +1048,71 @@ export interface components {
             /** @description Value-added tax on fees, percent */
             taxPercentOnFee: number;
         };
+        Purchase: {
+            amount: number;
+            /** Format: date-time */
+            createdAt: string;
+            currencyCode: string;
+            currencyTitle: string;
+            customerName: string;
+            desk: string;
+            deskTitle: string;
+            expectedPrice: number;
+            fields: {
+                [key: string]: string | number | boolean | null;
+            };
+            grossPrice: number;
+            id: number;
+            payablePrice: number;
+            productCategory: string;
+            rate: number;
+            state: string;
+            stateColor: string;
+            stateIsFailure: boolean;
+            stateIsFinal: boolean;
+            stateTitle: string;
+            totalCosts: number;
+            walletAmount: number;
+        };
+        PurchaseSearch: {
+            desk?: string;
+            state?: string;
+        } & components["schemas"]["SearchQuery"];
+        PurchaseState: {
+            color: string;
+            identifier: string;
+            stateIsFailure: boolean;
+            stateIsFinal: boolean;
+            title: string;
+        };
+        Quote: {
+            /** @description Foreign amount, rounded to 2 decimals */
+            amount: number;
+            costs: {
+                fee: number;
+                operationCost: number;
+                tax: number;
+            };
+            currency: {
+                code: string;
+                id: number;
+                title: string;
+            };
+            /** @description grossPrice + totalCosts, rial */
+            expectedPrice: number;
+            /** Format: date-time */
+            expiresAt: string;
+            expiresInSeconds: number;
+            /** @description Direct cost in rial */
+            grossPrice: number;
+            /** @description expectedPrice minus the wallet balance, never below zero */
+            payablePrice: number;
+            quoteId: string;
+            rate: number;
+            /** @description fee + tax + operation cost, rial */
+            totalCosts: number;
+            walletBalance: number;
+        };
         /** @description Paging and free text; operations extend it and close it with unevaluatedProperties false */
         SearchQuery: {
             /** @default 1 */
@@ -862,6 +1120,14 @@ export interface components {
             /** @default 50 */
             perPage: number;
             search?: string;
+        };
+        SystemParameter: {
+            description: string;
+            isPublic: boolean;
+            key: string;
+            /** Format: date-time */
+            updatedAt: string;
+            value: unknown;
         };
         Task: {
             claimedBy: number | null;
@@ -964,6 +1230,20 @@ export interface components {
                 };
             };
         };
+        /** @description Requests */
+        PurchaseList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: {
+                        items: components["schemas"]["Purchase"][];
+                        total: number;
+                    };
+                };
+            };
+        };
         /** @description Saved; data.id is the record's id */
         SavedId: {
             headers: {
@@ -1005,7 +1285,10 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description Desk identifier from the catalogue */
+        Desk: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -1143,6 +1426,68 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["Done"];
+        };
+    };
+    priceInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Desk identifier from the catalogue */
+                desk: components["parameters"]["Desk"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeskFormInput"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The quote */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Quote"];
+                    };
+                };
+            };
+        };
+    };
+    submitRequest: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description Desk identifier from the catalogue */
+                desk: components["parameters"]["Desk"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeskFormInput"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The request, waiting for payment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Purchase"];
+                    };
+                };
+            };
         };
     };
     fetchUserData: {
@@ -1286,6 +1631,23 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["Done"];
+        };
+    };
+    searchMyPurchases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PurchaseSearch"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["PurchaseList"];
         };
     };
     searchTasks: {
@@ -1441,6 +1803,33 @@ export interface operations {
                             captchaKey: string;
                             expiresInSeconds: number;
                             url: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    fetchCatalogue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The catalogue as the server loaded it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            categories: Record<string, never>[];
+                            desks: Record<string, never>[];
+                            forms: Record<string, never>[];
                         };
                     };
                 };
@@ -1606,6 +1995,32 @@ export interface operations {
             };
         };
     };
+    sysFetchSystemParameters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Parameters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["SystemParameter"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
     rejectProfileAsL1: {
         parameters: {
             query?: never;
@@ -1624,6 +2039,147 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["Done"];
+        };
+    };
+    saveCurrency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    id?: number;
+                    rate: number;
+                    title: string;
+                    useForGoogleAdsAccountCr: boolean;
+                    useForUafCpr: boolean;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The saved currency */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Currency"];
+                    };
+                };
+            };
+        };
+    };
+    saveSystemParameter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key: string;
+                    value: number;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["Done"];
+        };
+    };
+    sysSearchCurrencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CurrencySearch"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Currencies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CurrencyPage"];
+                    };
+                };
+            };
+        };
+    };
+    searchCustomers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SearchQuery"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["UserList"];
+        };
+    };
+    searchPurchases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PurchaseSearch"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["PurchaseList"];
+        };
+    };
+    searchPurchaseStates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Purchase states */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["PurchaseState"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
         };
     };
     searchTaskTypes: {

@@ -23,9 +23,12 @@ import { getOrCreateSecret } from './lib/secrets';
 import { accessHandlers } from './modules/access/handlers';
 import { seedAccess } from './modules/access/seed';
 import { catalogueHandlers } from './modules/catalogue/handlers';
+import { Catalogue } from './modules/desks/catalogue';
 import { identityHandlers } from './modules/identity/handlers';
 import { createSmsSender } from './modules/identity/sms';
 import { tokenAuthenticator } from './modules/identity/tokens';
+import { requestHandlers } from './modules/requests/handlers';
+import { RequestService } from './modules/requests/service';
 import { Storage } from './modules/storage/storage';
 import { taskHandlers } from './modules/tasks/handlers';
 
@@ -151,6 +154,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const webIndex = existsSync(path.join(config.webDir, 'index.html')) ? path.join(config.webDir, 'index.html') : null;
   installErrorHandling(fastify, webIndex);
 
+  const catalogue = Catalogue.load(config.schemasDir);
   const contract = loadContract();
   const actionsUsedByContract = new Set(
     contract.operations.flatMap((op) => (op.access.kind === 'staff' ? [op.access.action] : [])),
@@ -170,6 +174,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }),
     ...accessHandlers(db, actionsUsedByContract),
     ...taskHandlers(db, storage),
+    ...requestHandlers(db, catalogue, new RequestService(db, catalogue)),
   };
   const authenticate: Authenticator = tokenAuthenticator(db);
   registerContractRoutes(fastify, {

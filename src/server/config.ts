@@ -17,6 +17,8 @@ export interface AppConfig {
   redisKeyPrefix: string;
   smsDriver: SmsDriver;
   logLevel: string;
+  /** The declarative catalogue (categories, desks, forms); a copy can be pointed at for tests. */
+  schemasDir: string;
   /** Folder with the built web app; absent folder means API only. */
   webDir: string;
   /** Seed demo data (currencies, payment method groups) on an empty database. */
@@ -116,6 +118,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     smsDriver,
     logLevel,
     webDir: path.resolve(env.WEB_DIR || 'dist/web'),
+    schemasDir: path.resolve(env.SCHEMAS_DIR || path.join(import.meta.dirname, '../../schemas')),
     seedDemo: parseBoolean('SEED_DEMO', env.SEED_DEMO, true),
     validateResponses: parseBoolean('VALIDATE_RESPONSES', env.VALIDATE_RESPONSES, true),
     kavenegar: parseKavenegar(env, smsDriver),

@@ -156,7 +156,79 @@ export interface ServerSecretsTable {
   value: string;
 }
 
+export interface PurchaseStatesTable {
+  identifier: string;
+  title: string;
+  color: string;
+  stateIsFinal: boolean;
+  stateIsFailure: boolean;
+  sortOrder: number;
+}
+
+export interface QuotesTable {
+  id: string;
+  userId: number;
+  desk: string;
+  currencyId: number;
+  amountMinor: number;
+  rate: number;
+  grossPrice: number;
+  fee: number;
+  tax: number;
+  operationCost: number;
+  totalCosts: number;
+  expectedPrice: number;
+  expiresAt: ColumnType<Date, Date | string, Date | string>;
+  createdAt: Generated<Date>;
+}
+
+export interface PurchasesTable {
+  id: Generated<number>;
+  userId: number;
+  desk: string;
+  productCategory: string;
+  formType: string;
+  state: string;
+  fields: ColumnType<Record<string, unknown>, string, string>;
+  quoteId: string;
+  currencyId: number;
+  amountMinor: number;
+  rate: number;
+  grossPrice: number;
+  fee: number;
+  tax: number;
+  operationCost: number;
+  totalCosts: number;
+  expectedPrice: number;
+  walletAmount: Generated<number>;
+  payablePrice: number;
+  createdAt: Generated<Date>;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface IdempotencyKeysTable {
+  userId: number;
+  key: string;
+  requestHash: string;
+  purchaseId: number | null;
+  createdAt: Generated<Date>;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  transactionId: string;
+  account: string;
+  userId: number | null;
+  amount: number;
+  createdAt: Generated<Date>;
+}
+
 export interface Database {
+  purchaseStates: PurchaseStatesTable;
+  quotes: QuotesTable;
+  purchases: PurchasesTable;
+  idempotencyKeys: IdempotencyKeysTable;
+  ledgerEntries: LedgerEntriesTable;
   currencies: CurrenciesTable;
   paymentMethodGroups: PaymentMethodGroupsTable;
   systemParameters: SystemParametersTable;

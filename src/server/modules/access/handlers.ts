@@ -18,6 +18,7 @@ type AccessOperation =
   | 'getPolicy'
   | 'getUsers'
   | 'searchUsers'
+  | 'searchCustomers'
   | 'saveUser'
   | 'removeUser'
   | 'saveUserGroups'
@@ -138,6 +139,8 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
     getUsers: async () => ok(await listUsers(db, { isStaff: true, perPage: 500 })),
 
     searchUsers: async ({ body }) => ok(await listUsers(db, body ?? {})),
+
+    searchCustomers: async ({ body }) => ok(await listUsers(db, { ...(body ?? {}), isStaff: false })),
 
     saveUser: async ({ body, principal }) => {
       const values = {

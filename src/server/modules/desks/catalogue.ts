@@ -1,0 +1,87 @@
+/**
+ * The declarative desk catalogue, read from JSON at start: categories, desks and form types.
+ * A desk's effective form schema is its form type's schema with the desk's `comps` applied, so
+ * the server validates a submission with exactly what the form shows.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ProductCategories } from '../../../generated/schemas/categories';
+import type { Desk } from '../../../generated/schemas/desk';
+import type { FormType } from '../../../generated/schemas/form';
+
+export type { Desk, FormType };
+export type Category = ProductCategories['categories'][number];
+
+type JsonSchema = {
+  type: 'object';
+  required: string[];
+  properties: Record<string, Record<string, unknown>>;
+  [key: string]: unknown;
+};
+
+export interface DeskForm {
+  desk: Desk;
+  form: FormType;
+  schema: JsonSchema;
+  /** Values the desk fixes (e.g. foriWire's username '-'), filled in before validation. */
+  staticValues: Record<string, unknown>;
+}
+
+const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
+
+export class Catalogue {
+  readonly deskForms = new Map<string, DeskForm>();
+
+  private constructor(
+    readonly categories: Category[],
+    readonly desks: Desk[],
+    readonly forms: FormType[],
+  ) {
+    for (const desk of desks) {
+      const form = forms.find((f) => f.formType === desk.formType);
+      if (!form) throw new Error(`desk ${desk.identifier}: unknown form type ${desk.formType}`);
+      this.deskForms.set(desk.identifier, applyComps(desk, form));
+    }
+  }
+
+  static load(schemasDir: string): Catalogue {
+    const categories = readJson<ProductCategories>(path.join(schemasDir, 'catalogue/categories.json')).categories;
+    const deskDir = path.join(schemasDir, 'catalogue/desks');
+    const desks = readdirSync(deskDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => readJson<Desk>(path.join(deskDir, f)));
+    const formDir = path.join(schemasDir, 'forms');
+    const forms = readdirSync(formDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => readJson<FormType>(path.join(formDir, f)));
+    return new Catalogue(categories, desks, forms);
+  }
+
+  deskForm(identifier: string): DeskForm | undefined {
+    return this.deskForms.get(identifier);
+  }
+}
+
+function applyComps(desk: Desk, form: FormType): DeskForm {
+  const schema = structuredClone(form.schema) as JsonSchema;
+  const required = new Set(schema.required);
+  const staticValues: Record<string, unknown> = {};
+  for (const [field, comp] of Object.entries(desk.comps)) {
+    const property = schema.properties[field];
+    if (!property) throw new Error(`desk ${desk.identifier}: comps names unknown field ${field}`);
+    if (comp.caption) property.title = comp.caption;
+    if (comp.hint) property.description = comp.hint;
+    if (comp.maxLength !== undefined) property.maxLength = comp.maxLength;
+    if (comp.required === true) required.add(field);
+    if (comp.required === false || comp.hidden) required.delete(field);
+    if (comp.staticValue !== undefined) {
+      property.const = comp.staticValue;
+      property.default = comp.staticValue;
+      staticValues[field] = comp.staticValue;
+    }
+  }
+  schema.required = [...required];
+  return { desk, form, schema, staticValues };
+}

@@ -1,0 +1,49 @@
+/** Desk catalogue, price inquiry, request submission and request lists. */
+import type { Handlers } from '../../contract/handlers';
+import type { DB } from '../../db/database';
+import { ok } from '../../http/errors';
+import { msg } from '../../http/messages';
+import type { Catalogue } from '../desks/catalogue';
+import type { RequestService } from './service';
+
+export function requestHandlers(
+  db: DB,
+  catalogue: Catalogue,
+  service: RequestService,
+): Pick<
+  Handlers,
+  'fetchCatalogue' | 'priceInquiry' | 'submitRequest' | 'searchMyPurchases' | 'searchPurchases' | 'searchPurchaseStates'
+> {
+  return {
+    fetchCatalogue: async () =>
+      ok({ categories: catalogue.categories, desks: catalogue.desks, forms: catalogue.forms } as never),
+
+    priceInquiry: async ({ params, body, principal }) =>
+      ok(await service.priceInquiry(params.desk ?? '', body as Record<string, unknown>, principal!)),
+
+    submitRequest: async ({ params, body, principal, request }) => {
+      const key = request.headers['idempotency-key'];
+      const { purchase } = await service.submit(
+        params.desk ?? '',
+        body as Record<string, unknown>,
+        typeof key === 'string' ? key : undefined,
+        principal!,
+      );
+      return ok(purchase, msg('request.created'));
+    },
+
+    searchMyPurchases: async ({ body, principal }) =>
+      ok(await service.searchPurchases({ ...(body ?? {}), userId: principal!.userId })),
+
+    searchPurchases: async ({ body }) => ok(await service.searchPurchases(body ?? {})),
+
+    searchPurchaseStates: async () => {
+      const items = await db
+        .selectFrom('purchaseStates')
+        .select(['identifier', 'title', 'color', 'stateIsFinal', 'stateIsFailure'])
+        .orderBy('sortOrder')
+        .execute();
+      return ok({ items, total: items.length });
+    },
+  };
+}

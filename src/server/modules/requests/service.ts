@@ -1,0 +1,382 @@
+/**
+ * Price inquiry and request submission for a desk. The server prices every request itself from the
+ * rate it holds; a quote fixes that price for its lifetime; submission re-prices from the quote and
+ * never silently changes a price the customer saw (an expired or mismatched quote is a 409 with a fresh one).
+ */
+import { createHash } from 'node:crypto';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import { type Kysely, sql } from 'kysely';
+import type { components } from '../../../generated/api';
+import { type PriceBreakdown, payablePrice, priceOf, toMinorUnits } from '../../../shared/pricing';
+import { addSharedKeywords } from '../../../shared/validation/ajv-keywords';
+import type { Principal } from '../../contract/handlers';
+import { describeValidationError } from '../../contract/validator';
+import type { DB } from '../../db/database';
+import type { Database } from '../../db/schema';
+import { HttpError } from '../../http/errors';
+import { msg } from '../../http/messages';
+import { randomToken } from '../../lib/crypto';
+import type { Catalogue, DeskForm } from '../desks/catalogue';
+
+export type Quote = components['schemas']['Quote'];
+export type Purchase = components['schemas']['Purchase'];
+
+/** Display-only fields a client may echo back; they are ignored, never trusted. */
+const DISPLAY_FIELDS = ['grossPrice', 'totalCosts', 'expectedPrice', 'payablePrice'];
+
+export class RequestService {
+  private readonly ajv = addSharedKeywords(new Ajv2020({ strict: false, allErrors: false, verbose: true }));
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(
+    private readonly db: DB,
+    private readonly catalogue: Catalogue,
+  ) {
+    this.ajv.addKeyword({ keyword: 'x-messages' });
+  }
+
+  private deskFormOrThrow(identifier: string): DeskForm {
+    const deskForm = this.catalogue.deskForm(identifier);
+    if (!deskForm) throw HttpError.of(404, 'desk.notFound');
+    if (deskForm.desk.underConstruction) throw HttpError.of(422, 'desk.underConstruction');
+    return deskForm;
+  }
+
+  private validate(key: string, schema: object, data: unknown): void {
+    let fn = this.validators.get(key);
+    if (!fn) {
+      fn = this.ajv.compile(schema);
+      this.validators.set(key, fn);
+    }
+    if (!fn(data)) throw new HttpError(400, describeValidationError(fn.errors));
+  }
+
+  /** Only the price inputs, each required: a quote needs nothing else. */
+  private validatePriceInputs(deskForm: DeskForm, input: Record<string, unknown>): void {
+    const { schema, form, desk } = deskForm;
+    const properties = Object.fromEntries(form.priceInputs.map((f) => [f, schema.properties[f]]));
+    this.validate(`${desk.identifier}:price`, { type: 'object', required: form.priceInputs, properties }, input);
+  }
+
+  private async pricingParameters() {
+    const rows = await this.db.selectFrom('systemParameters').select(['key', 'value']).execute();
+    const value = (key: string, fallback: number) => {
+      const v = Number(rows.find((r) => r.key === key)?.value);
+      return Number.isFinite(v) ? v : fallback;
+    };
+    return {
+      pricing: {
+        feePercent: value('feePercent', 0),
+        fixedFee: value('fixedFee', 0),
+        taxPercentOnFee: value('taxPercentOnFee', 0),
+        operationCost: value('operationCost', 0),
+      },
+      minAmount: value('minAmount', 1),
+      maxAmount: value('maxAmount', Number.MAX_SAFE_INTEGER),
+      quoteLifetimeSeconds: value('quoteLifetimeSeconds', 300),
+    };
+  }
+
+  /** Pass the transaction when inside one: on PGlite the outer handle would wait for it. */
+  async walletBalance(userId: number, db: Kysely<Database> = this.db): Promise<number> {
+    const row = await db
+      .selectFrom('ledgerEntries')
+      .select(sql<number>`coalesce(sum(amount), 0)::bigint`.as('balance'))
+      .where('account', '=', 'wallet')
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+    return Math.max(0, Number(row?.balance ?? 0));
+  }
+
+  /** Checks currency, payment method and limits for the desk, and returns what the price depends on. */
+  private async resolvePriceInputs(deskForm: DeskForm, input: Record<string, unknown>, userId: number) {
+    const { desk, form } = deskForm;
+    let currencyId = Number(input.currency);
+    if (form.formType === 'googleAdsAccountCr') {
+      // Google Ads accounts arrive with their own issue; until a customer has one there is nothing to charge.
+      void userId;
+      throw HttpError.of(422, 'desk.googleAdsAccountNotFound');
+    }
+    const currency = await this.db
+      .selectFrom('currencies')
+      .select(['id', 'code', 'title', 'rate', 'useForUafCpr'])
+      .where('id', '=', currencyId)
+      .executeTakeFirst();
+    if (!currency?.useForUafCpr) throw HttpError.of(422, 'desk.currencyNotAllowed');
+    currencyId = currency.id;
+    const group = await this.db
+      .selectFrom('paymentMethodGroups')
+      .select(['id', 'isCash'])
+      .where('id', '=', Number(input.requestedPaymentMethodGroup))
+      .executeTakeFirst();
+    if (!group || group.isCash !== desk.isCashService) throw HttpError.of(422, 'desk.paymentMethodNotAllowed');
+    const amountMinor = toMinorUnits(Number(input[form.amountField]));
+    const params = await this.pricingParameters();
+    if (amountMinor < params.minAmount) throw HttpError.of(422, 'desk.amountTooSmall');
+    if (amountMinor > params.maxAmount) throw HttpError.of(422, 'desk.amountTooLarge');
+    return { currency, amountMinor, paymentMethodGroupId: group.id, params };
+  }
+
+  private toQuote(
+    row: { id: string; expiresAt: Date | string; currencyId: number } & PriceBreakdown,
+    currency: { code: string; title: string },
+    wallet: number,
+  ): Quote {
+    const expiresAt = new Date(row.expiresAt);
+    return {
+      quoteId: row.id,
+      expiresAt: expiresAt.toISOString(),
+      expiresInSeconds: Math.max(0, Math.round((expiresAt.getTime() - Date.now()) / 1000)),
+      currency: { id: row.currencyId, code: currency.code.trim(), title: currency.title },
+      amount: row.amountMinor / 100,
+      rate: row.rate,
+      grossPrice: row.grossPrice,
+      totalCosts: row.totalCosts,
+      costs: { fee: row.fee, tax: row.tax, operationCost: row.operationCost },
+      expectedPrice: row.expectedPrice,
+      walletBalance: wallet,
+      payablePrice: payablePrice(row.expectedPrice, wallet),
+    };
+  }
+
+  async priceInquiry(deskIdentifier: string, input: Record<string, unknown>, principal: Principal): Promise<Quote> {
+    const deskForm = this.deskFormOrThrow(deskIdentifier);
+    this.validatePriceInputs(deskForm, input);
+    const { currency, amountMinor, params } = await this.resolvePriceInputs(deskForm, input, principal.userId);
+    const price = priceOf(amountMinor, currency.rate, params.pricing);
+    const row = await this.db
+      .insertInto('quotes')
+      .values({
+        id: randomToken(18),
+        userId: principal.userId,
+        desk: deskIdentifier,
+        currencyId: currency.id,
+        ...price,
+        expiresAt: sql<Date>`now() + make_interval(secs => ${params.quoteLifetimeSeconds})` as unknown as Date,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return this.toQuote(row, currency, await this.walletBalance(principal.userId));
+  }
+
+  async submit(
+    deskIdentifier: string,
+    body: Record<string, unknown>,
+    idempotencyKey: string | undefined,
+    principal: Principal,
+  ): Promise<{ purchase: Purchase; replayed: boolean }> {
+    if (!idempotencyKey || !/^[A-Za-z0-9_-]{8,100}$/.test(idempotencyKey))
+      throw HttpError.of(400, 'idempotency.required');
+    const requestHash = createHash('sha256')
+      .update(`${deskIdentifier}:${canonicalJson(body)}`)
+      .digest('hex');
+    const previous = await this.db
+      .selectFrom('idempotencyKeys')
+      .selectAll()
+      .where('userId', '=', principal.userId)
+      .where('key', '=', idempotencyKey)
+      .executeTakeFirst();
+    if (previous) return this.replay(previous, requestHash, principal);
+
+    const deskForm = this.deskFormOrThrow(deskIdentifier);
+    const { desk, schema } = deskForm;
+    const user = await this.db
+      .selectFrom('users')
+      .select(['approvedLevel'])
+      .where('id', '=', principal.userId)
+      .executeTakeFirstOrThrow();
+    if (desk.businessType === 'simple' && user.approvedLevel < 1) throw HttpError.of(403, 'desk.profileRequired');
+    const policy = await this.db
+      .selectFrom('userPolicyApprovals')
+      .select('userId')
+      .where('userId', '=', principal.userId)
+      .where('productCategory', '=', desk.productCategory)
+      .executeTakeFirst();
+    if (!policy) throw HttpError.of(422, 'desk.policyRequired');
+
+    const { quoteId, ...rest } = body;
+    const fields: Record<string, unknown> = Object.fromEntries(
+      Object.entries(rest).filter(([k]) => !DISPLAY_FIELDS.includes(k)),
+    );
+    Object.assign(fields, deskForm.staticValues);
+    this.validate(desk.identifier, schema, fields);
+    if (typeof quoteId !== 'string' || quoteId.length === 0) throw HttpError.of(400, 'quote.required');
+
+    const { currency, amountMinor } = await this.resolvePriceInputs(deskForm, fields, principal.userId);
+    const quote = await this.db
+      .selectFrom('quotes')
+      .selectAll()
+      .select(sql<boolean>`expires_at > now()`.as('live'))
+      .where('id', '=', quoteId)
+      .where('userId', '=', principal.userId)
+      .where('desk', '=', deskIdentifier)
+      .executeTakeFirst();
+    if (!quote?.live || quote.currencyId !== currency.id || quote.amountMinor !== amountMinor) {
+      const fresh = await this.priceInquiry(deskIdentifier, fields, principal);
+      throw new HttpError(409, msg(quote && !quote.live ? 'quote.expired' : 'quote.mismatch'), { quote: fresh });
+    }
+
+    const purchaseId = await this.db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .insertInto('idempotencyKeys')
+        .values({ userId: principal.userId, key: idempotencyKey, requestHash, purchaseId: null })
+        .onConflict((oc) => oc.columns(['userId', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      if (!claimed) return null; // a concurrent twin won the key; replay its result below
+      const wallet = await this.walletBalance(principal.userId, trx);
+      const created = await trx
+        .insertInto('purchases')
+        .values({
+          userId: principal.userId,
+          desk: desk.identifier,
+          productCategory: desk.productCategory,
+          formType: desk.formType,
+          state: 'waitingForPayment',
+          fields: JSON.stringify(fields),
+          quoteId: quote.id,
+          currencyId: quote.currencyId,
+          amountMinor: quote.amountMinor,
+          rate: quote.rate,
+          grossPrice: quote.grossPrice,
+          fee: quote.fee,
+          tax: quote.tax,
+          operationCost: quote.operationCost,
+          totalCosts: quote.totalCosts,
+          expectedPrice: quote.expectedPrice,
+          walletAmount: Math.min(wallet, quote.expectedPrice),
+          payablePrice: payablePrice(quote.expectedPrice, wallet),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .updateTable('idempotencyKeys')
+        .set({ purchaseId: created.id })
+        .where('userId', '=', principal.userId)
+        .where('key', '=', idempotencyKey)
+        .execute();
+      return created.id;
+    });
+    if (purchaseId === null) {
+      const winner = await this.db
+        .selectFrom('idempotencyKeys')
+        .selectAll()
+        .where('userId', '=', principal.userId)
+        .where('key', '=', idempotencyKey)
+        .executeTakeFirstOrThrow();
+      return this.replay(winner, requestHash, principal);
+    }
+    return { purchase: (await this.searchPurchases({ ids: [purchaseId] })).items[0]!, replayed: false };
+  }
+
+  private async replay(
+    previous: { requestHash: string; purchaseId: number | null },
+    requestHash: string,
+    principal: Principal,
+  ): Promise<{ purchase: Purchase; replayed: boolean }> {
+    if (previous.requestHash !== requestHash) throw HttpError.of(422, 'idempotency.mismatch');
+    // The twin may still be writing; its transaction commits the key and the purchase together.
+    if (previous.purchaseId === null) throw HttpError.of(409, 'idempotency.mismatch');
+    const purchase = (await this.searchPurchases({ ids: [previous.purchaseId], userId: principal.userId })).items[0];
+    if (!purchase) throw HttpError.of(404, 'http.notFound');
+    return { purchase, replayed: true };
+  }
+
+  async searchPurchases(filter: {
+    userId?: number;
+    ids?: number[];
+    state?: string | undefined;
+    desk?: string | undefined;
+    search?: string | undefined;
+    page?: number | undefined;
+    perPage?: number | undefined;
+  }): Promise<{ items: Purchase[]; total: number }> {
+    let q = this.db
+      .selectFrom('purchases')
+      .innerJoin('purchaseStates', 'purchaseStates.identifier', 'purchases.state')
+      .innerJoin('currencies', 'currencies.id', 'purchases.currencyId')
+      .innerJoin('users', 'users.id', 'purchases.userId');
+    if (filter.userId !== undefined) q = q.where('purchases.userId', '=', filter.userId);
+    if (filter.ids) q = q.where('purchases.id', 'in', filter.ids);
+    if (filter.state) q = q.where('purchases.state', '=', filter.state);
+    if (filter.desk) q = q.where('purchases.desk', '=', filter.desk);
+    if (filter.search) {
+      const term = filter.search.trim();
+      q = /^\d+$/.test(term)
+        ? q.where('purchases.id', '=', Number(term))
+        : q.where('purchases.desk', 'ilike', `%${term}%`);
+    }
+    const perPage = filter.perPage ?? 50;
+    const page = filter.page ?? 1;
+    const [rows, count] = await Promise.all([
+      q
+        .select([
+          'purchases.id',
+          'purchases.desk',
+          'purchases.productCategory',
+          'purchases.state',
+          'purchaseStates.title as stateTitle',
+          'purchaseStates.color as stateColor',
+          'purchaseStates.stateIsFinal',
+          'purchaseStates.stateIsFailure',
+          'currencies.code as currencyCode',
+          'currencies.title as currencyTitle',
+          'purchases.amountMinor',
+          'purchases.rate',
+          'purchases.grossPrice',
+          'purchases.totalCosts',
+          'purchases.expectedPrice',
+          'purchases.walletAmount',
+          'purchases.payablePrice',
+          'purchases.fields',
+          'purchases.createdAt',
+          'purchases.userId',
+          'users.firstName',
+          'users.lastName',
+          'users.mobileNo',
+        ])
+        .orderBy('purchases.createdAt', 'desc')
+        .orderBy('purchases.id', 'desc')
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .execute(),
+      q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      total: count.total,
+      items: rows.map((r) => ({
+        id: r.id,
+        desk: r.desk,
+        deskTitle: this.catalogue.deskForm(r.desk)?.desk.title ?? r.desk,
+        productCategory: r.productCategory,
+        state: r.state,
+        stateTitle: r.stateTitle,
+        stateColor: r.stateColor,
+        stateIsFinal: r.stateIsFinal,
+        stateIsFailure: r.stateIsFailure,
+        currencyCode: r.currencyCode.trim(),
+        currencyTitle: r.currencyTitle,
+        amount: r.amountMinor / 100,
+        rate: r.rate,
+        grossPrice: r.grossPrice,
+        totalCosts: r.totalCosts,
+        expectedPrice: r.expectedPrice,
+        walletAmount: r.walletAmount,
+        payablePrice: r.payablePrice,
+        fields: r.fields as Record<string, string | number | boolean>,
+        customerName: [r.firstName, r.lastName].filter(Boolean).join(' ') || r.mobileNo || '',
+        createdAt: new Date(r.createdAt).toISOString(),
+      })),
+    };
+  }
+}
+
+/** JSON with sorted keys, so the same body always hashes the same. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,45 @@
+/**
+ * The price of a foreign-currency payment in integer rial. The foreign amount is rounded to minor
+ * units (2 decimals) once; everything after is integer arithmetic with one rounding per step.
+ */
+export interface PricingParameters {
+  /** Service fee, percent of the gross rial price */
+  feePercent: number;
+  /** Fixed fee per request, rial */
+  fixedFee: number;
+  /** Tax on fees, percent */
+  taxPercentOnFee: number;
+  /** Bank/operation cost per request, rial */
+  operationCost: number;
+}
+
+export interface PriceBreakdown {
+  amountMinor: number;
+  rate: number;
+  grossPrice: number;
+  fee: number;
+  tax: number;
+  operationCost: number;
+  totalCosts: number;
+  expectedPrice: number;
+}
+
+/** 12.345 → 1235 (cents): the one rounding of a foreign amount. */
+export const toMinorUnits = (amount: number) => Math.round(amount * 100);
+
+export function priceOf(amountMinor: number, rate: number, p: PricingParameters): PriceBreakdown {
+  if (!Number.isSafeInteger(amountMinor) || amountMinor <= 0)
+    throw new RangeError('amount must be a positive integer of minor units');
+  if (!Number.isSafeInteger(rate) || rate <= 0) throw new RangeError('rate must be a positive integer of rial');
+  const grossPrice = Math.round((amountMinor * rate) / 100);
+  const fee = Math.round((grossPrice * p.feePercent) / 100) + p.fixedFee;
+  const tax = Math.round((fee * p.taxPercentOnFee) / 100);
+  const totalCosts = fee + tax + p.operationCost;
+  const expectedPrice = grossPrice + totalCosts;
+  if (!Number.isSafeInteger(expectedPrice)) throw new RangeError('price beyond the safe integer range');
+  return { amountMinor, rate, grossPrice, fee, tax, operationCost: p.operationCost, totalCosts, expectedPrice };
+}
+
+/** What the customer still pays after their wallet: expected minus wallet, never below zero. */
+export const payablePrice = (expectedPrice: number, walletBalance: number) =>
+  Math.max(0, expectedPrice - walletBalance);

@@ -1,0 +1,295 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jpegWithExif, uploadForm } from '../support/images';
+import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
+
+let server: RunningServer;
+let admin: string;
+let usd: { id: number; rate: number };
+let cardGroup: number;
+let cashGroup: number;
+
+beforeAll(async () => {
+  server = await startServer({ web: false });
+  admin = await loginAdmin(server);
+  const currencies = await post(server, '/api/public/searchCurrencies');
+  usd = (currencies.body.data as { items: Array<{ id: number; code: string; rate: number }> }).items.find(
+    (c) => c.code === 'USD',
+  )!;
+  const groups = (await post(server, '/api/public/searchPaymentMethodGroups')).body.data as {
+    items: Array<{ id: number; isCash: boolean }>;
+  };
+  cardGroup = groups.items.find((g) => !g.isCash)!.id;
+  cashGroup = groups.items.find((g) => g.isCash)!.id;
+});
+afterAll(async () => server?.stop());
+
+/** A customer whose profile staff approved and who accepted every category's terms. */
+async function verifiedCustomer(mobileNo: string, nationalCode: string): Promise<string> {
+  const token = await loginByCode(server, mobileNo);
+  const res = await fetch(`${server.url}/api/me/uploadFile`, {
+    method: 'POST',
+    headers: bearer(token),
+    body: uploadForm(await jpegWithExif(), 'card.jpg'),
+  });
+  const card = ((await res.json()) as { path: string }).path;
+  await post(
+    server,
+    '/api/me/updateUserData',
+    { nationalCode, firstName: 'سارا', lastName: 'کریمی', dateOfBirth: '1992-02-02', nationalCardImageAddress: card },
+    bearer(token),
+  );
+  const me = (await post(server, '/api/me/fetchUserData', undefined, bearer(token))).body.data as { id: number };
+  const tasks = await post(server, '/api/me/searchTasks', undefined, bearer(admin));
+  const task = (tasks.body.data as { items: Array<{ id: number; subjectUserId: number }> }).items.find(
+    (t) => t.subjectUserId === me.id,
+  )!;
+  await post(server, '/api/sys/fetchApproveProfileAsL1TaskData', { taskId: task.id }, bearer(admin));
+  await post(server, '/api/sys/approveProfileAsL1', { taskId: task.id }, bearer(admin));
+  for (const p of ['Educational', 'InternationalExams', 'Embassies', 'Others']) {
+    await post(server, `/api/me/approve${p}Policy`, undefined, bearer(token));
+  }
+  return token;
+}
+
+const generalForm = () => ({
+  currency: usd.id,
+  amount: 100,
+  requestedPaymentMethodGroup: cardGroup,
+  targetPageAddress: 'https://apply.example.edu/pay',
+  targetPageUsername: 'student1',
+  targetPagePassword: 'secret',
+  subject: 'Application fee',
+});
+
+let key = 0;
+const idem = () => ({ 'idempotency-key': `test-key-${Date.now()}-${key++}` });
+
+describe('price inquiry', () => {
+  it('prices 100 USD with the server rate and the system parameters', async () => {
+    const token = await loginByCode(server, '09150000001');
+    const res = await post(
+      server,
+      '/api/me/desks/uafCpr/priceInquiry',
+      { currency: usd.id, amount: 100, requestedPaymentMethodGroup: cardGroup },
+      bearer(token),
+    );
+    expect(res.status).toBe(200);
+    const q = res.body.data as Record<string, number> & { costs: Record<string, number> };
+    const gross = 100 * usd.rate;
+    const fee = Math.round(gross * 0.03) + 500_000;
+    const tax = Math.round(fee * 0.1);
+    expect(q).toMatchObject({
+      amount: 100,
+      rate: usd.rate,
+      grossPrice: gross,
+      expectedPrice: gross + fee + tax + 200_000,
+    });
+    expect(q.costs).toEqual({ fee, tax, operationCost: 200_000 });
+    expect(q.totalCosts).toBe(fee + tax + 200_000);
+    expect(q.payablePrice).toBe(q.expectedPrice);
+    expect(q.expiresInSeconds).toBeGreaterThan(290);
+  });
+
+  it('needs every price input, with the messages of the specification', async () => {
+    const token = await loginByCode(server, '09150000002');
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ amount: 1, requestedPaymentMethodGroup: cardGroup }, 'ارز را انتخاب نمایید.'],
+      [{ currency: usd.id, requestedPaymentMethodGroup: cardGroup }, 'مبلغ را وارد نمایید.'],
+      [{ currency: usd.id, amount: 'ten', requestedPaymentMethodGroup: cardGroup }, 'مبلغ، معتبر نیست.'],
+      [{ currency: usd.id, amount: -5, requestedPaymentMethodGroup: cardGroup }, 'مبلغ باید بزرگتر از صفر باشد.'],
+      [{ currency: usd.id, amount: 0, requestedPaymentMethodGroup: cardGroup }, 'مبلغ باید بزرگتر از صفر باشد.'],
+      [{ currency: usd.id, amount: 5 }, 'روش پرداخت را انتخاب نمایید.'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await post(server, '/api/me/desks/uafCpr/priceInquiry', body, bearer(token));
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.msg).toBe(message);
+    }
+    const cashOnNormalDesk = await post(
+      server,
+      '/api/me/desks/uafCpr/priceInquiry',
+      { currency: usd.id, amount: 5, requestedPaymentMethodGroup: cashGroup },
+      bearer(token),
+    );
+    expect(cashOnNormalDesk.status).toBe(422);
+    const unknownDesk = await post(server, '/api/me/desks/noSuchDesk/priceInquiry', {}, bearer(token));
+    expect(unknownDesk.status).toBe(404);
+  });
+});
+
+describe('request submission', () => {
+  it('creates one request per idempotency key, priced from the quote, ignoring a tampered price', async () => {
+    const token = await verifiedCustomer('09150000003', '0499370899');
+    const quote = (
+      await post(
+        server,
+        '/api/me/desks/uafCpr/priceInquiry',
+        { currency: usd.id, amount: 100, requestedPaymentMethodGroup: cardGroup },
+        bearer(token),
+      )
+    ).body.data as { quoteId: string; expectedPrice: number };
+    const headers = { ...bearer(token), ...idem() };
+    const body = { ...generalForm(), quoteId: quote.quoteId, expectedPrice: 1, grossPrice: 1 };
+    const first = await post(server, '/api/me/desks/uafCpr/requests', body, headers);
+    expect(first.status).toBe(200);
+    const purchase = first.body.data as { id: number; expectedPrice: number; state: string; payablePrice: number };
+    expect(purchase).toMatchObject({ state: 'waitingForPayment', expectedPrice: quote.expectedPrice });
+    expect(purchase.payablePrice).toBe(quote.expectedPrice);
+
+    const replay = await post(server, '/api/me/desks/uafCpr/requests', body, headers);
+    expect(replay.status).toBe(200);
+    expect((replay.body.data as { id: number }).id).toBe(purchase.id);
+
+    const different = await post(server, '/api/me/desks/uafCpr/requests', { ...body, subject: 'other' }, headers);
+    expect(different.status).toBe(422);
+
+    // Two at once with one key (a double click) still make one request.
+    const twinHeaders = { ...bearer(token), ...idem() };
+    const twins = await Promise.all([
+      post(server, '/api/me/desks/uafCpr/requests', body, twinHeaders),
+      post(server, '/api/me/desks/uafCpr/requests', body, twinHeaders),
+    ]);
+    const ids = new Set(twins.filter((t) => t.status === 200).map((t) => (t.body.data as { id: number }).id));
+    expect(ids.size).toBe(1);
+
+    const mine = await post(server, '/api/me/searchPurchases', undefined, bearer(token));
+    expect((mine.body.data as { total: number }).total).toBe(2);
+  });
+
+  it('gives 409 with a fresh quote when the quote has expired', async () => {
+    const token = await verifiedCustomer('09150000004', '0013542419');
+    const quote = (
+      await post(
+        server,
+        '/api/me/desks/uafCpr/priceInquiry',
+        { currency: usd.id, amount: 50, requestedPaymentMethodGroup: cardGroup },
+        bearer(token),
+      )
+    ).body.data as { quoteId: string };
+    await server.app.database.db
+      .updateTable('quotes')
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where('id', '=', quote.quoteId)
+      .execute();
+    const res = await post(
+      server,
+      '/api/me/desks/uafCpr/requests',
+      { ...generalForm(), amount: 50, quoteId: quote.quoteId },
+      { ...bearer(token), ...idem() },
+    );
+    expect(res.status).toBe(409);
+    expect(res.body.msg).toBe('اعتبار قیمت به پایان رسید. قیمت جدید را بررسی و تایید کنید.');
+    const fresh = (res.body.data as { quote: { quoteId: string; amount: number } }).quote;
+    expect(fresh.quoteId).not.toBe(quote.quoteId);
+    expect(fresh.amount).toBe(50);
+  });
+
+  it('refuses an unverified customer on a simple desk, and one who has not accepted the terms', async () => {
+    const token = await loginByCode(server, '09150000005');
+    const res = await post(
+      server,
+      '/api/me/desks/uafCpr/requests',
+      { ...generalForm(), quoteId: 'x' },
+      { ...bearer(token), ...idem() },
+    );
+    expect(res.status).toBe(403);
+    expect(res.body.msg).toBe('برای ثبت این درخواست ابتدا باید هویت شما (سطح یک) تایید شده باشد.');
+  });
+
+  it('walks every field rule of the general form with the form messages', async () => {
+    const token = await verifiedCustomer('09150000006', '0067749828');
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ targetPageAddress: undefined }, 'آدرس صفحه پرداخت را وارد نمایید.'],
+      [{ targetPageAddress: 'x'.repeat(101) }, 'آدرس صفحه پرداخت حداکثر ۱۰۰ کاراکتر است.'],
+      [{ targetPageUsername: '' }, 'نام کاربری را وارد نمایید.'],
+      [{ targetPageUsername: 'u'.repeat(21) }, 'نام کاربری حداکثر ۲۰ کاراکتر است.'],
+      [{ targetPagePassword: undefined }, 'رمز عبور را وارد نمایید.'],
+      [{ targetPagePassword: 'p'.repeat(21) }, 'رمز عبور حداکثر ۲۰ کاراکتر است.'],
+      [{ subject: 's'.repeat(101) }, 'موضوع حداکثر ۱۰۰ کاراکتر است.'],
+      [{ customerDescription: 'd'.repeat(4001) }, 'توضیحات حداکثر ۴۰۰۰ کاراکتر است.'],
+      [{ currency: undefined }, 'ارز را انتخاب نمایید.'],
+      [{ amount: 0 }, 'مبلغ باید بزرگتر از صفر باشد.'],
+      [{ requestedPaymentMethodGroup: undefined }, 'روش پرداخت را انتخاب نمایید.'],
+    ];
+    for (const [patch, message] of cases) {
+      const body: Record<string, unknown> = { ...generalForm(), quoteId: 'q', ...patch };
+      for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
+      const res = await post(server, '/api/me/desks/uafCpr/requests', body, { ...bearer(token), ...idem() });
+      expect(res.body.msg, JSON.stringify(patch)).toBe(message);
+      expect(res.status).toBe(400);
+    }
+  });
+
+  it('fixes the cash desk username and password to "-" and needs a cash delivery method', async () => {
+    const token = await verifiedCustomer('09150000007', '0010350829');
+    const quote = (
+      await post(
+        server,
+        '/api/me/desks/foriWire/priceInquiry',
+        { currency: usd.id, amount: 20, requestedPaymentMethodGroup: cashGroup },
+        bearer(token),
+      )
+    ).body.data as { quoteId: string };
+    const res = await post(
+      server,
+      '/api/me/desks/foriWire/requests',
+      {
+        currency: usd.id,
+        amount: 20,
+        requestedPaymentMethodGroup: cashGroup,
+        targetPageAddress: 'Ali Rezaei, Deutsche Bank, DE89370400440532013000',
+        subject: 'تحصیل',
+        quoteId: quote.quoteId,
+      },
+      { ...bearer(token), ...idem() },
+    );
+    expect(res.status).toBe(200);
+    expect((res.body.data as { fields: Record<string, unknown> }).fields).toMatchObject({
+      targetPageUsername: '-',
+      targetPagePassword: '-',
+    });
+  });
+
+  it("keeps one customer's requests invisible to another, and shows them to staff", async () => {
+    const other = await loginByCode(server, '09150000008');
+    const mine = await post(server, '/api/me/searchPurchases', undefined, bearer(other));
+    expect((mine.body.data as { total: number }).total).toBe(0);
+    const all = await post(server, '/api/sys/searchPurchases', undefined, bearer(admin));
+    expect((all.body.data as { total: number }).total).toBeGreaterThanOrEqual(3);
+    expect((await post(server, '/api/sys/searchPurchases', undefined, bearer(other))).status).toBe(403);
+  });
+});
+
+describe('currency management', () => {
+  it('lets staff change a rate (audit-logged) and refuses a non-integer rate', async () => {
+    const saved = await post(
+      server,
+      '/api/sys/saveCurrency',
+      {
+        id: usd.id,
+        title: 'دلار آمریکا',
+        code: 'USD',
+        rate: 1_050_000,
+        useForUafCpr: true,
+        useForGoogleAdsAccountCr: true,
+      },
+      bearer(admin),
+    );
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject({ rate: 1_050_000 });
+    const bad = await post(
+      server,
+      '/api/sys/saveCurrency',
+      { id: usd.id, title: 'دلار آمریکا', code: 'USD', rate: 10.5, useForUafCpr: true, useForGoogleAdsAccountCr: true },
+      bearer(admin),
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('نرخ باید عدد صحیح مثبت (ریال) باشد.');
+    const log = await server.app.database.db
+      .selectFrom('auditLog')
+      .selectAll()
+      .where('action', '=', 'saveCurrency')
+      .execute();
+    expect(log.at(-1)).toMatchObject({ before: { rate: usd.rate }, after: { rate: 1_050_000 } });
+  });
+});
