@@ -31,6 +31,8 @@ import { requestHandlers } from './modules/requests/handlers';
 import { RequestService } from './modules/requests/service';
 import { Storage } from './modules/storage/storage';
 import { taskHandlers } from './modules/tasks/handlers';
+import { LiveEvents } from './realtime/events';
+import { attachRealtime } from './realtime/server';
 
 export interface App {
   fastify: FastifyInstance;
@@ -159,12 +161,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const actionsUsedByContract = new Set(
     contract.operations.flatMap((op) => (op.access.kind === 'staff' ? [op.access.action] : [])),
   );
+  const authenticate: Authenticator = tokenAuthenticator(db);
+  const { broadcaster } = attachRealtime(fastify, authenticate, redis);
+  const live = new LiveEvents(broadcaster);
   const handlers: Handlers = {
     getHealth: async () => ({ result: true, msg: '', data: { database: database.kind } }),
-    ...catalogueHandlers(db),
+    ...catalogueHandlers(db, {
+      currencyUpdated: (currency) => live.currencyUpdated(currency),
+      systemParametersUpdated: () => live.systemParametersUpdated(),
+    }),
     ...identityHandlers({
       db,
       storage,
+      live,
       codes: {
         db,
         sms: createSmsSender(config, fastify.log),
@@ -173,10 +182,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
     }),
     ...accessHandlers(db, actionsUsedByContract),
-    ...taskHandlers(db, storage),
-    ...requestHandlers(db, catalogue, new RequestService(db, catalogue)),
+    ...taskHandlers(db, storage, live),
+    ...requestHandlers(db, catalogue, new RequestService(db, catalogue), live),
   };
-  const authenticate: Authenticator = tokenAuthenticator(db);
   registerContractRoutes(fastify, {
     contract,
     handlers: handlers as unknown as Record<string, AnyHandler>,

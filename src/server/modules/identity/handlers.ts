@@ -5,8 +5,10 @@ import type { DB } from '../../db/database';
 import { HttpError, ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
+import type { LiveEvents } from '../../realtime/events';
 import { MAX_IMAGE_BYTES, reencodeImage, sniffImageKind } from '../storage/images';
 import type { Storage } from '../storage/storage';
+import { taskTypeOf } from '../tasks/task-types';
 import { CAPTCHA_LIFETIME_SECONDS, captchaImage, consumeCaptcha, createCaptcha } from './captcha';
 import { type MobileCodeDeps, sendMobileValidationCode, verifyMobileValidationCode } from './mobile-codes';
 import { inquiryNationalCode, updateProfile } from './profile';
@@ -37,9 +39,10 @@ export interface IdentityDeps {
   db: DB;
   codes: MobileCodeDeps;
   storage: Storage;
+  live: LiveEvents;
 }
 
-export function identityHandlers({ db, codes, storage }: IdentityDeps): Pick<Handlers, IdentityOperation> {
+export function identityHandlers({ db, codes, storage, live }: IdentityDeps): Pick<Handlers, IdentityOperation> {
   const approvePolicy = (category: ProductCategory) => async (ctx: { principal: { userId: number } | null }) => {
     await db
       .insertInto('userPolicyApprovals')
@@ -119,7 +122,15 @@ export function identityHandlers({ db, codes, storage }: IdentityDeps): Pick<Han
       return ok(null, msg('changePassword.success'));
     },
 
-    updateUserData: async ({ body, principal }) => ok(await updateProfile(db, principal!, body), msg('profile.saved')),
+    updateUserData: async ({ body, principal }) => {
+      const { user, createdTaskId } = await updateProfile(db, principal!, body);
+      live.userProfileChanged(user.id);
+      if (createdTaskId !== null) {
+        const type = taskTypeOf('approveProfileAsL1Task');
+        live.taskCreated({ taskId: createdTaskId, type: type.identifier, title: type.title, color: type.color });
+      }
+      return ok(user, msg('profile.saved'));
+    },
 
     inquiryNationalCode: async ({ body, principal }) => {
       const other = await inquiryNationalCode(db, principal!, body.nationalCode);

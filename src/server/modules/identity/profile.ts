@@ -27,7 +27,11 @@ export function ageInYears(dateOfBirth: string, today = new Date()): number {
   return age;
 }
 
-export async function updateProfile(db: DB, principal: Principal, input: ProfileInput): Promise<UserDto> {
+export async function updateProfile(
+  db: DB,
+  principal: Principal,
+  input: ProfileInput,
+): Promise<{ user: UserDto; createdTaskId: number | null }> {
   const nationalCode = toEnglishDigits(input.nationalCode.trim());
   const dob = input.dateOfBirth;
   if (new Date(`${dob}T00:00:00Z`).getTime() > Date.now()) throw HttpError.of(422, 'profile.dateOfBirth.future');
@@ -76,11 +80,14 @@ export async function updateProfile(db: DB, principal: Principal, input: Profile
       .where('subjectUserId', '=', user.id)
       .where('state', 'in', ['open', 'claimed'])
       .executeTakeFirst();
+    let createdTaskId: number | null = null;
     if (!openTask) {
-      await trx
+      const created = await trx
         .insertInto('tasks')
         .values({ type: 'approveProfileAsL1Task', subjectUserId: user.id, payload: JSON.stringify({ level: 1 }) })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      createdTaskId = created.id;
     }
     const before = {
       nationalCode: user.nationalCode,
@@ -98,7 +105,7 @@ export async function updateProfile(db: DB, principal: Principal, input: Profile
       after,
     });
     const saved = await findUserById(trx, user.id);
-    return toUserDto(trx, saved!);
+    return { user: await toUserDto(trx, saved!), createdTaskId };
   });
 }
 

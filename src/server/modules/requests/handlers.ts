@@ -3,6 +3,7 @@ import type { Handlers } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
+import type { LiveEvents } from '../../realtime/events';
 import type { Catalogue } from '../desks/catalogue';
 import type { RequestService } from './service';
 
@@ -10,6 +11,7 @@ export function requestHandlers(
   db: DB,
   catalogue: Catalogue,
   service: RequestService,
+  live: LiveEvents,
 ): Pick<
   Handlers,
   'fetchCatalogue' | 'priceInquiry' | 'submitRequest' | 'searchMyPurchases' | 'searchPurchases' | 'searchPurchaseStates'
@@ -23,12 +25,13 @@ export function requestHandlers(
 
     submitRequest: async ({ params, body, principal, request }) => {
       const key = request.headers['idempotency-key'];
-      const { purchase } = await service.submit(
+      const { purchase, replayed } = await service.submit(
         params.desk ?? '',
         body as Record<string, unknown>,
         typeof key === 'string' ? key : undefined,
         principal!,
       );
+      if (!replayed) live.purchaseChanged(principal!.uid, { purchaseId: purchase.id, state: purchase.state });
       return ok(purchase, msg('request.created'));
     },
 

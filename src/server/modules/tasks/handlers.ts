@@ -6,7 +6,6 @@
 
 import type { Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
-import taskTypeCatalogue from '../../../../schemas/tasks/taskTypes.json' with { type: 'json' };
 import type { components } from '../../../generated/api';
 import type { Handlers, Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
@@ -14,14 +13,15 @@ import type { Database, TasksTable } from '../../db/schema';
 import { HttpError, ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';
+import type { LiveEvents } from '../../realtime/events';
 import { displayName, loadUserDto } from '../identity/users-store';
 import type { Storage } from '../storage/storage';
+import { taskTypes } from './task-types';
 
 type TaskDto = components['schemas']['Task'];
 type TaskRow = Selectable<TasksTable>;
 
 export const CLAIM_TTL_MS = 30 * 60_000;
-const taskTypes = taskTypeCatalogue.taskTypes;
 const typeOf = (identifier: string) => taskTypes.find((t) => t.identifier === identifier);
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -71,10 +71,17 @@ async function lockForDecision(trx: Kysely<Database>, taskId: number, principal:
 export function taskHandlers(
   db: DB,
   storage: Storage,
+  live: LiveEvents,
 ): Pick<
   Handlers,
   'searchTaskTypes' | 'searchTasks' | 'fetchApproveProfileAsL1TaskData' | 'approveProfileAsL1' | 'rejectProfileAsL1'
 > {
+  const announceReview = async (userId: number, review: Parameters<LiveEvents['profileReviewed']>[1]) => {
+    const user = await db.selectFrom('users').select('uid').where('id', '=', userId).executeTakeFirstOrThrow();
+    live.profileReviewed(user.uid, review);
+    live.userProfileChanged(userId);
+  };
+
   return {
     searchTaskTypes: async ({ principal }) => {
       const counts = await db
@@ -144,6 +151,14 @@ export function taskHandlers(
         }
         return claimed;
       });
+      const type = typeOf(task.type);
+      live.taskClaimed({
+        taskId: task.id,
+        type: task.type,
+        title: type?.title ?? task.type,
+        color: type?.color ?? '',
+        claimedBy: p.userId,
+      });
       const user = await loadUserDto(db, task.subjectUserId!);
       const image = user.nationalCardImageAddress;
       return ok({
@@ -155,7 +170,7 @@ export function taskHandlers(
 
     approveProfileAsL1: async ({ body, principal }) => {
       const p = principal!;
-      await db.transaction().execute(async (trx) => {
+      const subjectUserId = await db.transaction().execute(async (trx) => {
         const task = await lockForDecision(trx, body.taskId, p);
         const before = await trx
           .selectFrom('users')
@@ -185,13 +200,15 @@ export function taskHandlers(
           before,
           after,
         });
+        return task.subjectUserId!;
       });
+      await announceReview(subjectUserId, { approvedLevel: 1, approved: true, reason: null });
       return ok(null, msg('task.approved'));
     },
 
     rejectProfileAsL1: async ({ body, principal }) => {
       const p = principal!;
-      await db.transaction().execute(async (trx) => {
+      const subjectUserId = await db.transaction().execute(async (trx) => {
         const task = await lockForDecision(trx, body.taskId, p);
         const before = await trx
           .selectFrom('users')
@@ -219,7 +236,9 @@ export function taskHandlers(
           before,
           after,
         });
+        return task.subjectUserId!;
       });
+      await announceReview(subjectUserId, { approvedLevel: 0, approved: false, reason: body.reason.trim() });
       return ok(null, msg('task.rejected'));
     },
   };
