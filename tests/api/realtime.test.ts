@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectEcho, nextEvent, waitConnected } from '../support/echo';
+import { connectEcho, nextEvent, socketOf, waitConnected } from '../support/echo';
 import {
   ADMIN_MOBILE,
   ADMIN_PASSWORD,
@@ -71,7 +71,7 @@ describe('real-time channel (one process)', () => {
       try {
         await waitConnected(intruder);
         const refused = new Promise<[string, number]>((resolve) =>
-          intruder.connector.socket.once('subscription_error', (channel: string, status: number) =>
+          socketOf(intruder).once('subscription_error', (channel: string, status: number) =>
             resolve([channel, status]),
           ),
         );

@@ -1,6 +1,6 @@
 /** The real laravel-echo client over socket.io-client, as the web app uses it, for Node tests. */
 import Echo from 'laravel-echo';
-import { io } from 'socket.io-client';
+import { io, type Socket } from 'socket.io-client';
 
 export function connectEcho(url: string, token?: string): Echo<'socket.io'> {
   return new Echo({
@@ -29,8 +29,11 @@ export function nextEvent<T>(
   });
 }
 
+/** The socket.io-client socket under Echo (Echo types it loosely). */
+export const socketOf = (echo: Echo<'socket.io'>) => echo.connector.socket as unknown as Socket;
+
 export async function waitConnected(echo: Echo<'socket.io'>): Promise<void> {
-  const socket = echo.connector.socket;
+  const socket = socketOf(echo);
   if (socket.connected) return;
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
