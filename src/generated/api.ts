@@ -1115,10 +1115,10 @@ export interface components {
         };
         /** @description Paging and free text; operations extend it and close it with unevaluatedProperties false */
         SearchQuery: {
-            /** @default 1 */
-            page: number;
-            /** @default 50 */
-            perPage: number;
+            /** @description 1 when absent */
+            page?: number;
+            /** @description 50 when absent */
+            perPage?: number;
             search?: string;
         };
         SystemParameter: {

@@ -1,0 +1,37 @@
+/**
+ * The two guards of SPEC section 2: a login route without a stored token goes to /login; a protected
+ * route whose in-memory token is unset (the stored one was not confirmed) goes to /. Guests only: /login
+ * with a token goes to /.
+ */
+import { Flex, Spinner } from '@radix-ui/themes';
+import { useAtomValue } from 'jotai';
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { memoryTokenAtom, sessionReadyAtom, storedTokenAtom } from '../features/auth/session';
+import type { Access } from './routes';
+
+export function Guard({ access, children }: { access: Access; children: ReactNode }) {
+  const stored = useAtomValue(storedTokenAtom);
+  const memory = useAtomValue(memoryTokenAtom);
+  const ready = useAtomValue(sessionReadyAtom);
+  const location = useLocation();
+  if (access === 'guest' && stored) return <Navigate to="/" replace />;
+  if (access === 'login') {
+    if (!stored) return <Navigate to={`/login?next=${encodeURIComponent(location.pathname)}`} replace />;
+    if (!ready) {
+      return (
+        <Flex justify="center" p="6">
+          <Spinner size="3" />
+        </Flex>
+      );
+    }
+    if (!memory) return <Navigate to="/" replace />;
+  }
+  return <>{children}</>;
+}
+
+/** An unmatched path: to /login without a token, otherwise home. */
+export function NotFoundRedirect() {
+  const stored = useAtomValue(storedTokenAtom);
+  return <Navigate to={stored ? '/' : '/login'} replace />;
+}

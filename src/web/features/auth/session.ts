@@ -1,0 +1,88 @@
+/**
+ * Session state, as SPEC section 4 describes it: the token lives in localStorage `token` and login state
+ * is judged by its presence; a second, in-memory copy guards protected routes; the user is fetched
+ * after log-in and at start-up, and token and user are cleared when that fails.
+ */
+import { atom } from 'jotai';
+import type { components } from '../../../generated/api';
+import { api, call, TOKEN_KEY } from '../../lib/api-client';
+import { queryClient } from '../../lib/query';
+import { store } from '../../lib/store';
+
+export type User = components['schemas']['User'];
+export type UserAccess = components['schemas']['UserAccess'];
+
+const EMPTY_ACCESS: UserAccess = {
+  menu: [],
+  paymentPermissions: [],
+  role: 'other',
+  is_admin: false,
+  is_staff: false,
+  actions: [],
+  groups: [],
+};
+
+export const storedTokenAtom = atom<string | null>(localStorage.getItem(TOKEN_KEY));
+/** The in-memory token: set once the stored one has been confirmed by fetchUserData. */
+export const memoryTokenAtom = atom<string | null>(null);
+export const userAtom = atom<User | null>(null);
+export const accessAtom = atom<UserAccess>(EMPTY_ACCESS);
+export const sessionReadyAtom = atom(false);
+export const isStaffAtom = atom((get) => Boolean(get(userAtom)?.isStaff));
+export const loginDialogOpenAtom = atom(false);
+
+const set = store.set;
+
+export function clearSession(): void {
+  localStorage.removeItem(TOKEN_KEY);
+  set(storedTokenAtom, null);
+  set(memoryTokenAtom, null);
+  set(userAtom, null);
+  set(accessAtom, EMPTY_ACCESS);
+  queryClient.removeQueries({ queryKey: ['me'] });
+}
+
+/** Fetches the user (and access); on failure or no result, token and user are cleared. */
+export async function loadUser(): Promise<User | null> {
+  const token = localStorage.getItem(TOKEN_KEY);
+  if (!token) {
+    clearSession();
+    return null;
+  }
+  try {
+    const user = await call<User>(api.POST('/api/me/fetchUserData'));
+    if (!user) throw new Error('no user');
+    set(userAtom, user);
+    set(memoryTokenAtom, token);
+    try {
+      set(accessAtom, await call<UserAccess>(api.POST('/api/users/getUserAccess')));
+    } catch {
+      set(accessAtom, EMPTY_ACCESS);
+    }
+    return user;
+  } catch {
+    // A failed or empty fetch means the token is no good: clear token and user.
+    clearSession();
+    return null;
+  }
+}
+
+export async function completeLogin(userToken: string): Promise<User | null> {
+  localStorage.setItem(TOKEN_KEY, userToken);
+  set(storedTokenAtom, userToken);
+  return loadUser();
+}
+
+export async function logout(): Promise<void> {
+  try {
+    await api.POST('/api/me/logout');
+  } finally {
+    clearSession();
+  }
+}
+
+/** Start-up: with a stored token, fetch the user; either way the session is then ready. */
+export async function initSession(): Promise<void> {
+  await loadUser();
+  set(sessionReadyAtom, true);
+}

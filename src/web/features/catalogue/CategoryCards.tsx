@@ -1,0 +1,36 @@
+import { Callout, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
+import { useAtomValue } from 'jotai';
+import { Link } from 'react-router-dom';
+import { catalogueAtom, menuCategories } from './catalogue-query';
+
+/** The service menu: educational, internationalExams, embassies and others (googleAds is not in it). */
+export function CategoryCards() {
+  const { data, isPending, isError } = useAtomValue(catalogueAtom);
+  if (isPending) return <Skeleton height="120px" />;
+  if (isError) {
+    return (
+      <Callout.Root color="red">
+        <Callout.Text>دریافت فهرست خدمات ممکن نشد.</Callout.Text>
+      </Callout.Root>
+    );
+  }
+  return (
+    <div className="card-grid" data-testid="category-cards">
+      {menuCategories(data).map((category) => (
+        <Link key={category.key} to={category.to} className="card-link">
+          <Card size="2" style={{ height: '100%' }}>
+            <Flex gap="3" align="center">
+              <img src={category.img} alt="" width={48} height={48} />
+              <Flex direction="column" gap="1">
+                <Heading size="3">{category.menuTitle}</Heading>
+                <Text size="2" color="gray">
+                  {category.pageSubTitle}
+                </Text>
+              </Flex>
+            </Flex>
+          </Card>
+        </Link>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,285 @@
+/**
+ * One table component for every management list, driven by a JSON definition under schemas/tables/:
+ * server- or client-side search and paging, rows per page, Persian empty/loading/no-match texts,
+ * dates in the chosen calendar, row colours of SPEC section 4, and export through xlsx on demand.
+ */
+import { DownloadIcon, MagnifyingGlassIcon, ReloadIcon } from '@radix-ui/react-icons';
+import {
+  Badge,
+  Button,
+  Callout,
+  DropdownMenu,
+  Flex,
+  IconButton,
+  Select,
+  Table,
+  Text,
+  TextField,
+} from '@radix-ui/themes';
+import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import type { DataTable as TableDef } from '../../../generated/schemas/table';
+import { formatDate } from '../../../shared/calendar';
+import { formatNumber, formatPhone, formatRial } from '../../../shared/format';
+import { ApiError, api, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
+import { calendarAtom } from '../shell/calendar';
+import { showSnackbar } from '../shell/snackbar';
+import { type ExportFormat, exportRows } from './export';
+
+type Row = Record<string, unknown>;
+
+/** A table definition imported from schemas/tables (validated by its meta-schema in CI). */
+export const asTableDef = (json: unknown) => json as TableDef;
+const PAGE_SIZES = ['10', '25', '50', '100'];
+const ROW_BACKGROUND = { red: 'var(--red-3)', green: 'var(--green-3)', grey: 'var(--gray-3)' } as const;
+
+function rowColor(def: TableDef, row: Row): string | undefined {
+  const rule = def.rowColor?.find((r) => Object.entries(r.when).every(([k, v]) => row[k] === v));
+  return rule ? ROW_BACKGROUND[rule.color] : undefined;
+}
+
+async function fetchRows(
+  def: TableDef,
+  search: string,
+  page: number,
+  perPage: number,
+): Promise<{ items: Row[]; total: number }> {
+  const { path, method, paging, params } = def.source;
+  const body = paging === 'server' ? { ...(params ?? {}), ...(search ? { search } : {}), page, perPage } : undefined;
+  // The path comes from a validated table definition, so the typed client is addressed loosely here.
+  const client = api as unknown as Record<
+    string,
+    (p: string, o?: object) => Promise<{ data?: { data: { items: Row[]; total: number } } }>
+  >;
+  const result = await client[method === 'get' ? 'GET' : 'POST']!(path, body ? { body } : undefined);
+  if (!result.data) throw new ApiError(FALLBACK_MESSAGE, 0, null);
+  return result.data.data;
+}
+
+export function DataTable({
+  def,
+  actions,
+  refreshKey = 0,
+}: {
+  def: TableDef;
+  actions?: (row: Row) => ReactNode;
+  refreshKey?: number;
+}) {
+  const calendar = useAtomValue(calendarAtom);
+  const [searchText, setSearchText] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState(10);
+  const serverPaging = def.source.paging === 'server';
+
+  useEffect(() => {
+    const t = setTimeout(() => {
+      setSearch(searchText.trim());
+      setPage(1);
+    }, 300);
+    return () => clearTimeout(t);
+  }, [searchText]);
+
+  const query = useQuery({
+    queryKey: ['table', def.name, serverPaging ? { search, page, perPage } : {}, refreshKey],
+    queryFn: () => fetchRows(def, search, page, perPage),
+    placeholderData: (previous) => previous,
+  });
+
+  const { rows, total } = useMemo(() => {
+    const items = query.data?.items ?? [];
+    if (serverPaging) return { rows: items, total: query.data?.total ?? 0 };
+    const needle = search.toLowerCase();
+    const filtered = needle
+      ? items.filter((r) =>
+          def.columns.some((c) =>
+            String(r[c.key] ?? '')
+              .toLowerCase()
+              .includes(needle),
+          ),
+        )
+      : items;
+    return { rows: filtered.slice((page - 1) * perPage, page * perPage), total: filtered.length };
+  }, [query.data, serverPaging, search, page, perPage, def.columns]);
+
+  const pages = Math.max(1, Math.ceil(total / perPage));
+
+  const cell = (col: TableDef['columns'][number], row: Row): ReactNode => {
+    const v = row[col.key];
+    if (v === null || v === undefined || v === '') return <Text color="gray">—</Text>;
+    switch (col.type) {
+      case 'number':
+        return <span className="ltr">{formatNumber(v as number)}</span>;
+      case 'rial':
+        return <span className="ltr">{formatRial(v as number)}</span>;
+      case 'date':
+      case 'dateTime':
+        return (
+          <span className="ltr">
+            {formatDate(v as string, col.type === 'date' ? 'slashDate' : 'dateTime', calendar)}
+          </span>
+        );
+      case 'boolean':
+        return v ? <Badge color="green">بله</Badge> : <Badge color="gray">خیر</Badge>;
+      case 'phone':
+        return <span className="ltr">{formatPhone(String(v))}</span>;
+      case 'badge':
+        return (
+          <Badge style={{ background: String(row[col.colorKey ?? ''] ?? ''), color: 'white' }} data-testid="row-badge">
+            {String(v)}
+          </Badge>
+        );
+      case 'list':
+        return <span>{formatNumber(Array.isArray(v) ? v.length : 0)}</span>;
+      default:
+        return String(v);
+    }
+  };
+
+  const doExport = async (format: ExportFormat) => {
+    const exported = await exportRows(
+      rows.map((r) =>
+        Object.fromEntries(
+          def.columns.map((c) => [c.title, Array.isArray(r[c.key]) ? (r[c.key] as unknown[]).length : r[c.key]]),
+        ),
+      ),
+      format,
+    );
+    if (!exported) showSnackbar('داده‌ای برای خروجی وجود ندارد.', 'orange');
+  };
+
+  let body: ReactNode;
+  if (query.isPending) {
+    body = <EmptyRow span={def.columns.length + (actions ? 1 : 0)} text="در حال بارگذاری..." />;
+  } else if (query.isError) {
+    body = (
+      <Table.Row>
+        <Table.Cell colSpan={def.columns.length + (actions ? 1 : 0)}>
+          <Callout.Root color="red">
+            <Callout.Text>{digMessage(query.error) ?? FALLBACK_MESSAGE}</Callout.Text>
+          </Callout.Root>
+        </Table.Cell>
+      </Table.Row>
+    );
+  } else if (rows.length === 0) {
+    body = (
+      <EmptyRow
+        span={def.columns.length + (actions ? 1 : 0)}
+        text={search ? 'موردی مطابق جستجو یافت نشد' : 'داده‌ای موجود نیست'}
+      />
+    );
+  } else {
+    body = rows.map((row) => (
+      <Table.Row
+        key={String(row[def.rowKey])}
+        style={{ background: rowColor(def, row) }}
+        data-testid={`${def.name}-row`}
+      >
+        {def.columns.map((col) => (
+          <Table.Cell key={col.key} className={col.hideOnMobile ? 'hide-mobile' : undefined}>
+            {cell(col, row)}
+          </Table.Cell>
+        ))}
+        {actions && <Table.Cell>{actions(row)}</Table.Cell>}
+      </Table.Row>
+    ));
+  }
+
+  return (
+    <Flex direction="column" gap="3" data-testid={`table-${def.name}`}>
+      <Flex gap="2" align="center" wrap="wrap">
+        {def.searchable && (
+          <TextField.Root
+            placeholder="جستجو"
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
+            aria-label="جستجو"
+            style={{ flex: 1, minWidth: 180 }}
+          >
+            <TextField.Slot>
+              <MagnifyingGlassIcon />
+            </TextField.Slot>
+          </TextField.Root>
+        )}
+        <IconButton variant="soft" onClick={() => void query.refetch()} aria-label="بارگذاری دوباره">
+          <ReloadIcon />
+        </IconButton>
+        {def.export && (
+          <DropdownMenu.Root>
+            <DropdownMenu.Trigger>
+              <Button variant="soft">
+                <DownloadIcon /> خروجی
+              </Button>
+            </DropdownMenu.Trigger>
+            <DropdownMenu.Content>
+              <DropdownMenu.Item onSelect={() => void doExport('xls')}>Excel (xls)</DropdownMenu.Item>
+              <DropdownMenu.Item onSelect={() => void doExport('csv')}>CSV</DropdownMenu.Item>
+              <DropdownMenu.Item onSelect={() => void doExport('html')}>HTML</DropdownMenu.Item>
+            </DropdownMenu.Content>
+          </DropdownMenu.Root>
+        )}
+      </Flex>
+      <div className="table-scroll">
+        <Table.Root variant="surface" size="2">
+          <Table.Header>
+            <Table.Row>
+              {def.columns.map((col) => (
+                <Table.ColumnHeaderCell key={col.key} className={col.hideOnMobile ? 'hide-mobile' : undefined}>
+                  {col.title}
+                </Table.ColumnHeaderCell>
+              ))}
+              {actions && <Table.ColumnHeaderCell>عملیات</Table.ColumnHeaderCell>}
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>{body}</Table.Body>
+        </Table.Root>
+      </div>
+      <Flex align="center" justify="between" gap="2" wrap="wrap">
+        <Flex align="center" gap="2">
+          <Text size="2">ردیف در هر صفحه:</Text>
+          <Select.Root
+            value={String(perPage)}
+            onValueChange={(v) => {
+              setPerPage(Number(v));
+              setPage(1);
+            }}
+            size="1"
+          >
+            <Select.Trigger aria-label="ردیف در هر صفحه" />
+            <Select.Content>
+              {PAGE_SIZES.map((s) => (
+                <Select.Item key={s} value={s}>
+                  {s}
+                </Select.Item>
+              ))}
+            </Select.Content>
+          </Select.Root>
+        </Flex>
+        <Flex align="center" gap="2">
+          <Button size="1" variant="soft" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            قبلی
+          </Button>
+          <Text size="2" className="ltr">
+            {page} / {pages} ({formatNumber(total)})
+          </Text>
+          <Button size="1" variant="soft" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+            بعدی
+          </Button>
+        </Flex>
+      </Flex>
+    </Flex>
+  );
+}
+
+function EmptyRow({ span, text }: { span: number; text: string }) {
+  return (
+    <Table.Row>
+      <Table.Cell colSpan={span}>
+        <Text color="gray" as="p" align="center" my="3">
+          {text}
+        </Text>
+      </Table.Cell>
+    </Table.Row>
+  );
+}

@@ -1,0 +1,122 @@
+/** The profile-approval task: opening it claims it; the reviewer sees the card image and decides once. */
+import { Badge, Button, Callout, Dialog, Flex, Spinner, Text, TextArea } from '@radix-ui/themes';
+import { useEffect, useState } from 'react';
+import type { components } from '../../../../generated/api';
+import { formatPhone } from '../../../../shared/format';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { DateText } from '../../shell/DateText';
+import { showSnackbar } from '../../shell/snackbar';
+
+type TaskData = {
+  task: components['schemas']['Task'];
+  user: components['schemas']['User'];
+  nationalCardImageUrl: string;
+};
+
+export function ProfileReviewDialog({
+  taskId,
+  onClose,
+}: {
+  taskId: number | null;
+  onClose: (changed: boolean) => void;
+}) {
+  const [data, setData] = useState<TaskData | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
+
+  useEffect(() => {
+    if (taskId === null) return;
+    setData(null);
+    setError(null);
+    setReason('');
+    call<TaskData>(api.POST('/api/sys/fetchApproveProfileAsL1TaskData', { body: { taskId } }))
+      .then(setData)
+      .catch((e) => setError(digMessage(e) ?? FALLBACK_MESSAGE));
+  }, [taskId]);
+
+  const decide = async (kind: 'approve' | 'reject') => {
+    if (taskId === null) return;
+    setBusy(kind);
+    try {
+      const result =
+        kind === 'approve'
+          ? await api.POST('/api/sys/approveProfileAsL1', { body: { taskId } })
+          : await api.POST('/api/sys/rejectProfileAsL1', { body: { taskId, reason } });
+      showSnackbar(result.data?.msg ?? '', 'green');
+      onClose(true);
+    } catch (e) {
+      setError(digMessage(e) ?? FALLBACK_MESSAGE);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <Dialog.Root open={taskId !== null} onOpenChange={(o) => !o && onClose(false)}>
+      <Dialog.Content maxWidth="min(800px, 90vw)" data-testid="review-dialog">
+        <Dialog.Title>بررسی هویت سطح یک</Dialog.Title>
+        {error && (
+          <Callout.Root color="red" mb="3" role="alert">
+            <Callout.Text>{error}</Callout.Text>
+          </Callout.Root>
+        )}
+        {!data && !error && <Spinner size="3" />}
+        {data && (
+          <Flex direction="column" gap="3">
+            <Flex gap="4" wrap="wrap">
+              <Flex direction="column" gap="1" style={{ minWidth: 220 }}>
+                <Text>
+                  نام: <b>{data.user.fullName}</b>
+                </Text>
+                <Text>
+                  کد ملی: <span className="ltr">{data.user.nationalCode}</span>
+                </Text>
+                <Text>
+                  تاریخ تولد: <DateText value={data.user.dateOfBirth} format="slashDate" />
+                </Text>
+                <Text>
+                  موبایل: <span className="ltr">{formatPhone(data.user.mobileNo ?? '')}</span>
+                </Text>
+                <Badge color="blue" style={{ alignSelf: 'flex-start' }}>
+                  در دست شما
+                </Badge>
+              </Flex>
+              {data.nationalCardImageUrl && (
+                <img
+                  src={data.nationalCardImageUrl}
+                  alt="تصویر کارت ملی مشتری"
+                  data-testid="review-card-image"
+                  style={{ maxWidth: 360, width: '100%', borderRadius: 8, border: '1px solid var(--gray-6)' }}
+                />
+              )}
+            </Flex>
+            <label htmlFor="reject-reason">
+              <Text size="2">دلیل رد (برای مشتری نمایش داده می‌شود)</Text>
+            </label>
+            <TextArea id="reject-reason" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} />
+            <Flex gap="2" justify="end" wrap="wrap">
+              <Button
+                color="red"
+                variant="soft"
+                disabled={reason.trim().length < 3}
+                loading={busy === 'reject'}
+                onClick={() => void decide('reject')}
+              >
+                رد پروفایل
+              </Button>
+              <Button
+                color="green"
+                loading={busy === 'approve'}
+                onClick={() => void decide('approve')}
+                data-testid="approve-profile"
+              >
+                تایید هویت
+              </Button>
+            </Flex>
+          </Flex>
+        )}
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,53 @@
+import { Badge, Button, Card, Flex, Heading } from '@radix-ui/themes';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import tasksTable from '../../../../../schemas/tables/tasks.json';
+import type { components } from '../../../../generated/api';
+import { api, call } from '../../../lib/api-client';
+import { asTableDef, DataTable } from '../../data-table/DataTable';
+import { ProfileReviewDialog } from './ProfileReviewDialog';
+
+type TaskType = components['schemas']['TaskType'];
+
+/** Current tasks with their type colours; a profile-approval task opens the review dialog. */
+export default function TasksPage() {
+  const [openTask, setOpenTask] = useState<number | null>(null);
+  const [refreshKey, setRefreshKey] = useState(0);
+  // Task-type lists are emptied before each search: the query has no placeholder data.
+  const types = useQuery({
+    queryKey: ['taskTypes', refreshKey],
+    queryFn: () => call<{ items: TaskType[] }>(api.POST('/api/sys/searchTaskTypes')),
+  });
+  return (
+    <Flex direction="column" gap="3">
+      <Heading size="6">کارهای جاری</Heading>
+      <Flex gap="2" wrap="wrap" data-testid="task-types">
+        {(types.data?.items ?? []).map((t) => (
+          <Badge key={t.identifier} size="2" style={{ background: t.color, color: 'white' }}>
+            {t.title}: {t.openCount}
+          </Badge>
+        ))}
+      </Flex>
+      <Card size="2">
+        <DataTable
+          def={asTableDef(tasksTable)}
+          refreshKey={refreshKey}
+          actions={(row) =>
+            row.type === 'approveProfileAsL1Task' ? (
+              <Button size="1" onClick={() => setOpenTask(Number(row.id))} data-testid={`open-task-${String(row.id)}`}>
+                بررسی
+              </Button>
+            ) : null
+          }
+        />
+      </Card>
+      <ProfileReviewDialog
+        taskId={openTask}
+        onClose={(changed) => {
+          setOpenTask(null);
+          if (changed) setRefreshKey((k) => k + 1);
+        }}
+      />
+    </Flex>
+  );
+}

@@ -1,0 +1,285 @@
+/**
+ * The customer's profile (SPEC sections 2, 4, 5): an 'I understand' warning first for a non-verified user;
+ * national-code inquiry (loading, accepted, rejected); Jalali date of birth; card image; save only with a
+ * change, a valid form, an accepted code and an uploaded card; read-only once approvedLevel reaches 1.
+ */
+import { Badge, Button, Callout, Card, Flex, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useEffect, useMemo, useState } from 'react';
+import messages from '../../../../schemas/messages/fa.json';
+import { toEnglishDigits } from '../../../shared/digits';
+import { isPersianText, isValidNationalCode } from '../../../shared/validation';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
+import { loadUser, loginDialogOpenAtom, type User, userAtom } from '../auth/session';
+import { DateText } from '../shell/DateText';
+import { showSnackbar } from '../shell/snackbar';
+import { CardImageUpload } from './CardImageUpload';
+import { INVALID_PREFIX, JalaliDateInput } from './JalaliDateInput';
+
+const m = messages.messages;
+
+interface ProfileForm {
+  nationalCode: string;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+  nationalCardImageAddress: string;
+}
+
+type Inquiry =
+  | { state: 'idle' }
+  | { state: 'loading' }
+  | { state: 'accepted' }
+  | { state: 'rejected'; mobileNo: string };
+
+const fromUser = (u: User): ProfileForm => ({
+  nationalCode: u.nationalCode ?? '',
+  firstName: u.firstName ?? '',
+  lastName: u.lastName ?? '',
+  dateOfBirth: u.dateOfBirth ?? '',
+  nationalCardImageAddress: u.nationalCardImageAddress ?? '',
+});
+
+function validate(form: ProfileForm): Partial<Record<keyof ProfileForm, string>> {
+  const errors: Partial<Record<keyof ProfileForm, string>> = {};
+  if (!form.nationalCode) errors.nationalCode = m['profile.nationalCode.required'];
+  else if (!isValidNationalCode(form.nationalCode)) errors.nationalCode = m['profile.nationalCode.invalid'];
+  if (!form.firstName.trim()) errors.firstName = m['profile.firstName.required'];
+  else if (!isPersianText(form.firstName)) errors.firstName = m['profile.firstName.persian'];
+  if (!form.lastName.trim()) errors.lastName = m['profile.lastName.required'];
+  else if (!isPersianText(form.lastName)) errors.lastName = m['profile.lastName.persian'];
+  if (!form.dateOfBirth) errors.dateOfBirth = m['profile.dateOfBirth.required'];
+  else if (form.dateOfBirth.startsWith(INVALID_PREFIX)) errors.dateOfBirth = m['error.invalidDate'];
+  if (!form.nationalCardImageAddress) errors.nationalCardImageAddress = m['profile.nationalCardImage.required'];
+  return errors;
+}
+
+function Row({
+  id,
+  label,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string | undefined;
+  children: React.ReactNode;
+}) {
+  return (
+    <Flex direction="column" gap="1">
+      <label htmlFor={id}>
+        <Text size="2" weight="medium">
+          {label}
+        </Text>
+      </label>
+      {children}
+      {error && (
+        <Text size="1" color="red" role="alert">
+          {error}
+        </Text>
+      )}
+    </Flex>
+  );
+}
+
+function ProfileEditor({ user }: { user: User }) {
+  const initial = useMemo(() => fromUser(user), [user]);
+  const [form, setForm] = useState<ProfileForm>(initial);
+  const [touched, setTouched] = useState(false);
+  const [inquiry, setInquiry] = useState<Inquiry>({ state: 'idle' });
+  const [busy, setBusy] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const locked = user.approvedLevel >= 1;
+  const errors = validate(form);
+  const changed = JSON.stringify(form) !== JSON.stringify(initial);
+  const canSave = !locked && changed && Object.keys(errors).length === 0 && inquiry.state === 'accepted';
+
+  useEffect(() => {
+    const code = toEnglishDigits(form.nationalCode);
+    if (!isValidNationalCode(code)) {
+      setInquiry({ state: 'idle' });
+      return;
+    }
+    let cancelled = false;
+    setInquiry({ state: 'loading' });
+    call<{ otherUserData: { mobileNo: string } | null }>(
+      api.POST('/api/me/inquiryNationalCode', { body: { nationalCode: code } }),
+    )
+      .then((d) => {
+        if (!cancelled)
+          setInquiry(
+            d.otherUserData ? { state: 'rejected', mobileNo: d.otherUserData.mobileNo } : { state: 'accepted' },
+          );
+      })
+      .catch(() => !cancelled && setInquiry({ state: 'idle' }));
+    return () => {
+      cancelled = true;
+    };
+  }, [form.nationalCode]);
+
+  const set = (key: keyof ProfileForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+
+  const save = async () => {
+    setTouched(true);
+    if (!canSave) return;
+    setBusy(true);
+    setServerError(null);
+    try {
+      await call(
+        api.POST('/api/me/updateUserData', { body: { ...form, nationalCode: toEnglishDigits(form.nationalCode) } }),
+      );
+      await loadUser();
+      showSnackbar('پروفایل ذخیره شد و برای بررسی ارسال شد.', 'green', 5000);
+    } catch (error) {
+      setServerError(digMessage(error) ?? FALLBACK_MESSAGE);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+      noValidate
+    >
+      <Flex direction="column" gap="3">
+        <Row id="p-national-code" label="کد ملی" error={touched || form.nationalCode ? errors.nationalCode : undefined}>
+          <TextField.Root
+            id="p-national-code"
+            dir="ltr"
+            inputMode="numeric"
+            maxLength={10}
+            value={form.nationalCode}
+            disabled={locked}
+            onChange={(e) => set('nationalCode')(e.target.value)}
+          >
+            <TextField.Slot side="left">
+              {inquiry.state === 'loading' && <Spinner aria-label="در حال بررسی کد ملی" />}
+              {inquiry.state === 'accepted' && !locked && (
+                <Badge color="green" data-testid="national-code-accepted">
+                  پذیرفته شد
+                </Badge>
+              )}
+            </TextField.Slot>
+          </TextField.Root>
+          {inquiry.state === 'rejected' && (
+            <Text size="1" color="red" role="alert" data-testid="national-code-rejected">
+              این کد ملی متعلق به کاربر دیگری با موبایل <span className="ltr">{inquiry.mobileNo}</span> است.
+            </Text>
+          )}
+        </Row>
+        <Flex gap="3" direction={{ initial: 'column', sm: 'row' }}>
+          <div style={{ flex: 1 }}>
+            <Row id="p-first-name" label="نام" error={touched ? errors.firstName : undefined}>
+              <TextField.Root
+                id="p-first-name"
+                value={form.firstName}
+                disabled={locked}
+                onChange={(e) => set('firstName')(e.target.value)}
+              />
+            </Row>
+          </div>
+          <div style={{ flex: 1 }}>
+            <Row id="p-last-name" label="نام خانوادگی" error={touched ? errors.lastName : undefined}>
+              <TextField.Root
+                id="p-last-name"
+                value={form.lastName}
+                disabled={locked}
+                onChange={(e) => set('lastName')(e.target.value)}
+              />
+            </Row>
+          </div>
+        </Flex>
+        <Row id="p-dob" label="تاریخ تولد" error={touched && !form.dateOfBirth ? errors.dateOfBirth : undefined}>
+          {locked ? (
+            <Text>
+              <DateText value={form.dateOfBirth} format="slashDate" />
+            </Text>
+          ) : (
+            <JalaliDateInput id="p-dob" value={form.dateOfBirth} onChange={set('dateOfBirth')} />
+          )}
+        </Row>
+        <Row id="p-card" label="تصویر کارت ملی" error={touched ? errors.nationalCardImageAddress : undefined}>
+          <CardImageUpload
+            path={form.nationalCardImageAddress}
+            onUploaded={set('nationalCardImageAddress')}
+            disabled={locked}
+          />
+        </Row>
+        {serverError && (
+          <Callout.Root color="red" role="alert">
+            <Callout.Text>{serverError}</Callout.Text>
+          </Callout.Root>
+        )}
+        {!locked && (
+          <Button type="submit" size="3" disabled={!canSave} loading={busy} data-testid="save-profile">
+            ذخیره و ارسال برای بررسی
+          </Button>
+        )}
+      </Flex>
+    </form>
+  );
+}
+
+export default function ProfilePage() {
+  const user = useAtomValue(userAtom);
+  const openLogin = useSetAtom(loginDialogOpenAtom);
+  const [acknowledged, setAcknowledged] = useState(false);
+
+  if (!user) {
+    return (
+      <Card size="3">
+        <Flex direction="column" gap="3" align="start">
+          <Text>کاربری در سیستم وارد نشده است.</Text>
+          <Button onClick={() => openLogin(true)}>ورود</Button>
+        </Flex>
+      </Card>
+    );
+  }
+  const verified = user.approvedLevel >= 1;
+  return (
+    <Card size="3" style={{ maxWidth: 'min(800px, 90vw)', marginInline: 'auto' }} data-testid="profile">
+      <Flex align="center" justify="between" mb="3" gap="2" wrap="wrap">
+        <Heading size="5">پروفایل من</Heading>
+        <Badge
+          size="2"
+          color={verified ? 'green' : user.profileReviewPending ? 'blue' : 'orange'}
+          data-testid="profile-status"
+        >
+          {verified ? 'هویت تایید شده' : user.profileReviewPending ? 'در انتظار بررسی' : 'تایید نشده'}
+        </Badge>
+      </Flex>
+      {user.profileRejectionReason && !verified && (
+        <Callout.Root color="red" mb="3" data-testid="rejection-reason">
+          <Callout.Text>پروفایل شما رد شد: {user.profileRejectionReason}</Callout.Text>
+        </Callout.Root>
+      )}
+      {user.profileReviewPending && !verified && (
+        <Callout.Root color="blue" mb="3">
+          <Callout.Text>اطلاعات شما ثبت شده و در انتظار بررسی کارشناسان است.</Callout.Text>
+        </Callout.Root>
+      )}
+      {verified && (
+        <Callout.Root color="green" mb="3">
+          <Callout.Text>هویت شما تایید شده است و اطلاعات پروفایل دیگر قابل ویرایش نیست.</Callout.Text>
+        </Callout.Root>
+      )}
+      {!verified && !acknowledged ? (
+        <Callout.Root color="orange" data-testid="unverified-warning">
+          <Callout.Text>
+            هویت شما هنوز تایید نشده است. اطلاعات را دقیقا مطابق کارت ملی وارد کنید؛ پس از تایید، امکان ویرایش آن وجود
+            ندارد و پرداخت فقط با کارت بانکی خودتان پذیرفته می‌شود.
+          </Callout.Text>
+          <Button mt="2" onClick={() => setAcknowledged(true)} data-testid="i-understand">
+            متوجه شدم
+          </Button>
+        </Callout.Root>
+      ) : (
+        <ProfileEditor key={`${user.id}-${user.approvedLevel}-${user.nationalCardImageAddress}`} user={user} />
+      )}
+    </Card>
+  );
+}

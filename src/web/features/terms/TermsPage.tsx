@@ -1,0 +1,97 @@
+import { CheckIcon } from '@radix-ui/react-icons';
+import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { useAtomValue } from 'jotai';
+import { useState } from 'react';
+import { api } from '../../lib/api-client';
+import { loadUser, userAtom } from '../auth/session';
+import { catalogueAtom } from '../catalogue/catalogue-query';
+import { showError, showSnackbar } from '../shell/snackbar';
+
+const CATEGORY_OPS = {
+  educational: '/api/me/approveEducationalPolicy',
+  internationalExams: '/api/me/approveInternationalExamsPolicy',
+  embassies: '/api/me/approveEmbassiesPolicy',
+  googleAds: '/api/me/approveGoogleAdsPolicy',
+  others: '/api/me/approveOthersPolicy',
+} as const;
+
+type CategoryKey = keyof typeof CATEGORY_OPS;
+
+export function TermsText() {
+  return (
+    <Flex direction="column" gap="2" asChild>
+      <ol style={{ lineHeight: 2, paddingInlineStart: 20, margin: 0 }}>
+        <li>به کاربران زیر ۱۸ سال خدمات ارائه نمی‌شود.</li>
+        <li>
+          بازپرداخت وجه حداکثر ظرف سه روز کاری انجام می‌شود؛ به مبلغ بازپرداختی سود تعلق نمی‌گیرد و تبدیل ارز انجام
+          نمی‌شود.
+        </li>
+        <li>اگر بازپرداخت به دلیل اشتباه کاربر باشد، کارمزد و مالیات آن کسر می‌شود.</li>
+        <li>پرداخت با کارت بانکی شخص دیگر پذیرفته نمی‌شود و وجه فقط به همان کارت بازگردانده می‌شود.</li>
+        <li>قیمت هر درخواست پیش از پرداخت اعلام می‌شود و تا پایان زمان اعتبار آن ثابت می‌ماند.</li>
+      </ol>
+    </Flex>
+  );
+}
+
+/** Terms and conditions; a signed-in user accepts them per product category (button disabled once approved). */
+export default function TermsPage() {
+  const user = useAtomValue(userAtom);
+  const catalogue = useAtomValue(catalogueAtom).data;
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const approve = async (key: CategoryKey) => {
+    setBusy(key);
+    try {
+      await api.POST(CATEGORY_OPS[key]);
+      await loadUser();
+      showSnackbar('قوانین و مقررات پذیرفته شد.', 'green');
+    } catch (error) {
+      showError(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <Card size="3">
+      <Heading size="5" mb="3">
+        قوانین و مقررات
+      </Heading>
+      <TermsText />
+      {user ? (
+        <Flex direction="column" gap="2" mt="4">
+          <Text weight="medium">پذیرش قوانین برای هر گروه خدمت:</Text>
+          {(catalogue?.categories ?? []).map((category) => {
+            const key = category.key as CategoryKey;
+            const approved = Boolean(user[`${key}PolicyApproved` as const]);
+            return (
+              <Flex key={key} align="center" justify="between" gap="2" wrap="wrap">
+                <Text>{category.menuTitle}</Text>
+                <Button
+                  onClick={() => void approve(key)}
+                  disabled={approved}
+                  loading={busy === key}
+                  variant={approved ? 'soft' : 'solid'}
+                  data-testid={`approve-${key}`}
+                >
+                  {approved ? (
+                    <>
+                      <CheckIcon /> پذیرفته شد
+                    </>
+                  ) : (
+                    'می‌پذیرم'
+                  )}
+                </Button>
+              </Flex>
+            );
+          })}
+        </Flex>
+      ) : (
+        <Text as="p" color="gray" mt="4">
+          برای پذیرش قوانین و ثبت درخواست، ابتدا وارد شوید.
+        </Text>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,8 @@
+/** One QueryClient for the app, shared by jotai-tanstack-query atoms and imperative invalidation. */
+import { QueryClient } from '@tanstack/react-query';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false },
+  },
+});
