@@ -5,7 +5,7 @@
  */
 import { atom } from 'jotai';
 import type { components } from '../../../generated/api';
-import { api, call, TOKEN_KEY } from '../../lib/api-client';
+import { ApiError, api, call, TOKEN_KEY } from '../../lib/api-client';
 import { queryClient } from '../../lib/query';
 import { store } from '../../lib/store';
 
@@ -51,7 +51,7 @@ export async function loadUser(): Promise<User | null> {
   }
   try {
     const user = await call<User>(api.POST('/api/me/fetchUserData'));
-    if (!user) throw new Error('no user');
+    if (!user) throw new ApiError('no user', 200, null);
     set(userAtom, user);
     set(memoryTokenAtom, token);
     try {
@@ -60,9 +60,15 @@ export async function loadUser(): Promise<User | null> {
       set(accessAtom, EMPTY_ACCESS);
     }
     return user;
-  } catch {
-    // A failed or empty fetch means the token is no good: clear token and user.
-    clearSession();
+  } catch (error) {
+    // The server refused the token or sent no user: clear token and user. A transport failure
+    // (offline, or the page navigating away mid-request) says nothing about the token, so it stays.
+    if (error instanceof ApiError && error.status === 0) {
+      set(userAtom, null);
+      set(memoryTokenAtom, null);
+    } else {
+      clearSession();
+    }
     return null;
   }
 }

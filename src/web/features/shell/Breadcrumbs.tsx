@@ -57,7 +57,7 @@ export function Breadcrumbs() {
                 </Text>
               )}
               {crumb.to ? (
-                <Link to={crumb.to}>
+                <Link to={crumb.to} style={{ color: 'var(--accent-11)', textDecoration: 'none' }}>
                   <Text size="2">{crumb.title}</Text>
                 </Link>
               ) : (

@@ -1,0 +1,143 @@
+/** The Persian RTL shell in real Chromium: direction, font, drawer, calendar toggle, guards, breadcrumbs. */
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { loginByCode, type RunningServer, startServer } from '../support/server';
+
+const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function open(url: string, viewport = DESKTOP): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  await page.goto(server.url + url);
+  return page;
+}
+
+describe('shell', () => {
+  it('is Persian, right-to-left, and really uses the Vazirmatn font served by the app', async () => {
+    const page = await open('/');
+    await page.waitForSelector('[data-testid=rates-table]');
+    expect(await page.getAttribute('html', 'dir')).toBe('rtl');
+    expect(await page.getAttribute('html', 'lang')).toBe('fa');
+    const font = await page.evaluate(async () => {
+      await document.fonts.ready;
+      return {
+        check: document.fonts.check('16px Vazirmatn', 'سلام'),
+        loaded: [...document.fonts].filter((f) => f.family.includes('Vazirmatn') && f.status === 'loaded').length,
+        family: getComputedStyle(document.body).fontFamily,
+      };
+    });
+    expect(font.check).toBe(true);
+    expect(font.loaded).toBeGreaterThan(0);
+    expect(font.family).toContain('Vazirmatn');
+    const external = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .filter((n) => !n.startsWith(location.origin)),
+    );
+    expect(external).toEqual([]);
+    await page.screenshot({ path: `${shots}/dashboard-desktop.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('opens the drawer with every category and its desks, no staff group for a guest; Esc closes it', async () => {
+    const page = await open('/', PHONE);
+    await page.click('[data-testid=menu-button]');
+    const drawer = page.locator('[data-testid=drawer]');
+    await drawer.waitFor();
+    for (const key of ['educational', 'internationalExams', 'embassies', 'others']) {
+      await expect(drawer.locator(`[data-testid=drawer-category-${key}]`).count()).resolves.toBe(1);
+    }
+    await expect(drawer.locator('[data-testid=drawer-category-googleAds]').count()).resolves.toBe(0);
+    await drawer.locator('[data-testid=drawer-category-internationalExams] summary').click();
+    await expect(drawer.getByRole('link', { name: 'آزمون تافل' }).isVisible()).resolves.toBe(true);
+    await expect(drawer.getByText('کاربری در سیستم وارد نشده است.').isVisible()).resolves.toBe(true);
+    await expect(drawer.getByText('برای ساخت و شارژ حساب گوگل ادز ابتدا وارد شوید.').count()).resolves.toBe(1);
+    await expect(page.locator('[data-testid=drawer-staff]').count()).resolves.toBe(0);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${shots}/drawer-phone.png` });
+    await page.keyboard.press('Escape');
+    await expect(page.locator('[data-testid=drawer]').count()).resolves.toBe(0);
+    await page.screenshot({ path: `${shots}/dashboard-phone.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('switches a displayed date between Jalali and Gregorian, and remembers the choice', async () => {
+    const page = await open('/');
+    const updated = page.locator('[data-testid=rate-USD] time');
+    await updated.waitFor();
+    expect(await updated.textContent()).toMatch(/^14\d\d\/\d\d\/\d\d \d\d:\d\d$/);
+    await page.click('[data-testid=menu-button]');
+    await page.getByRole('radio', { name: 'میلادی' }).click();
+    await page.keyboard.press('Escape');
+    expect(await updated.textContent()).toMatch(/^20\d\d\/\d\d\/\d\d \d\d:\d\d$/);
+    await page.reload();
+    await page.locator('[data-testid=rate-USD] time').waitFor();
+    expect(await page.locator('[data-testid=rate-USD] time').textContent()).toMatch(/^20\d\d\//);
+    await page.evaluate(() => localStorage.removeItem('calendar'));
+    await page.close();
+  });
+
+  it('guards routes: login-required to /login, guest-only and unknown paths by token', async () => {
+    const page = await open('/management/currencies');
+    await page.waitForURL(/\/login\?next=/);
+    await page.goto(`${server.url}/no/such/page`);
+    await page.waitForURL(`${server.url}/login`);
+    // A stored token the server refuses is cleared at start-up, so the protected route still goes to /login.
+    await page.evaluate(() => localStorage.setItem('token', 'an-invalid-token-that-is-long-enough'));
+    await page.goto(`${server.url}/management/tasks`);
+    await page.waitForURL(/\/login/);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    // With a real token: guest-only /login and unknown paths go home.
+    const token = await loginByCode(server, '09170000001');
+    await page.evaluate((t) => localStorage.setItem('token', t), token);
+    await page.goto(`${server.url}/login`);
+    await page.waitForURL(`${server.url}/`);
+    await page.goto(`${server.url}/unknown/path`);
+    await page.waitForURL(`${server.url}/`);
+    await page.goto(`${server.url}/management`);
+    await page.getByRole('heading', { name: 'مدیریت' }).waitFor();
+    await page.close();
+  });
+
+  it('builds breadcrumbs from the parent chain and from a desk and its category; an unknown desk is an error', async () => {
+    const page = await open('/desks/toeflGeneralCpr');
+    const crumbs = page.locator('[data-testid=breadcrumbs]');
+    await crumbs.getByText('آزمون تافل').waitFor();
+    expect(await crumbs.innerText()).toMatch(/خانه[\s\S]*آزمون‌های بین‌المللی[\s\S]*آزمون تافل/);
+    await page.goto(`${server.url}/request/termsAndConditions`);
+    await crumbs.getByText('قوانین و مقررات').waitFor();
+    expect(await crumbs.innerText()).toMatch(/خانه[\s\S]*قوانین و مقررات/);
+    await page.goto(`${server.url}/desks/noSuchDesk`);
+    await page.waitForURL(`${server.url}/errors`);
+    await page.locator('[data-testid=error-page]').waitFor();
+    await page.close();
+  });
+
+  it('lists a category’s desks and looks right on a phone and a laptop', async () => {
+    for (const [name, viewport] of [
+      ['phone', PHONE],
+      ['desktop', DESKTOP],
+    ] as const) {
+      const page = await open('/services/embassies', viewport);
+      await page.locator('[data-testid=desk-cards]').waitFor();
+      expect(await page.locator('[data-testid=desk-cards] a').count()).toBe(5);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `${shots}/services-${name}.png`, fullPage: true });
+      await page.close();
+    }
+  });
+});
