@@ -86,6 +86,7 @@ function ProfileEditor({ user }: { user: User }) {
   const initial = useMemo(() => fromUser(user), [user]);
   const [form, setForm] = useState<ProfileForm>(initial);
   const [touched, setTouched] = useState(false);
+  const [blurred, setBlurred] = useState<Set<keyof ProfileForm>>(new Set());
   const [inquiry, setInquiry] = useState<Inquiry>({ state: 'idle' });
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
@@ -118,6 +119,10 @@ function ProfileEditor({ user }: { user: User }) {
   }, [form.nationalCode]);
 
   const set = (key: keyof ProfileForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+  // A field shows its error once edited (or left), not before the user has had a chance to fill it.
+  const shown = (key: keyof ProfileForm) =>
+    touched || blurred.has(key) || (form[key] !== initial[key] && form[key] !== '') ? errors[key] : undefined;
+  const blur = (key: keyof ProfileForm) => () => setBlurred((b) => new Set(b).add(key));
 
   const save = async () => {
     setTouched(true);
@@ -146,7 +151,7 @@ function ProfileEditor({ user }: { user: User }) {
       noValidate
     >
       <Flex direction="column" gap="3">
-        <Row id="p-national-code" label="کد ملی" error={touched || form.nationalCode ? errors.nationalCode : undefined}>
+        <Row id="p-national-code" label="کد ملی" error={shown('nationalCode')}>
           <TextField.Root
             id="p-national-code"
             dir="ltr"
@@ -173,7 +178,7 @@ function ProfileEditor({ user }: { user: User }) {
         </Row>
         <Flex gap="3" direction={{ initial: 'column', sm: 'row' }}>
           <div style={{ flex: 1 }}>
-            <Row id="p-first-name" label="نام" error={touched ? errors.firstName : undefined}>
+            <Row id="p-first-name" label="نام" error={shown('firstName')}>
               <TextField.Root
                 id="p-first-name"
                 value={form.firstName}
@@ -183,7 +188,7 @@ function ProfileEditor({ user }: { user: User }) {
             </Row>
           </div>
           <div style={{ flex: 1 }}>
-            <Row id="p-last-name" label="نام خانوادگی" error={touched ? errors.lastName : undefined}>
+            <Row id="p-last-name" label="نام خانوادگی" error={shown('lastName')}>
               <TextField.Root
                 id="p-last-name"
                 value={form.lastName}
@@ -193,7 +198,11 @@ function ProfileEditor({ user }: { user: User }) {
             </Row>
           </div>
         </Flex>
-        <Row id="p-dob" label="تاریخ تولد" error={touched && !form.dateOfBirth ? errors.dateOfBirth : undefined}>
+        <Row
+          id="p-dob"
+          label="تاریخ تولد"
+          error={form.dateOfBirth.startsWith(INVALID_PREFIX) ? undefined : shown('dateOfBirth')}
+        >
           {locked ? (
             <Text>
               <DateText value={form.dateOfBirth} format="slashDate" />
@@ -202,7 +211,7 @@ function ProfileEditor({ user }: { user: User }) {
             <JalaliDateInput id="p-dob" value={form.dateOfBirth} onChange={set('dateOfBirth')} />
           )}
         </Row>
-        <Row id="p-card" label="تصویر کارت ملی" error={touched ? errors.nationalCardImageAddress : undefined}>
+        <Row id="p-card" label="تصویر کارت ملی" error={shown('nationalCardImageAddress')}>
           <CardImageUpload
             path={form.nationalCardImageAddress}
             onUploaded={set('nationalCardImageAddress')}
