@@ -6,6 +6,7 @@ import { LoginDialog } from '../features/auth/LoginDialog';
 import { loginDialogOpenAtom } from '../features/auth/session';
 import { Breadcrumbs } from '../features/shell/Breadcrumbs';
 import { Drawer } from '../features/shell/Drawer';
+import { LiveUpdates } from '../features/shell/LiveUpdates';
 import { ProgressBar } from '../features/shell/ProgressBar';
 import { Snackbar } from '../features/shell/snackbar';
 import { TopBar } from '../features/shell/TopBar';
@@ -35,6 +36,7 @@ export function Shell() {
       </Box>
       <LoginDialog open={loginOpen} onOpenChange={setLoginOpen} />
       <Snackbar />
+      <LiveUpdates />
     </>
   );
 }

@@ -1,0 +1,69 @@
+/** Keeps one live connection per signed-in identity; staff see new tasks in a snackbar of the task's colour. */
+import { Box, Callout, Text } from '@radix-ui/themes';
+import { useAtomValue } from 'jotai';
+import { useEffect, useState } from 'react';
+import { connectLive } from '../../lib/realtime';
+import { loadUser, sessionReadyAtom, userAtom } from '../auth/session';
+
+interface TaskSnack {
+  color: string;
+  text: string;
+  items: string[];
+}
+
+export function LiveUpdates() {
+  const user = useAtomValue(userAtom);
+  const ready = useAtomValue(sessionReadyAtom);
+  const [snack, setSnack] = useState<TaskSnack | null>(null);
+  const uid = user?.uid ?? null;
+  const isStaff = Boolean(user?.isStaff);
+
+  useEffect(() => {
+    if (!ready) return;
+    let stopped = false;
+    let stop: (() => void) | null = null;
+    void connectLive({
+      userUid: uid,
+      isStaff,
+      onEvent: (event, data) => {
+        if (event === 'profile.reviewed') void loadUser();
+        if (event === 'task.created') {
+          const task = data as { title: string; color: string; taskId: number };
+          setSnack({ color: task.color, text: 'کار جدید', items: [task.title, `شماره ${task.taskId}`] });
+        }
+      },
+    }).then((c) => {
+      if (stopped) c.stop();
+      else stop = c.stop;
+    });
+    return () => {
+      stopped = true;
+      stop?.();
+    };
+  }, [ready, uid, isStaff]);
+
+  useEffect(() => {
+    if (!snack) return;
+    const timer = setTimeout(() => setSnack(null), 3000);
+    return () => clearTimeout(timer);
+  }, [snack]);
+
+  if (!snack) return null;
+  return (
+    <Box
+      style={{ position: 'fixed', top: 64, insetInline: 12, zIndex: 2000, display: 'flex', justifyContent: 'center' }}
+      data-testid="task-snackbar"
+    >
+      <Callout.Root
+        variant="surface"
+        style={{ background: snack.color, color: 'white', boxShadow: 'var(--shadow-6)' }}
+        role="status"
+      >
+        <Callout.Text>
+          <Text weight="bold">{snack.text}: </Text>
+          {snack.items.join(' — ')}
+        </Callout.Text>
+      </Callout.Root>
+    </Box>
+  );
+}

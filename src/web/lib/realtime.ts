@@ -1,0 +1,80 @@
+/**
+ * The live channel: laravel-echo over socket.io-client to our own host (/socket.io), with the reconnect
+ * settings of SPEC section 7 and the X-CSRF-TOKEN header from the page's meta tag. Each event invalidates
+ * the queries it affects; wiring a new screen is one line in LIVE_QUERIES.
+ * Loaded after the first render, so the first page does not wait for it.
+ */
+import type { QueryKey } from '@tanstack/react-query';
+import { TOKEN_KEY } from './api-client';
+import { queryClient } from './query';
+
+/** Event → the query keys it makes stale (a prefix invalidates every query under it). */
+export const LIVE_QUERIES: Record<string, QueryKey[]> = {
+  'currency.updated': [['public', 'currencies'], ['table', 'currencies'], ['quote']],
+  'systemParameters.updated': [['systemParameters'], ['quote']],
+  'googleAdsAccount.changed': [['table', 'googleAdsAccounts']],
+  'googleMccAccount.changed': [['table', 'googleMccAccounts']],
+  'userProfile.changed': [
+    ['table', 'users'],
+    ['table', 'customers'],
+  ],
+  'purchase.changed': [
+    ['table', 'myRequests'],
+    ['table', 'requests'],
+  ],
+  'wallet.changed': [['wallet']],
+  'profile.reviewed': [['me']],
+  'task.created': [['table', 'tasks'], ['taskTypes']],
+  'task.claimed': [['table', 'tasks'], ['taskTypes']],
+};
+
+export type LiveHandler = (event: string, data: unknown) => void;
+
+interface Connection {
+  stop(): void;
+}
+
+export async function connectLive(options: {
+  userUid: string | null;
+  isStaff: boolean;
+  onEvent: LiveHandler;
+}): Promise<Connection> {
+  const [{ default: Echo }, { io }] = await Promise.all([import('laravel-echo'), import('socket.io-client')]);
+  const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+  const token = localStorage.getItem(TOKEN_KEY);
+  const echo = new Echo({
+    broadcaster: 'socket.io',
+    client: io,
+    host: window.location.origin,
+    path: '/socket.io',
+    transports: ['websocket', 'polling'],
+    reconnection: true,
+    reconnectionDelay: 1000,
+    reconnectionDelayMax: 5000,
+    randomizationFactor: 0.5,
+    timeout: 20000,
+    reconnectionAttempts: Number.POSITIVE_INFINITY,
+    auth: { headers: { 'X-CSRF-TOKEN': csrf, ...(token ? { Authorization: `Bearer ${token}` } : {}) } },
+  });
+
+  const listen = (channel: { listen(e: string, cb: (d: unknown) => void): unknown }, events: string[]) => {
+    for (const event of events) {
+      channel.listen(`.${event}`, (data: unknown) => {
+        for (const key of LIVE_QUERIES[event] ?? []) void queryClient.invalidateQueries({ queryKey: key });
+        options.onEvent(event, data);
+      });
+    }
+  };
+  listen(echo.channel('public-general-channel'), [
+    'currency.updated',
+    'systemParameters.updated',
+    'googleAdsAccount.changed',
+    'googleMccAccount.changed',
+    'userProfile.changed',
+  ]);
+  if (options.userUid) {
+    listen(echo.private(`user.${options.userUid}`), ['purchase.changed', 'wallet.changed', 'profile.reviewed']);
+  }
+  if (options.isStaff) listen(echo.private('staff'), ['task.created', 'task.claimed']);
+  return { stop: () => echo.disconnect() };
+}
