@@ -123,7 +123,7 @@ describe('log-in, profile and staff approval', () => {
     await row.waitFor();
     const badge = row.getByTestId('row-badge');
     expect(await badge.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(30, 136, 229)');
-    taskId = Number(await row.locator('td').first().innerText());
+    taskId = Number(await row.locator('td').first().textContent());
     await row.getByRole('button', { name: 'بررسی' }).click();
     await page.getByTestId('review-card-image').waitFor();
     await page.waitForFunction(() => {

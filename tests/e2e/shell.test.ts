@@ -116,10 +116,10 @@ describe('shell', () => {
     const page = await open('/desks/toeflGeneralCpr');
     const crumbs = page.locator('[data-testid=breadcrumbs]');
     await crumbs.getByText('آزمون تافل').waitFor();
-    expect(await crumbs.innerText()).toMatch(/خانه[\s\S]*آزمون‌های بین‌المللی[\s\S]*آزمون تافل/);
+    expect(await crumbs.textContent()).toMatch(/خانه[\s\S]*آزمون‌های بین‌المللی[\s\S]*آزمون تافل/);
     await page.goto(`${server.url}/request/termsAndConditions`);
     await crumbs.getByText('قوانین و مقررات').waitFor();
-    expect(await crumbs.innerText()).toMatch(/خانه[\s\S]*قوانین و مقررات/);
+    expect(await crumbs.textContent()).toMatch(/خانه[\s\S]*قوانین و مقررات/);
     await page.goto(`${server.url}/desks/noSuchDesk`);
     await page.waitForURL(`${server.url}/errors`);
     await page.locator('[data-testid=error-page]').waitFor();

@@ -24,6 +24,7 @@ const ErrorPage = lazy(() => import('../features/errors/ErrorPage'));
 const Testaki = lazy(() => import('../features/errors/TestakiPage'));
 const Login = lazy(() => import('../features/auth/LoginPage'));
 const Profile = lazy(() => import('../features/profile/ProfilePage'));
+const _MyRequests = lazy(() => import('../features/requests/MyRequestsPage'));
 const Management = lazy(() => import('../features/management/ManagementHomePage'));
 const Tasks = lazy(() => import('../features/management/tasks/TasksPage'));
 const Users = lazy(() => import('../features/management/access/UsersPage'));

@@ -8,21 +8,15 @@ import path from 'node:path';
 import type { ProductCategories } from '../../../generated/schemas/categories';
 import type { Desk } from '../../../generated/schemas/desk';
 import type { FormType } from '../../../generated/schemas/form';
+import { effectiveForm, type JsonSchemaObject } from '../../../shared/catalogue';
 
 export type { Desk, FormType };
 export type Category = ProductCategories['categories'][number];
 
-type JsonSchema = {
-  type: 'object';
-  required: string[];
-  properties: Record<string, Record<string, unknown>>;
-  [key: string]: unknown;
-};
-
 export interface DeskForm {
   desk: Desk;
   form: FormType;
-  schema: JsonSchema;
+  schema: JsonSchemaObject;
   /** Values the desk fixes (e.g. foriWire's username '-'), filled in before validation. */
   staticValues: Record<string, unknown>;
 }
@@ -40,7 +34,8 @@ export class Catalogue {
     for (const desk of desks) {
       const form = forms.find((f) => f.formType === desk.formType);
       if (!form) throw new Error(`desk ${desk.identifier}: unknown form type ${desk.formType}`);
-      this.deskForms.set(desk.identifier, applyComps(desk, form));
+      const { schema, staticValues } = effectiveForm(desk, form);
+      this.deskForms.set(desk.identifier, { desk, form, schema, staticValues });
     }
   }
 
@@ -62,26 +57,4 @@ export class Catalogue {
   deskForm(identifier: string): DeskForm | undefined {
     return this.deskForms.get(identifier);
   }
-}
-
-function applyComps(desk: Desk, form: FormType): DeskForm {
-  const schema = structuredClone(form.schema) as JsonSchema;
-  const required = new Set(schema.required);
-  const staticValues: Record<string, unknown> = {};
-  for (const [field, comp] of Object.entries(desk.comps)) {
-    const property = schema.properties[field];
-    if (!property) throw new Error(`desk ${desk.identifier}: comps names unknown field ${field}`);
-    if (comp.caption) property.title = comp.caption;
-    if (comp.hint) property.description = comp.hint;
-    if (comp.maxLength !== undefined) property.maxLength = comp.maxLength;
-    if (comp.required === true) required.add(field);
-    if (comp.required === false || comp.hidden) required.delete(field);
-    if (comp.staticValue !== undefined) {
-      property.const = comp.staticValue;
-      property.default = comp.staticValue;
-      staticValues[field] = comp.staticValue;
-    }
-  }
-  schema.required = [...required];
-  return { desk, form, schema, staticValues };
 }

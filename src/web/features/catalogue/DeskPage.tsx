@@ -1,18 +1,22 @@
 import { Callout, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
-import { Navigate, useParams } from 'react-router-dom';
+import { Navigate, useLocation, useParams } from 'react-router-dom';
 import { catalogueAtom } from './catalogue-query';
+import { DeskForm } from './DeskForm';
 
-/** A desk: its title and description; the form engine renders its form (catalogue issue). */
+/** A desk from the catalogue with its form; a desk the catalogue marks as not yet open shows as such. */
 export default function DeskPage() {
   const { desk: identifier } = useParams();
+  const { pathname } = useLocation();
   const { data, isPending } = useAtomValue(catalogueAtom);
   if (isPending) return <Skeleton height="240px" />;
   const desk = data?.desks.find((d) => d.identifier === identifier);
   if (!desk) return <Navigate to="/errors" replace />;
+  const form = data?.forms.find((f) => f.formType === desk.formType);
+  const closed = desk.underConstruction || pathname.startsWith('/under-construction-desks/');
   return (
-    <Card size="3" data-testid="desk-page">
-      <Flex direction="column" gap="3">
+    <Card size="3" data-testid="desk-page" style={{ maxWidth: 760, marginInline: 'auto' }}>
+      <Flex direction="column" gap="4">
         <Flex gap="3" align="center">
           <img src={desk.img} alt="" width={48} height={48} />
           <Flex direction="column">
@@ -25,9 +29,13 @@ export default function DeskPage() {
         <Text as="p" style={{ lineHeight: 1.9 }}>
           {desk.description}
         </Text>
-        <Callout.Root color="orange">
-          <Callout.Text>فرم ثبت درخواست این خدمت در دست ساخت است و به‌زودی فعال می‌شود.</Callout.Text>
-        </Callout.Root>
+        {closed || !form ? (
+          <Callout.Root color="orange" data-testid="desk-closed">
+            <Callout.Text>این خدمت در دست راه‌اندازی است و به‌زودی می‌توانید درخواست آن را ثبت کنید.</Callout.Text>
+          </Callout.Root>
+        ) : (
+          <DeskForm desk={desk} form={form} />
+        )}
       </Flex>
     </Card>
   );

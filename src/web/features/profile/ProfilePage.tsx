@@ -122,7 +122,7 @@ function ProfileEditor({ user }: { user: User }) {
   // A field shows its error once edited (or left), not before the user has had a chance to fill it.
   const shown = (key: keyof ProfileForm) =>
     touched || blurred.has(key) || (form[key] !== initial[key] && form[key] !== '') ? errors[key] : undefined;
-  const blur = (key: keyof ProfileForm) => () => setBlurred((b) => new Set(b).add(key));
+  const _blur = (key: keyof ProfileForm) => () => setBlurred((b) => new Set(b).add(key));
 
   const save = async () => {
     setTouched(true);

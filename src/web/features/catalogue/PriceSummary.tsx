@@ -1,0 +1,47 @@
+import { Box, Flex, Heading, Text } from '@radix-ui/themes';
+import type { components } from '../../../generated/api';
+import { formatNumber, formatRial } from '../../../shared/format';
+import { mmss, useCountdown } from '../auth/useCountdown';
+
+export type Quote = components['schemas']['Quote'];
+
+function Row({ label, value, strong, testId }: { label: string; value: string; strong?: boolean; testId?: string }) {
+  return (
+    <div className="price-row">
+      <Text size="2" weight={strong ? 'bold' : 'regular'}>
+        {label}
+      </Text>
+      <Text size={strong ? '3' : '2'} weight={strong ? 'bold' : 'regular'} className="ltr" data-testid={testId}>
+        {value}
+      </Text>
+    </div>
+  );
+}
+
+/** The server's price: direct cost, costs with their parts, total, wallet and what remains to pay; the quote's time left. */
+export function PriceSummary({ quote, expiresAt }: { quote: Quote; expiresAt: number }) {
+  const left = useCountdown(expiresAt);
+  return (
+    <Box p="3" style={{ background: 'var(--accent-2)', borderRadius: 'var(--radius-4)' }} data-testid="price-summary">
+      <Flex justify="between" align="center" mb="2">
+        <Heading size="3">خلاصه قیمت</Heading>
+        <Text size="2" color={left < 30_000 ? 'orange' : 'gray'}>
+          اعتبار قیمت:{' '}
+          <span className="ltr" data-testid="quote-countdown">
+            {mmss(left)}
+          </span>
+        </Text>
+      </Flex>
+      <Row label="نرخ ارز" value={`${formatRial(quote.rate)} / ${quote.currency.code}`} testId="quote-rate" />
+      <Row label="مبلغ ارزی" value={`${formatNumber(quote.amount)} ${quote.currency.code}`} />
+      <Row label="هزینه مستقیم" value={formatRial(quote.grossPrice)} testId="gross-price" />
+      <Row label="کارمزد" value={formatRial(quote.costs.fee)} />
+      <Row label="مالیات بر ارزش افزوده کارمزد" value={formatRial(quote.costs.tax)} />
+      <Row label="هزینه عملیات" value={formatRial(quote.costs.operationCost)} />
+      <Row label="جمع هزینه‌ها" value={formatRial(quote.totalCosts)} />
+      <Row label="مبلغ کل" value={formatRial(quote.expectedPrice)} strong testId="expected-price" />
+      {quote.walletBalance > 0 && <Row label="موجودی کیف پول" value={formatRial(quote.walletBalance)} />}
+      <Row label="قابل پرداخت" value={formatRial(quote.payablePrice)} strong testId="payable-price" />
+    </Box>
+  );
+}

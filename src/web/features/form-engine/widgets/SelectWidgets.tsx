@@ -1,0 +1,106 @@
+/** Currency and payment-method selects fed from the API; Google Ads accounts of the customer. */
+
+import { Select, Skeleton, Text } from '@radix-ui/themes';
+import type { WidgetProps } from '@rjsf/utils';
+import { useQuery } from '@tanstack/react-query';
+import type { components } from '../../../../generated/api';
+import { formatRial } from '../../../../shared/format';
+import { api, call } from '../../../lib/api-client';
+import { currenciesQueryKey } from '../../catalogue/currencies-query';
+
+type Currency = components['schemas']['Currency'];
+type Group = components['schemas']['PaymentMethodGroup'];
+
+function RadixSelect({
+  id,
+  value,
+  onChange,
+  items,
+  disabled,
+  invalid,
+  placeholder,
+}: {
+  id: string;
+  value: unknown;
+  onChange: (v: number) => void;
+  items: Array<{ id: number; label: string }>;
+  disabled?: boolean | undefined;
+  invalid: boolean;
+  placeholder: string;
+}) {
+  return (
+    <Select.Root
+      value={value === undefined || value === null ? '' : String(value)}
+      onValueChange={(v) => onChange(Number(v))}
+      disabled={disabled}
+    >
+      <Select.Trigger id={id} placeholder={placeholder} aria-invalid={invalid} style={{ width: '100%' }} />
+      <Select.Content position="popper">
+        {items.map((item) => (
+          <Select.Item key={item.id} value={String(item.id)}>
+            {item.label}
+          </Select.Item>
+        ))}
+      </Select.Content>
+    </Select.Root>
+  );
+}
+
+export function CurrencySelectWidget({ id, value, onChange, disabled, readonly, options, rawErrors }: WidgetProps) {
+  const query = useQuery({
+    queryKey: currenciesQueryKey,
+    queryFn: () => call<{ items: Currency[] }>(api.POST('/api/public/searchCurrencies', { body: { perPage: 100 } })),
+  });
+  if (query.isPending) return <Skeleton height="32px" />;
+  const flag = options.filter as keyof Currency | undefined;
+  const items = (query.data?.items ?? []).filter((c) => !flag || c[flag]);
+  return (
+    <RadixSelect
+      id={id}
+      value={value}
+      onChange={onChange}
+      disabled={disabled || readonly}
+      invalid={Boolean(rawErrors?.length)}
+      placeholder="انتخاب ارز"
+      items={items.map((c) => ({ id: c.id, label: `${c.title} (${c.code}) — ${formatRial(c.rate)}` }))}
+    />
+  );
+}
+
+export function PaymentMethodGroupSelectWidget({
+  id,
+  value,
+  onChange,
+  disabled,
+  readonly,
+  rawErrors,
+  formContext,
+}: WidgetProps) {
+  const query = useQuery({
+    queryKey: ['public', 'paymentMethodGroups'],
+    queryFn: () =>
+      call<{ items: Group[] }>(api.POST('/api/public/searchPaymentMethodGroups', { body: { perPage: 100 } })),
+  });
+  if (query.isPending) return <Skeleton height="32px" />;
+  const cash = Boolean((formContext as { isCashService?: boolean } | undefined)?.isCashService);
+  const items = (query.data?.items ?? []).filter((g) => g.isCash === cash);
+  return (
+    <RadixSelect
+      id={id}
+      value={value}
+      onChange={onChange}
+      disabled={disabled || readonly}
+      invalid={Boolean(rawErrors?.length)}
+      placeholder="انتخاب کنید"
+      items={items.map((g) => ({ id: g.id, label: g.title }))}
+    />
+  );
+}
+
+export function GoogleAdsAccountSelectWidget({ id }: WidgetProps) {
+  return (
+    <Text id={id} size="2" color="gray" as="p">
+      هنوز حساب گوگل ادزی برای شما ساخته نشده است؛ پس از ساخت حساب، شارژ آن از همین‌جا ممکن می‌شود.
+    </Text>
+  );
+}
