@@ -28,7 +28,8 @@ export function effectiveForm(desk: Desk, form: FormType): EffectiveForm {
   for (const [field, comp] of Object.entries(desk.comps)) {
     const property = schema.properties[field];
     if (!property) throw new Error(`desk ${desk.identifier}: comps names unknown field ${field}`);
-    const ui = (uiSchema[field] ??= {});
+    const ui = uiSchema[field] ?? {};
+    uiSchema[field] = ui;
     if (comp.caption) property.title = comp.caption;
     if (comp.hint) ui['ui:help'] = comp.hint;
     if (comp.maxLength !== undefined) property.maxLength = comp.maxLength;
