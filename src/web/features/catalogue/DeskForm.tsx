@@ -82,10 +82,18 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
   const needsLevel = desk.businessType === 'simple' && (user?.approvedLevel ?? 0) < 1;
   const policyKey = `${desk.productCategory}PolicyApproved` as const;
   const needsPolicy = Boolean(user) && !user?.[policyKey];
-  const canSubmit = Boolean(user) && !needsLevel && !needsPolicy && Boolean(quote) && confirmedQuote === quote?.quoteId;
+  const canTry = Boolean(user) && !needsLevel && !needsPolicy;
 
   const submit = async ({ formData }: IChangeEvent<FormData>) => {
-    if (!quote || inFlight.current) return;
+    if (inFlight.current) return;
+    if (!quote) {
+      setServerError('ابتدا قیمت را استعلام کنید.');
+      return;
+    }
+    if (confirmedQuote !== quote.quoteId) {
+      setServerError('ابتدا مبلغ قابل پرداخت را بررسی و تایید کنید.');
+      return;
+    }
     inFlight.current = true;
     setSubmitting(true);
     setServerError(null);
@@ -183,7 +191,10 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
           <Flex gap="2" align="center">
             <Checkbox
               checked={confirmedQuote === quote.quoteId}
-              onCheckedChange={(c) => setConfirmedQuote(c === true ? quote.quoteId : null)}
+              onCheckedChange={(c) => {
+                setConfirmedQuote(c === true ? quote.quoteId : null);
+                setServerError(null);
+              }}
               data-testid="confirm-price"
             />
             مبلغ قابل پرداخت را دیدم و تایید می‌کنم.
@@ -201,7 +212,7 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
           setSubmitted(true);
           formRef.current?.submit();
         }}
-        disabled={!canSubmit || submitting}
+        disabled={!canTry || submitting}
         loading={submitting}
         data-testid="submit-request"
       >
