@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jpegWithExif, uploadForm } from '../support/images';
-import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
+import {
+  bearer,
+  loginAdmin,
+  loginByCode,
+  post,
+  type RunningServer,
+  startServer,
+  verifiedCustomer as verified,
+} from '../support/server';
 
 let server: RunningServer;
 let admin: string;
@@ -23,33 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.stop());
 
-/** A customer whose profile staff approved and who accepted every category's terms. */
-async function verifiedCustomer(mobileNo: string, nationalCode: string): Promise<string> {
-  const token = await loginByCode(server, mobileNo);
-  const res = await fetch(`${server.url}/api/me/uploadFile`, {
-    method: 'POST',
-    headers: bearer(token),
-    body: uploadForm(await jpegWithExif(), 'card.jpg'),
-  });
-  const card = ((await res.json()) as { path: string }).path;
-  await post(
-    server,
-    '/api/me/updateUserData',
-    { nationalCode, firstName: 'سارا', lastName: 'کریمی', dateOfBirth: '1992-02-02', nationalCardImageAddress: card },
-    bearer(token),
-  );
-  const me = (await post(server, '/api/me/fetchUserData', undefined, bearer(token))).body.data as { id: number };
-  const tasks = await post(server, '/api/me/searchTasks', undefined, bearer(admin));
-  const task = (tasks.body.data as { items: Array<{ id: number; subjectUserId: number }> }).items.find(
-    (t) => t.subjectUserId === me.id,
-  )!;
-  await post(server, '/api/sys/fetchApproveProfileAsL1TaskData', { taskId: task.id }, bearer(admin));
-  await post(server, '/api/sys/approveProfileAsL1', { taskId: task.id }, bearer(admin));
-  for (const p of ['Educational', 'InternationalExams', 'Embassies', 'Others']) {
-    await post(server, `/api/me/approve${p}Policy`, undefined, bearer(token));
-  }
-  return token;
-}
+const verifiedCustomer = (mobileNo: string, nationalCode: string) => verified(server, mobileNo, nationalCode);
 
 const generalForm = () => ({
   currency: usd.id,

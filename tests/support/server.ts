@@ -143,3 +143,34 @@ export async function loginAdmin(server: RunningServer): Promise<string> {
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A customer whose profile staff approved and who accepted every category's terms. */
+export async function verifiedCustomer(server: RunningServer, mobileNo: string, nationalCode: string): Promise<string> {
+  const { jpegWithExif, uploadForm } = await import('./images');
+  const admin = await loginAdmin(server);
+  const token = await loginByCode(server, mobileNo);
+  const res = await fetch(`${server.url}/api/me/uploadFile`, {
+    method: 'POST',
+    headers: bearer(token),
+    body: uploadForm(await jpegWithExif(), 'card.jpg'),
+  });
+  const card = ((await res.json()) as { path: string }).path;
+  await post(
+    server,
+    '/api/me/updateUserData',
+    { nationalCode, firstName: 'سارا', lastName: 'کریمی', dateOfBirth: '1992-02-02', nationalCardImageAddress: card },
+    bearer(token),
+  );
+  const me = (await post(server, '/api/me/fetchUserData', undefined, bearer(token))).body.data as { id: number };
+  const tasks = await post(server, '/api/me/searchTasks', { perPage: 500 }, bearer(admin));
+  const task = (tasks.body.data as { items: Array<{ id: number; subjectUserId: number }> }).items.find(
+    (t) => t.subjectUserId === me.id,
+  );
+  if (!task) throw new Error('no approval task for the new customer');
+  await post(server, '/api/sys/fetchApproveProfileAsL1TaskData', { taskId: task.id }, bearer(admin));
+  await post(server, '/api/sys/approveProfileAsL1', { taskId: task.id }, bearer(admin));
+  for (const p of ['Educational', 'InternationalExams', 'Embassies', 'Others']) {
+    await post(server, `/api/me/approve${p}Policy`, undefined, bearer(token));
+  }
+  return token;
+}

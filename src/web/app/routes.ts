@@ -24,10 +24,10 @@ const ErrorPage = lazy(() => import('../features/errors/ErrorPage'));
 const Testaki = lazy(() => import('../features/errors/TestakiPage'));
 const Login = lazy(() => import('../features/auth/LoginPage'));
 const Profile = lazy(() => import('../features/profile/ProfilePage'));
-const _MyRequests = lazy(() => import('../features/requests/MyRequestsPage'));
-const _Currencies = lazy(() => import('../features/management/currencies/CurrenciesPage'));
-const _Requests = lazy(() => import('../features/management/RequestsPage'));
-const _Customers = lazy(() => import('../features/management/CustomersPage'));
+const MyRequests = lazy(() => import('../features/requests/MyRequestsPage'));
+const Currencies = lazy(() => import('../features/management/currencies/CurrenciesPage'));
+const Requests = lazy(() => import('../features/management/RequestsPage'));
+const Customers = lazy(() => import('../features/management/CustomersPage'));
 const Management = lazy(() => import('../features/management/ManagementHomePage'));
 const Tasks = lazy(() => import('../features/management/tasks/TasksPage'));
 const Users = lazy(() => import('../features/management/access/UsersPage'));
@@ -84,7 +84,7 @@ export const routes: RouteDef[] = [
     title: 'مدیریت ارزها',
     access: 'login',
     parent: 'management',
-    page: UnderConstruction,
+    page: Currencies,
   },
   {
     name: 'requests',
@@ -92,7 +92,7 @@ export const routes: RouteDef[] = [
     title: 'درخواست‌ها',
     access: 'login',
     parent: 'management',
-    page: UnderConstruction,
+    page: Requests,
   },
   {
     name: 'customers',
@@ -100,7 +100,7 @@ export const routes: RouteDef[] = [
     title: 'مشتریان',
     access: 'login',
     parent: 'management',
-    page: UnderConstruction,
+    page: Customers,
   },
   {
     name: 'collections',
@@ -173,7 +173,7 @@ export const routes: RouteDef[] = [
     title: 'درخواست‌های من',
     access: 'public',
     parent: 'dashboard',
-    page: UnderConstruction,
+    page: MyRequests,
   },
   {
     name: 'myGoogleAdsAccounts',

@@ -122,7 +122,7 @@ function ProfileEditor({ user }: { user: User }) {
   // A field shows its error once edited (or left), not before the user has had a chance to fill it.
   const shown = (key: keyof ProfileForm) =>
     touched || blurred.has(key) || (form[key] !== initial[key] && form[key] !== '') ? errors[key] : undefined;
-  const _blur = (key: keyof ProfileForm) => () => setBlurred((b) => new Set(b).add(key));
+  const blur = (key: keyof ProfileForm) => () => setBlurred((b) => new Set(b).add(key));
 
   const save = async () => {
     setTouched(true);
@@ -183,6 +183,7 @@ function ProfileEditor({ user }: { user: User }) {
                 id="p-first-name"
                 value={form.firstName}
                 disabled={locked}
+                onBlur={blur('firstName')}
                 onChange={(e) => set('firstName')(e.target.value)}
               />
             </Row>
@@ -193,6 +194,7 @@ function ProfileEditor({ user }: { user: User }) {
                 id="p-last-name"
                 value={form.lastName}
                 disabled={locked}
+                onBlur={blur('lastName')}
                 onChange={(e) => set('lastName')(e.target.value)}
               />
             </Row>

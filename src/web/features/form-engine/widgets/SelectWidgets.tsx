@@ -74,7 +74,7 @@ export function PaymentMethodGroupSelectWidget({
   disabled,
   readonly,
   rawErrors,
-  formContext,
+  registry,
 }: WidgetProps) {
   const query = useQuery({
     queryKey: ['public', 'paymentMethodGroups'],
@@ -82,7 +82,7 @@ export function PaymentMethodGroupSelectWidget({
       call<{ items: Group[] }>(api.POST('/api/public/searchPaymentMethodGroups', { body: { perPage: 100 } })),
   });
   if (query.isPending) return <Skeleton height="32px" />;
-  const cash = Boolean((formContext as { isCashService?: boolean } | undefined)?.isCashService);
+  const cash = Boolean((registry.formContext as { isCashService?: boolean } | undefined)?.isCashService);
   const items = (query.data?.items ?? []).filter((g) => g.isCash === cash);
   return (
     <RadixSelect

@@ -1,0 +1,135 @@
+/**
+ * Desks end to end: from the service menu to My requests, for a desk of each category in the menu and the
+ * cash-delivery desk, with Persian validation messages, the server's quote, one request per double click;
+ * and a live rate change by staff re-quoting an open desk page without a reload.
+ */
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { ADMIN_MOBILE, ADMIN_PASSWORD, bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+
+const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
+let server: RunningServer;
+let browser: Browser;
+let customer: BrowserContext;
+let token: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  token = await verifiedCustomer(server, '09191234567', '0499370899');
+  customer = await browser.newContext({ viewport: PHONE });
+  await customer.addInitScript((t) => {
+    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
+  }, token);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function choose(page: Page, field: string, option: string) {
+  await page.locator(`#root_${field}`).click();
+  await page.getByRole('option', { name: option }).first().click();
+}
+
+const fieldError = (page: Page, field: string) => page.locator(`[data-field=${field}] [role=alert]`);
+
+const DESKS = [
+  { category: 'educational', desk: 'uafCpr', title: 'پرداخت هزینه اپلیکیشن دانشگاه', cash: false },
+  { category: 'internationalExams', desk: 'toeflGeneralCpr', title: 'آزمون تافل', cash: false },
+  { category: 'embassies', desk: 'canadaEmbassyAppointmentCpr', title: 'وقت سفارت کانادا', cash: false },
+  { category: 'others', desk: 'foriWire', title: 'تحویل نقدی ارز', cash: true },
+] as const;
+
+describe('desks', () => {
+  for (const { category, desk, title, cash } of DESKS) {
+    it(`${desk}: labels, Persian messages, quote, one request per double click, listed in My requests`, async () => {
+      const page = await customer.newPage();
+      await page.goto(`${server.url}/services/${category}`);
+      await page.getByRole('link', { name: new RegExp(title) }).click();
+      await page.waitForURL(`${server.url}/desks/${desk}`);
+      await page.getByTestId('desk-page').waitFor();
+
+      if (cash) {
+        await page.getByText('روش تحویل').waitFor();
+        await page.getByText('مشخصات بانکی گیرنده').waitFor();
+        await page.getByText('بابت', { exact: true }).waitFor();
+        expect(await page.locator('#root_targetPageUsername').isVisible()).toBe(false);
+      } else {
+        await page.getByText('روش پرداخت').waitFor();
+        await page.getByText('آدرس صفحه پرداخت').waitFor();
+      }
+
+      // Bad values: the form's own Persian messages.
+      await page.getByTestId('submit-request').click();
+      await fieldError(page, 'currency').getByText('ارز را انتخاب نمایید.').waitFor();
+      await fieldError(page, 'amount').getByText('مبلغ را وارد نمایید.').waitFor();
+      await page.fill('#root_amount', 'abc');
+      await fieldError(page, 'amount').getByText('مبلغ، معتبر نیست.').waitFor();
+      await page.fill('#root_amount', '0');
+      await fieldError(page, 'amount').getByText('مبلغ باید بزرگتر از صفر باشد.').waitFor();
+      await page.fill('#root_targetPageAddress', 'x'.repeat(101));
+      await fieldError(page, 'targetPageAddress').getByText('حداکثر ۱۰۰ کاراکتر').waitFor();
+
+      // Good values: the server's quote appears.
+      await choose(page, 'currency', 'دلار آمریکا');
+      await page.fill('#root_amount', '۱۲۰');
+      await choose(page, 'requestedPaymentMethodGroup', cash ? 'تحویل نقدی در محل' : 'کارت اعتباری بین‌المللی');
+      await page.fill('#root_targetPageAddress', cash ? 'Ali Rezaei, DE89370400440532013000' : 'https://pay.example.org');
+      if (!cash) {
+        await page.fill('#root_targetPageUsername', 'me@example.org');
+        await page.fill('#root_targetPagePassword', 'secret');
+      }
+      await page.getByTestId('price-summary').waitFor();
+      expect(await page.getByTestId('gross-price').innerText()).toBe('124,200,000 ریال');
+      await page.getByTestId('submit-request').click();
+      await page.getByTestId('submit-error').getByText('ابتدا مبلغ قابل پرداخت را بررسی و تایید کنید.').waitFor();
+      await page.getByTestId('confirm-price').click();
+      if (desk === 'uafCpr') await page.screenshot({ path: `${shots}/desk-quote-phone.png`, fullPage: true });
+      await page.getByTestId('submit-request').dblclick();
+      await page.waitForURL(`${server.url}/request/myRequests`);
+      await page.getByTestId('myRequests-row').filter({ hasText: title }).first().waitFor();
+
+      const mine = await post(server, '/api/me/searchPurchases', { desk }, bearer(token));
+      expect((mine.body.data as { total: number }).total).toBe(1);
+      await page.close();
+    });
+  }
+
+  it('re-quotes an open desk page when staff change the rate in another browser', async () => {
+    const page = await customer.newPage();
+    await page.goto(`${server.url}/desks/sevisGeneralCpr`);
+    await page.getByTestId('desk-page').waitFor();
+    await choose(page, 'currency', 'دلار آمریکا');
+    await page.fill('#root_amount', '100');
+    await choose(page, 'requestedPaymentMethodGroup', 'کارت اعتباری بین‌المللی');
+    await page.getByTestId('price-summary').waitFor();
+    const before = await page.getByTestId('gross-price').innerText();
+
+    const staff = await browser.newContext({ viewport: DESKTOP });
+    const admin = await staff.newPage();
+    await admin.goto(`${server.url}/login`);
+    await admin.getByRole('tab', { name: 'ورود با رمز عبور' }).click();
+    await admin.fill('#login-username', ADMIN_MOBILE);
+    await admin.fill('#login-password', ADMIN_PASSWORD);
+    await admin.getByTestId('login-by-password').click();
+    await admin.waitForURL(`${server.url}/`);
+    await admin.goto(`${server.url}/management/currencies`);
+    await admin.getByTestId('edit-USD').click();
+    await admin.fill('#c-rate', '1,100,000');
+    await admin.getByTestId('save-currency').click();
+    await admin.getByText('ارز ذخیره شد.').waitFor();
+
+    await page.waitForFunction(
+      (old) => document.querySelector('[data-testid=gross-price]')?.textContent !== old,
+      before,
+      { timeout: 5000 },
+    );
+    expect(await page.getByTestId('gross-price').innerText()).toBe('110,000,000 ریال');
+    expect(await page.getByTestId('quote-rate').innerText()).toContain('1,100,000');
+    await staff.close();
+    await page.close();
+  });
+});
