@@ -7,7 +7,15 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
-import { ADMIN_MOBILE, ADMIN_PASSWORD, bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import {
+  ADMIN_MOBILE,
+  ADMIN_PASSWORD,
+  bearer,
+  post,
+  type RunningServer,
+  startServer,
+  verifiedCustomer,
+} from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -77,13 +85,16 @@ describe('desks', () => {
       await choose(page, 'currency', 'دلار آمریکا');
       await page.fill('#root_amount', '۱۲۰');
       await choose(page, 'requestedPaymentMethodGroup', cash ? 'تحویل نقدی در محل' : 'کارت اعتباری بین‌المللی');
-      await page.fill('#root_targetPageAddress', cash ? 'Ali Rezaei, DE89370400440532013000' : 'https://pay.example.org');
+      await page.fill(
+        '#root_targetPageAddress',
+        cash ? 'Ali Rezaei, DE89370400440532013000' : 'https://pay.example.org',
+      );
       if (!cash) {
         await page.fill('#root_targetPageUsername', 'me@example.org');
         await page.fill('#root_targetPagePassword', 'secret');
       }
       await page.getByTestId('price-summary').waitFor();
-      expect(await page.getByTestId('gross-price').innerText()).toBe('124,200,000 ریال');
+      expect(await page.getByTestId('gross-price').textContent()).toBe('124,200,000 ریال');
       await page.getByTestId('submit-request').click();
       await page.getByTestId('submit-error').getByText('ابتدا مبلغ قابل پرداخت را بررسی و تایید کنید.').waitFor();
       await page.getByTestId('confirm-price').click();
@@ -106,7 +117,7 @@ describe('desks', () => {
     await page.fill('#root_amount', '100');
     await choose(page, 'requestedPaymentMethodGroup', 'کارت اعتباری بین‌المللی');
     await page.getByTestId('price-summary').waitFor();
-    const before = await page.getByTestId('gross-price').innerText();
+    const before = await page.getByTestId('gross-price').textContent();
 
     const staff = await browser.newContext({ viewport: DESKTOP });
     const admin = await staff.newPage();
@@ -127,8 +138,8 @@ describe('desks', () => {
       before,
       { timeout: 5000 },
     );
-    expect(await page.getByTestId('gross-price').innerText()).toBe('110,000,000 ریال');
-    expect(await page.getByTestId('quote-rate').innerText()).toContain('1,100,000');
+    expect(await page.getByTestId('gross-price').textContent()).toBe('110,000,000 ریال');
+    expect(await page.getByTestId('quote-rate').textContent()).toContain('1,100,000');
     await staff.close();
     await page.close();
   });
