@@ -38,9 +38,36 @@ async function generateSchemaTypes(): Promise<Map<string, string>> {
   return out;
 }
 
+/** schemas/events/*.json: each event's payload schema becomes a type in src/generated/events.ts. */
+async function generateEventTypes(): Promise<Map<string, string>> {
+  const dir = path.join(root, 'schemas/events');
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
+  const parts: string[] = [banner.trim()];
+  const names: string[] = [];
+  for (const file of files) {
+    const event = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as { event: string; payload: JSONSchema };
+    const ts = await compile(event.payload, String(event.payload.title), {
+      bannerComment: '',
+      additionalProperties: false,
+      format: true,
+      style: { singleQuote: true, printWidth: 120 },
+    });
+    parts.push(ts.trim());
+    names.push(`  '${event.event}': ${String(event.payload.title)};`);
+  }
+  parts.push(
+    `/** Event name → payload, for typed listeners. */\nexport interface LiveEventPayloads {\n${names.join('\n')}\n}`,
+  );
+  return new Map([['src/generated/events.ts', `${parts.join('\n\n')}\n`]]);
+}
+
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
-  const outputs = new Map([...(await generateApi()), ...(await generateSchemaTypes())]);
+  const outputs = new Map([
+    ...(await generateApi()),
+    ...(await generateSchemaTypes()),
+    ...(await generateEventTypes()),
+  ]);
   const stale: string[] = [];
   for (const [rel, content] of outputs) {
     const file = path.join(root, rel);

@@ -3,6 +3,7 @@
  * (public payloads carry ids only, never personal data).
  */
 import type { components } from '../../generated/api';
+import type { LiveEventPayloads } from '../../generated/events';
 import { PUBLIC_CHANNEL, STAFF_CHANNEL, userChannel } from './channels';
 import type { Broadcaster } from './server';
 
@@ -18,7 +19,8 @@ export interface TaskEventPayload {
 export class LiveEvents {
   constructor(private readonly broadcaster: Broadcaster | null = null) {}
 
-  private emit(channel: string, event: string, data: unknown): void {
+  /** Payload shapes come from schemas/events (generated types), so server and clients agree. */
+  private emit<E extends keyof LiveEventPayloads>(channel: string, event: E, data: LiveEventPayloads[E]): void {
     this.broadcaster?.emit(channel, event, data);
   }
 
