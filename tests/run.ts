@@ -1,6 +1,6 @@
 /**
  * `npm test`: every check, in order, stopping at the first failure.
- *   lint · typecheck · schemas · codegen freshness · OpenAPI lint · unit · build · API (embedded PGlite)
+ *   lint · format · typecheck · schemas · codegen freshness · OpenAPI lint · unit · build · API (embedded PGlite)
  *   · API again on PostgreSQL when DATABASE_URL is set (in a fresh database created and dropped here)
  *   · end-to-end in Chromium (installs Debian's chromium when missing and running as root).
  * Ends with one line "tests: N passed, N failed" summed over every vitest run.
@@ -89,7 +89,8 @@ const only = process.argv[2];
 
 try {
   if (!only || only === 'static') {
-    run('lint (biome)', bin('biome'), ['check', '.']);
+    run('lint (eslint)', bin('eslint'), ['.', '--max-warnings', '0']);
+    run('format (prettier --check)', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
     run('typecheck (tsc)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
     run('schemas against meta-schemas', node, [...tsx, 'codegen/validate-schemas.ts']);
     run('generated code is fresh', node, [...tsx, 'codegen/generate.ts', '--check']);

@@ -26,7 +26,8 @@ export function isPersianText(s: string): boolean {
   const text = String(s);
   return (
     text.trim().length > 0 &&
-    /^[\u0621-\u063A\u0641-\u064A\u064B-\u0652\u0670\u067E\u0686\u0698\u06A9\u06AF\u06CC\u06C0\u0622\u200C\s]+$/.test(
+    // Letters, whitespace and ZWNJ; diacritics (harakat, superscript alef) in a class of their own.
+    /^(?:[\u0621-\u063A\u0641-\u064A\u067E\u0686\u0698\u06A9\u06AF\u06CC\u06C0\u0622\u200C\s]|[\u064B-\u0652\u0670])+$/u.test(
       text,
     )
   );

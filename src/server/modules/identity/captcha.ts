@@ -66,7 +66,10 @@ export async function createCaptcha(db: DB): Promise<{ captchaKey: string }> {
       expiresAt: sql<Date>`now() + make_interval(secs => ${CAPTCHA_LIFETIME_SECONDS})` as unknown as Date,
     })
     .execute();
-  await db.deleteFrom('captchas').where('expiresAt', '<', sql<Date>`now() - interval '1 day'`).execute();
+  await db
+    .deleteFrom('captchas')
+    .where('expiresAt', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
   return { captchaKey };
 }
 

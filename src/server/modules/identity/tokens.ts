@@ -62,7 +62,11 @@ export function tokenAuthenticator(db: DB) {
       .executeTakeFirst();
     if (!row) return null;
     if (Date.now() - new Date(row.lastUsedAt).getTime() > TOUCH_INTERVAL_MS) {
-      await db.updateTable('userTokens').set({ lastUsedAt: sql`now()` }).where('id', '=', row.tokenId).execute();
+      await db
+        .updateTable('userTokens')
+        .set({ lastUsedAt: sql`now()` })
+        .where('id', '=', row.tokenId)
+        .execute();
     }
     const actions = row.isStaff ? await actionsOf(db, row.userId) : [];
     return { userId: row.userId, uid: row.uid, isStaff: row.isStaff, actions: new Set(actions), tokenId: row.tokenId };

@@ -91,7 +91,7 @@ export class RequestService {
   /** Checks currency, payment method and limits for the desk, and returns what the price depends on. */
   private async resolvePriceInputs(deskForm: DeskForm, input: Record<string, unknown>, userId: number) {
     const { desk, form } = deskForm;
-    let currencyId = Number(input.currency);
+    const currencyId = Number(input.currency);
     if (form.formType === 'googleAdsAccountCr') {
       // Google Ads accounts arrive with their own issue; until a customer has one there is nothing to charge.
       void userId;
@@ -103,7 +103,6 @@ export class RequestService {
       .where('id', '=', currencyId)
       .executeTakeFirst();
     if (!currency?.useForUafCpr) throw HttpError.of(422, 'desk.currencyNotAllowed');
-    currencyId = currency.id;
     const group = await this.db
       .selectFrom('paymentMethodGroups')
       .select(['id', 'isCash'])

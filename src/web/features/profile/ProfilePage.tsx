@@ -27,10 +27,7 @@ interface ProfileForm {
 }
 
 type Inquiry =
-  | { state: 'idle' }
-  | { state: 'loading' }
-  | { state: 'accepted' }
-  | { state: 'rejected'; mobileNo: string };
+  { state: 'idle' } | { state: 'loading' } | { state: 'accepted' } | { state: 'rejected'; mobileNo: string };
 
 const fromUser = (u: User): ProfileForm => ({
   nationalCode: u.nationalCode ?? '',

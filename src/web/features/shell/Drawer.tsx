@@ -56,9 +56,7 @@ export function DrawerContent({ onNavigate }: { onNavigate: () => void }) {
   const navigate = useNavigate();
 
   return (
-    // Any click on a link inside closes the drawer.
-    // biome-ignore lint/a11y/noStaticElementInteractions: the click only bubbles up from real links
-    // biome-ignore lint/a11y/useKeyWithClickEvents: links handle their own keyboard activation
+    // Any click on a link inside closes the drawer (links handle their own keyboard activation).
     <div onClick={(e) => (e.target as HTMLElement).closest('a') && onNavigate()}>
       <Box
         mb="3"

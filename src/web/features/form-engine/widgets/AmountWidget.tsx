@@ -11,7 +11,7 @@ export function AmountWidget({ id, value, onChange, onBlur, disabled, readonly, 
     if (typeof value === 'number' && Number(toEnglishDigits(text).replace(/,/g, '')) !== value)
       setText(formatNumber(value));
     if (value === undefined && text !== '') setText('');
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only an outside change of value resets the text
+    // Only an outside change of value resets the text; typing keeps what the user wrote.
   }, [value, text]);
   return (
     <TextField.Root
