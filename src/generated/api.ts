@@ -578,6 +578,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/searchCurrencyBankAccounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Our foreign-currency bank accounts, each with its currency */
+        post: operations["searchCurrencyBankAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/searchCustomers": {
         parameters: {
             query?: never;
@@ -589,6 +606,57 @@ export interface paths {
         put?: never;
         /** Customers (non-staff users) */
         post: operations["searchCustomers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchInternalBankAccounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Our rial bank accounts */
+        post: operations["searchInternalBankAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchPaymentMethodGroups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Payment method groups for staff screens */
+        post: operations["sysSearchPaymentMethodGroups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchPaymentMethods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Payment methods within their groups */
+        post: operations["searchPaymentMethods"];
         delete?: never;
         options?: never;
         head?: never;
@@ -629,6 +697,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/searchServices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Services (desks) of the catalogue */
+        post: operations["searchServices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/searchTaskTypes": {
         parameters: {
             query?: never;
@@ -640,6 +725,23 @@ export interface paths {
         put?: never;
         /** Task types with colours and the number of open tasks of each */
         post: operations["searchTaskTypes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchThirdParties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Third parties we pay on customers' behalf */
+        post: operations["searchThirdParties"];
         delete?: never;
         options?: never;
         head?: never;
@@ -977,6 +1079,16 @@ export interface components {
             useForGoogleAdsAccountCr: boolean;
             useForUafCpr: boolean;
         };
+        CurrencyBankAccount: {
+            accountNo: string;
+            bankName: string;
+            currencyCode: string;
+            currencyId: number;
+            id: number;
+            isActive: boolean;
+            swift: string;
+            title: string;
+        };
         CurrencyPage: {
             items: components["schemas"]["Currency"][];
             total: number;
@@ -1012,6 +1124,14 @@ export interface components {
         IdRef: {
             id: number;
         };
+        InternalBankAccount: {
+            accountNo: string;
+            bankName: string;
+            iban: string;
+            id: number;
+            isActive: boolean;
+            title: string;
+        };
         MetaData: {
             [key: string]: string | number | boolean;
         };
@@ -1021,6 +1141,13 @@ export interface components {
          */
         MobileNo: string;
         NewPassword: string;
+        PaymentMethod: {
+            groupId: number;
+            groupTitle: string;
+            id: number;
+            isActive: boolean;
+            title: string;
+        };
         PaymentMethodGroup: {
             description: string;
             id: number;
@@ -1121,6 +1248,14 @@ export interface components {
             perPage?: number;
             search?: string;
         };
+        Service: {
+            businessType: string;
+            formType: string;
+            identifier: string;
+            isCashService: boolean;
+            productCategory: string;
+            title: string;
+        };
         SystemParameter: {
             description: string;
             isPublic: boolean;
@@ -1155,6 +1290,12 @@ export interface components {
             identifier: string;
             openCount: number;
             title: string;
+        };
+        ThirdParty: {
+            country: string;
+            id: number;
+            title: string;
+            website: string;
         };
         User: {
             /** @description 1 or above means identity-verified */
@@ -2122,6 +2263,36 @@ export interface operations {
             };
         };
     };
+    searchCurrencyBankAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SearchQuery"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Our foreign-currency bank accounts, each with its currency */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["CurrencyBankAccount"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
     searchCustomers: {
         parameters: {
             query?: never;
@@ -2137,6 +2308,96 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["UserList"];
+        };
+    };
+    searchInternalBankAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SearchQuery"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Our rial bank accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["InternalBankAccount"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    sysSearchPaymentMethodGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SearchQuery"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Payment method groups for staff screens */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["PaymentMethodGroup"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchPaymentMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SearchQuery"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Payment methods within their groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["PaymentMethod"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
         };
     };
     searchPurchases: {
@@ -2182,6 +2443,36 @@ export interface operations {
             };
         };
     };
+    searchServices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SearchQuery"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Services (desks) of the catalogue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["Service"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
     searchTaskTypes: {
         parameters: {
             query?: never;
@@ -2201,6 +2492,36 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["TaskType"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchThirdParties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SearchQuery"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Third parties we pay on customers' behalf */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["ThirdParty"][];
                             total: number;
                         };
                     };

@@ -23,6 +23,7 @@ import { getOrCreateSecret } from './lib/secrets';
 import { accessHandlers } from './modules/access/handlers';
 import { seedAccess } from './modules/access/seed';
 import { catalogueHandlers } from './modules/catalogue/handlers';
+import { referenceHandlers } from './modules/catalogue/reference-handlers';
 import { Catalogue } from './modules/desks/catalogue';
 import { identityHandlers } from './modules/identity/handlers';
 import { createSmsSender } from './modules/identity/sms';
@@ -183,6 +184,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }),
     ...accessHandlers(db, actionsUsedByContract),
     ...taskHandlers(db, storage, live),
+    ...referenceHandlers(db, catalogue),
     ...requestHandlers(db, catalogue, new RequestService(db, catalogue), live),
   };
   registerContractRoutes(fastify, {

@@ -45,4 +45,30 @@ export interface DemoCatalogue {
       isCash: boolean;
     }[]
   ];
+  paymentMethods: {
+    /**
+     * Index into paymentMethodGroups
+     */
+    group: number;
+    title: string;
+    isActive: boolean;
+  }[];
+  thirdParties: {
+    title: string;
+    website: string;
+    country: string;
+  }[];
+  internalBankAccounts: {
+    title: string;
+    bankName: string;
+    accountNo: string;
+    iban: string;
+  }[];
+  currencyBankAccounts: {
+    currency: string;
+    title: string;
+    bankName: string;
+    accountNo: string;
+    swift: string;
+  }[];
 }

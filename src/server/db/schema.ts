@@ -223,7 +223,44 @@ export interface LedgerEntriesTable {
   createdAt: Generated<Date>;
 }
 
+export interface PaymentMethodsTable {
+  id: Generated<number>;
+  groupId: number;
+  title: string;
+  isActive: Generated<boolean>;
+}
+
+export interface ThirdPartiesTable {
+  id: Generated<number>;
+  title: string;
+  website: Generated<string>;
+  country: Generated<string>;
+}
+
+export interface InternalBankAccountsTable {
+  id: Generated<number>;
+  title: string;
+  bankName: string;
+  accountNo: string;
+  iban: Generated<string>;
+  isActive: Generated<boolean>;
+}
+
+export interface CurrencyBankAccountsTable {
+  id: Generated<number>;
+  currencyId: number;
+  title: string;
+  bankName: string;
+  accountNo: string;
+  swift: Generated<string>;
+  isActive: Generated<boolean>;
+}
+
 export interface Database {
+  paymentMethods: PaymentMethodsTable;
+  thirdParties: ThirdPartiesTable;
+  internalBankAccounts: InternalBankAccountsTable;
+  currencyBankAccounts: CurrencyBankAccountsTable;
   purchaseStates: PurchaseStatesTable;
   quotes: QuotesTable;
   purchases: PurchasesTable;

@@ -28,9 +28,26 @@ export async function seedDemoCatalogue(db: DB): Promise<boolean> {
       .insertInto('currencies')
       .values(demo.currencies.map((c, i) => ({ ...c, sortOrder: i })))
       .execute();
-    await trx
+    const groups = await trx
       .insertInto('paymentMethodGroups')
       .values(demo.paymentMethodGroups.map((g, i) => ({ ...g, sortOrder: i })))
+      .returning('id')
+      .execute();
+    await trx
+      .insertInto('paymentMethods')
+      .values(demo.paymentMethods.map((m) => ({ groupId: groups[m.group]!.id, title: m.title, isActive: m.isActive })))
+      .execute();
+    await trx.insertInto('thirdParties').values(demo.thirdParties).execute();
+    await trx.insertInto('internalBankAccounts').values(demo.internalBankAccounts).execute();
+    const currencies = await trx.selectFrom('currencies').select(['id', 'code']).execute();
+    await trx
+      .insertInto('currencyBankAccounts')
+      .values(
+        demo.currencyBankAccounts.map(({ currency, ...a }) => ({
+          ...a,
+          currencyId: currencies.find((c) => c.code.trim() === currency)!.id,
+        })),
+      )
       .execute();
     return true;
   });
