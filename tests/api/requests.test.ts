@@ -241,6 +241,58 @@ describe('request submission', () => {
   });
 });
 
+describe('IELTS registration desk (staff-built exam profile)', () => {
+  it('asks for the exam profile instead of a payment page, with its own messages', async () => {
+    const token = await verifiedCustomer('09150000009', '0020000014');
+    const quote = (
+      await post(
+        server,
+        '/api/me/desks/ieltsRegistrationAndCpr/priceInquiry',
+        { currency: usd.id, amount: 310, requestedPaymentMethodGroup: cardGroup },
+        bearer(token),
+      )
+    ).body.data as { quoteId: string };
+    const form = {
+      currency: usd.id,
+      amount: 310,
+      requestedPaymentMethodGroup: cardGroup,
+      testModule: 'Academic',
+      testCity: 'تهران',
+      preferredTestDate: '2027-01-15',
+      passportNumber: 'K12345678',
+      passportExpiry: '2030-05-01',
+      quoteId: quote.quoteId,
+    };
+    const missing = await post(
+      server,
+      '/api/me/desks/ieltsRegistrationAndCpr/requests',
+      { ...form, passportNumber: undefined },
+      { ...bearer(token), ...idem() },
+    );
+    expect(missing.body.msg).toBe('شماره گذرنامه را وارد نمایید.');
+    const bad = await post(
+      server,
+      '/api/me/desks/ieltsRegistrationAndCpr/requests',
+      { ...form, passportNumber: '12345' },
+      { ...bearer(token), ...idem() },
+    );
+    expect(bad.body.msg).toBe('شماره گذرنامه باید یک حرف لاتین و ۸ رقم باشد.');
+    const badDate = await post(
+      server,
+      '/api/me/desks/ieltsRegistrationAndCpr/requests',
+      { ...form, passportExpiry: '@1409/13/01' },
+      { ...bearer(token), ...idem() },
+    );
+    expect(badDate.body.msg).toBe('تاریخ معتبر نیست.');
+    const ok = await post(server, '/api/me/desks/ieltsRegistrationAndCpr/requests', form, {
+      ...bearer(token),
+      ...idem(),
+    });
+    expect(ok.status).toBe(200);
+    expect((ok.body.data as { fields: Record<string, unknown> }).fields).toMatchObject({ passportNumber: 'K12345678' });
+  });
+});
+
 describe('currency management', () => {
   it('lets staff change a rate (audit-logged) and refuses a non-integer rate', async () => {
     const saved = await post(

@@ -7,7 +7,7 @@ export interface Desk {
   $schema?: string;
   identifier: string;
   productCategory: 'educational' | 'internationalExams' | 'embassies' | 'googleAds' | 'others';
-  formType: 'generalCpr' | 'googleAdsAccountCr';
+  formType: 'generalCpr' | 'googleAdsAccountCr' | 'ieltsRegistrationCpr';
   /**
    * simple requires profile level 1
    */

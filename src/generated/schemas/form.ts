@@ -5,7 +5,7 @@
  */
 export interface FormType {
   $schema?: string;
-  formType: 'generalCpr' | 'googleAdsAccountCr';
+  formType: 'generalCpr' | 'googleAdsAccountCr' | 'ieltsRegistrationCpr';
   /**
    * Fields that must all be filled before a price inquiry is made
    *

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { type Kysely, sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import { type PriceBreakdown, payablePrice, priceOf, toMinorUnits } from '../../../shared/pricing';
@@ -25,7 +26,8 @@ export type Purchase = components['schemas']['Purchase'];
 const DISPLAY_FIELDS = ['grossPrice', 'totalCosts', 'expectedPrice', 'payablePrice'];
 
 export class RequestService {
-  private readonly ajv = addSharedKeywords(new Ajv2020({ strict: false, allErrors: false, verbose: true }));
+  // The same formats the web's rjsf validator knows (ajv-formats) plus the shared keywords.
+  private readonly ajv = addSharedKeywords(addFormats(new Ajv2020({ strict: false, allErrors: false, verbose: true })));
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor(

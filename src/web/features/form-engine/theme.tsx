@@ -4,6 +4,7 @@ import { Flex, Text } from '@radix-ui/themes';
 import { withTheme } from '@rjsf/core';
 import type { FieldTemplateProps, ObjectFieldTemplateProps, RegistryWidgetsType, TemplatesType } from '@rjsf/utils';
 import { AmountWidget } from './widgets/AmountWidget';
+import { JalaliDateWidget, RadioWidget } from './widgets/DateWidgets';
 import { ImageUploadWidget } from './widgets/ImageUploadWidget';
 import {
   CurrencySelectWidget,
@@ -82,6 +83,9 @@ const widgets: RegistryWidgetsType = {
   paymentMethodGroupSelect: PaymentMethodGroupSelectWidget,
   googleAdsAccountSelect: GoogleAdsAccountSelectWidget,
   imageUpload: ImageUploadWidget,
+  jalaliDate: JalaliDateWidget,
+  RadioWidget,
+  radio: RadioWidget,
 };
 
 const templates: Partial<TemplatesType> = {

@@ -14,7 +14,7 @@ import { loadUser, loginDialogOpenAtom, type User, userAtom } from '../auth/sess
 import { DateText } from '../shell/DateText';
 import { showSnackbar } from '../shell/snackbar';
 import { CardImageUpload } from './CardImageUpload';
-import { INVALID_PREFIX, JalaliDateInput } from './JalaliDateInput';
+import { INVALID_PREFIX, JalaliDateInput } from '../../lib/JalaliDateInput';
 
 const m = messages.messages;
 

@@ -5,10 +5,9 @@
 import { Text, TextField } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
-import { gregorianToJalali, jalaliToGregorian } from '../../../shared/calendar';
-import { toEnglishDigits } from '../../../shared/digits';
-import { isValidJalaliDate } from '../../../shared/validation';
-import { calendarAtom } from '../shell/calendar';
+import { gregorianToJalali, jalaliToGregorian } from '../../shared/calendar';
+import { toEnglishDigits } from '../../shared/digits';
+import { calendarAtom } from '../features/shell/calendar';
 
 export const INVALID_PREFIX = '@';
 
@@ -21,7 +20,14 @@ function toDisplay(stored: string, calendar: 'fa' | 'en'): string {
 function toStored(text: string, calendar: 'fa' | 'en'): string {
   const value = toEnglishDigits(text.trim());
   if (!value) return '';
-  if (calendar === 'fa') return isValidJalaliDate(value) ? jalaliToGregorian(value) : INVALID_PREFIX + text;
+  if (calendar === 'fa') {
+    try {
+      // Any real Jalali day (past or future: birth dates and passport expiries alike); the form's rules bound it.
+      return jalaliToGregorian(value);
+    } catch {
+      return INVALID_PREFIX + text;
+    }
+  }
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
   return valid && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value) ? value : INVALID_PREFIX + text;
 }
