@@ -120,7 +120,13 @@ describe('log-in, profile and staff approval', () => {
 
     await page.goto(`${server.url}/management/tasks`);
     const row = page.getByTestId('tasks-row').filter({ hasText: 'مریم احمدی' });
-    await row.waitFor();
+    try {
+      await row.waitFor({ timeout: 20_000 });
+    } catch (error) {
+      // Keep what the page showed, to read after a failed run.
+      await page.screenshot({ path: `${shots}/FAILED-task-queue.png`, fullPage: true });
+      throw error;
+    }
     const badge = row.getByTestId('row-badge');
     expect(await badge.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(30, 136, 229)');
     taskId = Number(await row.locator('td').first().textContent());
