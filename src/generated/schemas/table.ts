@@ -53,4 +53,14 @@ export interface DataTable {
   }[];
   searchable?: boolean;
   export?: boolean;
+  /**
+   * Select filters sent to the server as body fields
+   */
+  filters?: {
+    key: string;
+    title: string;
+    optionsPath: string;
+    valueKey: string;
+    labelKey: string;
+  }[];
 }

@@ -44,9 +44,11 @@ async function fetchRows(
   search: string,
   page: number,
   perPage: number,
+  filters: Record<string, string>,
 ): Promise<{ items: Row[]; total: number }> {
   const { path, method, paging, params } = def.source;
-  const body = paging === 'server' ? { ...(params ?? {}), ...(search ? { search } : {}), page, perPage } : undefined;
+  const body =
+    paging === 'server' ? { ...(params ?? {}), ...filters, ...(search ? { search } : {}), page, perPage } : undefined;
   // The path comes from a validated table definition, so the typed client is addressed loosely here.
   const client = api as unknown as Record<
     string,
@@ -72,6 +74,7 @@ export function DataTable({
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState(10);
   const serverPaging = def.source.paging === 'server';
+  const [filters, setFilters] = useState<Record<string, string>>({});
 
   useEffect(() => {
     const t = setTimeout(() => {
@@ -82,8 +85,8 @@ export function DataTable({
   }, [searchText]);
 
   const query = useQuery({
-    queryKey: ['table', def.name, serverPaging ? { search, page, perPage } : {}, refreshKey],
-    queryFn: () => fetchRows(def, search, page, perPage),
+    queryKey: ['table', def.name, serverPaging ? { search, page, perPage, filters } : {}, refreshKey],
+    queryFn: () => fetchRows(def, search, page, perPage, filters),
     placeholderData: (previous) => previous,
   });
 
@@ -202,6 +205,22 @@ export function DataTable({
             </TextField.Slot>
           </TextField.Root>
         )}
+        {(def.filters ?? []).map((filter) => (
+          <FilterSelect
+            key={filter.key}
+            filter={filter}
+            value={filters[filter.key] ?? ''}
+            onChange={(v) => {
+              setFilters((f) => {
+                const next = { ...f };
+                if (v) next[filter.key] = v;
+                else delete next[filter.key];
+                return next;
+              });
+              setPage(1);
+            }}
+          />
+        ))}
         <IconButton variant="soft" onClick={() => void query.refetch()} aria-label="بارگذاری دوباره">
           <ReloadIcon />
         </IconButton>
@@ -269,6 +288,37 @@ export function DataTable({
         </Flex>
       </Flex>
     </Flex>
+  );
+}
+
+type Filter = NonNullable<TableDef['filters']>[number];
+const ALL = '__all__';
+
+/** A select whose options come from an API list (e.g. request states). */
+function FilterSelect({ filter, value, onChange }: { filter: Filter; value: string; onChange: (v: string) => void }) {
+  const options = useQuery({
+    queryKey: ['filterOptions', filter.optionsPath],
+    queryFn: async () => {
+      const client = api as unknown as Record<
+        string,
+        (p: string, o?: object) => Promise<{ data?: { data: { items: Row[] } } }>
+      >;
+      const result = await client.POST!(filter.optionsPath, { body: {} });
+      return result.data?.data.items ?? [];
+    },
+  });
+  return (
+    <Select.Root value={value || ALL} onValueChange={(v) => onChange(v === ALL ? '' : v)}>
+      <Select.Trigger aria-label={filter.title} />
+      <Select.Content position="popper">
+        <Select.Item value={ALL}>{filter.title}: همه</Select.Item>
+        {(options.data ?? []).map((o) => (
+          <Select.Item key={String(o[filter.valueKey])} value={String(o[filter.valueKey])}>
+            {String(o[filter.labelKey])}
+          </Select.Item>
+        ))}
+      </Select.Content>
+    </Select.Root>
   );
 }
 

@@ -9,6 +9,7 @@ import { isInteger } from '../../../../shared/validation';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { DateText } from '../../shell/DateText';
 import { showSnackbar } from '../../shell/snackbar';
+import { SystemParameters } from './SystemParameters';
 
 type Currency = components['schemas']['Currency'];
 type Draft = {
@@ -208,6 +209,7 @@ export default function CurrenciesPage() {
           </Table.Root>
         </div>
       </Card>
+      <SystemParameters />
       {draft && <CurrencyDialog key={draft.id ?? 'new'} draft={draft} onClose={() => setDraft(null)} />}
     </Flex>
   );
