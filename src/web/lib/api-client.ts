@@ -65,7 +65,13 @@ const middleware: Middleware = {
       if (!response.ok) throw new ApiError(FALLBACK_MESSAGE, response.status, null);
       return response;
     }
-    const body = (await response.clone().json()) as { result?: unknown };
+    let body: { result?: unknown };
+    try {
+      body = (await response.clone().json()) as { result?: unknown };
+    } catch {
+      // The body never arrived whole (navigation, network): a transport failure, not an answer.
+      throw new ApiError(FALLBACK_MESSAGE, 0, null);
+    }
     if (!response.ok || !body.result) {
       throw new ApiError(digMessage(body) ?? FALLBACK_MESSAGE, response.status, body);
     }

@@ -61,13 +61,14 @@ export async function loadUser(): Promise<User | null> {
     }
     return user;
   } catch (error) {
-    // The server refused the token or sent no user: clear token and user. A transport failure
-    // (offline, or the page navigating away mid-request) says nothing about the token, so it stays.
-    if (error instanceof ApiError && error.status === 0) {
+    // Only an answer from the server (it refused the token, or sent no user) clears token and user.
+    // A transport failure (offline, or the page navigating away mid-request, even mid-body) says
+    // nothing about the token, so it stays.
+    if (error instanceof ApiError && error.status !== 0) {
+      clearSession();
+    } else {
       set(userAtom, null);
       set(memoryTokenAtom, null);
-    } else {
-      clearSession();
     }
     return null;
   }
