@@ -10,6 +10,7 @@ import { hashPassword } from '../../lib/crypto';
 import { revokeAllTokens } from '../identity/tokens';
 import { displayName, newUid } from '../identity/users-store';
 import { ADMIN_GROUP, menuFor } from './menu';
+import { likePattern } from '../../lib/sql';
 
 type UserSummary = components['schemas']['UserSummary'];
 
@@ -33,8 +34,6 @@ type AccessOperation =
   | 'getActions'
   | 'saveAction'
   | 'removeAction';
-
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 async function listUsers(
   db: DB,

@@ -6,8 +6,7 @@ import type { Database } from '../../db/schema';
 import { ok } from '../../http/errors';
 import type { Catalogue } from '../desks/catalogue';
 import { type PageQuery, searchPaymentMethodGroups } from './store';
-
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+import { likePattern } from '../../lib/sql';
 
 /** Pages a query that already has its where clauses; `select` picks the columns. */
 async function page<T, TB extends keyof Database, O>(

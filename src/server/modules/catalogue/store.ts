@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import type { DB } from '../../db/database';
+import { likePattern } from '../../lib/sql';
 
 export type Currency = components['schemas']['Currency'];
 export type PaymentMethodGroup = components['schemas']['PaymentMethodGroup'];
@@ -11,8 +12,6 @@ export interface PageQuery {
   page?: number | undefined;
   perPage?: number | undefined;
 }
-
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export async function searchCurrencies(
   db: DB,
