@@ -2,7 +2,8 @@
  * `npm test`: every check, in order, stopping at the first failure.
  *   lint · format · typecheck · schemas · codegen freshness · OpenAPI lint · unit · build · API (embedded PGlite)
  *   · API again on PostgreSQL when DATABASE_URL is set (in a fresh database created and dropped here)
- *   · end-to-end in Chromium (installs Debian's chromium when missing and running as root).
+ *   · end-to-end in Chromium (installs Debian's chromium when missing and running as root), again on
+ *     PostgreSQL and Redis when DATABASE_URL is set.
  * Ends with one line "tests: N passed, N failed" summed over every vitest run.
  */
 import { spawnSync } from 'node:child_process';
@@ -110,6 +111,15 @@ try {
   if (!only || only === 'e2e') {
     ensureChromium();
     vitest('e2e (Chromium)', 'e2e', { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' });
+    const databaseUrl = process.env.DATABASE_URL;
+    if (databaseUrl) {
+      await withFreshPostgres(databaseUrl, (url) =>
+        vitest('e2e (Chromium, PostgreSQL + Redis)', 'e2e', {
+          TEST_DATABASE_URL: url,
+          TEST_REDIS_URL: process.env.REDIS_URL ?? '',
+        }),
+      );
+    }
   }
 } catch (error) {
   if (!(error instanceof StepFailed)) console.error(error);
