@@ -1,8 +1,9 @@
 /**
- * Registers the shared rules on an ajv instance, as formats (strings) and the `numberRange` keyword,
- * so a JSON Schema says `format: nationalCode` and both the form and the server apply isValidNationalCode.
+ * Registers the shared rules on an ajv instance (Ajv, Ajv2020, rjsf's validator), as string formats
+ * and the `numberRange` keyword, so a JSON Schema says `format: nationalCode` and both the form and
+ * the server apply isValidNationalCode.
  */
-import type Ajv from 'ajv';
+import type AjvCore from 'ajv/dist/core';
 import {
   isInRange,
   isInteger,
@@ -13,35 +14,45 @@ import {
   isValidNationalCode,
 } from './index';
 
-const FORMATS: Record<string, (s: string) => boolean> = {
+const FORMATS = {
   mobile: isValidMobile,
   nationalCode: isValidNationalCode,
-  mobileOrNationalCode: (s) => isValidMobile(s) || isValidNationalCode(s),
+  mobileOrNationalCode: (s: string) => isValidMobile(s) || isValidNationalCode(s),
   persianText: isPersianText,
-  jalaliDate: (s) => isValidJalaliDate(s),
+  jalaliDate: (s: string) => isValidJalaliDate(s),
   emailList: isValidEmailList,
-  integerString: isInteger,
-};
+  integerString: (s: string) => isInteger(s),
+} satisfies Record<string, (s: string) => boolean>;
 
-export const sharedFormatNames = Object.keys(FORMATS);
+export type SharedFormatName = keyof typeof FORMATS;
+export const sharedFormatNames = Object.keys(FORMATS) as readonly SharedFormatName[];
 
-interface NumberRange {
+/** Value of the `numberRange` keyword: bounds for a number or a numeric string. */
+export interface NumberRange {
   min: number;
   max: number;
   inclusive?: boolean;
 }
 
-export function addSharedKeywords(ajv: Ajv): Ajv {
-  for (const [name, validate] of Object.entries(FORMATS)) {
-    if (!ajv.formats[name]) ajv.addFormat(name, { type: 'string', validate });
-  }
+/** Adds the shared formats and the `numberRange` keyword; safe to call more than once on one instance. */
+export function addSharedKeywords<T extends AjvCore>(ajv: T): T {
+  // addFormat replaces a format of the same name, so the shared rule always wins.
+  for (const name of sharedFormatNames) ajv.addFormat(name, { type: 'string', validate: FORMATS[name] });
   if (!ajv.getKeyword('numberRange')) {
     ajv.addKeyword({
       keyword: 'numberRange',
-      type: ['number', 'string'],
+      // No `type`: applies to numbers and strings, ignores other types, and asks nothing of strictTypes.
       schemaType: 'object',
-      validate: (range: NumberRange, data: number | string) =>
-        isInRange(data, range.min, range.max, { inclusive: range.inclusive ?? true }),
+      metaSchema: {
+        type: 'object',
+        required: ['min', 'max'],
+        properties: { min: { type: 'number' }, max: { type: 'number' }, inclusive: { type: 'boolean' } },
+        additionalProperties: false,
+      },
+      validate: (range: NumberRange, data: unknown) =>
+        typeof data === 'number' || typeof data === 'string'
+          ? isInRange(data, range.min, range.max, { inclusive: range.inclusive ?? true })
+          : true,
       errors: false,
     });
   }

@@ -5,14 +5,16 @@
 import { currentJalaliYear, jalaliMonthLength, parseJalali } from '../calendar';
 import { toEnglishDigits } from '../digits';
 
+const normalize = (s: string) => toEnglishDigits(String(s).trim());
+
 /** 09 followed by nine digits. */
 export function isValidMobile(s: string): boolean {
-  return /^09\d{9}$/.test(toEnglishDigits(String(s).trim()));
+  return /^09\d{9}$/.test(normalize(s));
 }
 
 /** Iranian national ID: ten digits, not all the same, with the standard mod-11 check digit. */
 export function isValidNationalCode(s: string): boolean {
-  const code = toEnglishDigits(String(s).trim());
+  const code = normalize(s);
   if (!/^\d{10}$/.test(code) || /^(\d)\1{9}$/.test(code)) return false;
   const digits = [...code].map(Number);
   const sum = digits.slice(0, 9).reduce((acc, d, i) => acc + d * (10 - i), 0);
@@ -21,51 +23,58 @@ export function isValidNationalCode(s: string): boolean {
   return remainder < 2 ? check === remainder : check === 11 - remainder;
 }
 
-/** Persian/Arabic letters (with diacritics and the zero-width non-joiner) and whitespace only. */
+// Arabic-script letters used in Persian and Arabic (with پ چ ژ ک گ ی ۀ); diacritics (harakat, superscript
+// alef) sit in a class of their own so no class mixes letters with combining marks.
+const PERSIAN_LETTER = /[\u0621-\u063A\u0641-\u064A\u067E\u0686\u0698\u06A9\u06AF\u06C0\u06CC]/u;
+const PERSIAN_TEXT =
+  /^(?:[\u0621-\u063A\u0641-\u064A\u067E\u0686\u0698\u06A9\u06AF\u06C0\u06CC\u200C\s]|[\u064B-\u065F\u0670])+$/u;
+
+/** Persian/Arabic letters (diacritics and the zero-width non-joiner allowed) and whitespace; at least one letter. */
 export function isPersianText(s: string): boolean {
   const text = String(s);
-  return (
-    text.trim().length > 0 &&
-    // Letters, whitespace and ZWNJ; diacritics (harakat, superscript alef) in a class of their own.
-    /^(?:[\u0621-\u063A\u0641-\u064A\u067E\u0686\u0698\u06A9\u06AF\u06CC\u06C0\u0622\u200C\s]|[\u064B-\u0652\u0670])+$/u.test(
-      text,
-    )
-  );
+  return PERSIAN_TEXT.test(text) && PERSIAN_LETTER.test(text);
 }
 
-/** yyyy/mm/dd in the Jalali calendar: year from 1300 to the current one, a day that exists. */
+/** yyyy/m/d in the Jalali calendar: a year from 1300 to the current one, and a day that exists. */
 export function isValidJalaliDate(s: string, now: Date = new Date()): boolean {
-  const parts = parseJalali(String(s));
+  const parts = parseJalali(s);
   if (!parts) return false;
   const { year, month, day } = parts;
   if (year < 1300 || year > currentJalaliYear(now)) return false;
-  if (month < 1 || month > 12) return false;
   return day >= 1 && day <= jalaliMonthLength(year, month);
 }
 
+// The dot-atom form (no leading, trailing or doubled dots) and a host name with a dot.
 const EMAIL =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
-/** Comma-separated e-mail addresses (the Persian comma counts); no empty items. */
+/** Comma-separated e-mail addresses (the Persian comma ، counts too); no empty items. */
 export function isValidEmailList(s: string): boolean {
-  const items = String(s)
+  return String(s)
     .split(/[,،]/)
-    .map((item) => item.trim());
-  return items.length > 0 && items.every((item) => item.length > 0 && item.length <= 254 && EMAIL.test(item));
+    .map((item) => item.trim())
+    .every((item) => item.length > 0 && item.length <= 254 && EMAIL.test(item));
 }
 
+/** An optional minus and digits; a number must be a (safe or not) integer. */
 export function isInteger(s: string | number): boolean {
   if (typeof s === 'number') return Number.isInteger(s);
-  return /^-?\d+$/.test(toEnglishDigits(String(s).trim()));
+  return /^-?\d+$/.test(normalize(s));
 }
 
+/** A number, or a decimal string (any digits, '.' or '٫' as the point), within [min, max] or (min, max). */
 export function isInRange(
   n: number | string,
   min: number,
   max: number,
   options: { inclusive?: boolean } = {},
 ): boolean {
-  const value = typeof n === 'number' ? n : Number(toEnglishDigits(String(n).trim()));
-  if (!Number.isFinite(value)) return false;
+  let value = n;
+  if (typeof value === 'string') {
+    const text = normalize(value).replace('٫', '.');
+    if (!/^-?(?:\d+(?:\.\d*)?|\.\d+)$/.test(text)) return false;
+    value = Number(text);
+  }
+  if (typeof value !== 'number' || Number.isNaN(value)) return false;
   return options.inclusive === false ? value > min && value < max : value >= min && value <= max;
 }

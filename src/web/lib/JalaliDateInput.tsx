@@ -14,7 +14,13 @@ export const INVALID_PREFIX = '@';
 function toDisplay(stored: string, calendar: 'fa' | 'en'): string {
   if (!stored) return '';
   if (stored.startsWith(INVALID_PREFIX)) return stored.slice(1);
-  return calendar === 'fa' ? gregorianToJalali(stored) : stored;
+  if (calendar === 'en') return stored;
+  try {
+    return gregorianToJalali(stored);
+  } catch {
+    // A stored day outside the Jalali table (e.g. year 0500 typed in Gregorian) shows as it was typed.
+    return stored;
+  }
 }
 
 function toStored(text: string, calendar: 'fa' | 'en'): string {
