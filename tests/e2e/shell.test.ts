@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
-import { loginByCode, type RunningServer, startServer } from '../support/server';
+import { loginAdmin, loginByCode, type RunningServer, startServer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -17,6 +17,12 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
+
+/** Screenshots only once every image has arrived, so the pictures show what a user sees. */
+async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.waitForFunction(() => [...document.images].every((img) => img.complete && img.naturalWidth > 0));
+  await page.screenshot({ path: `${shots}/${name}.png`, fullPage });
+}
 
 async function open(url: string, viewport = DESKTOP): Promise<Page> {
   const page = await browser.newPage({ viewport });
@@ -48,7 +54,7 @@ describe('shell', () => {
         .filter((n) => !n.startsWith(location.origin)),
     );
     expect(external).toEqual([]);
-    await page.screenshot({ path: `${shots}/dashboard-desktop.png`, fullPage: true });
+    await shoot(page, 'dashboard-desktop');
     await page.close();
   });
 
@@ -67,16 +73,52 @@ describe('shell', () => {
     await expect(drawer.getByText('برای ساخت و شارژ حساب گوگل ادز ابتدا وارد شوید.').count()).resolves.toBe(1);
     await expect(page.locator('[data-testid=drawer-staff]').count()).resolves.toBe(0);
     await page.waitForTimeout(300);
-    await page.screenshot({ path: `${shots}/drawer-phone.png` });
+    await shoot(page, 'drawer-phone', false);
+    // Tab stays inside the open drawer; Esc closes it and gives focus back to the menu button.
+    for (let i = 0; i < 40; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid=drawer]') !== null)).toBe(true);
     await page.keyboard.press('Escape');
     await expect(page.locator('[data-testid=drawer]').count()).resolves.toBe(0);
-    await page.screenshot({ path: `${shots}/dashboard-phone.png`, fullPage: true });
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'menu-button');
+    await shoot(page, 'dashboard-phone');
+    await page.close();
+
+    const desktop = await open('/', DESKTOP);
+    await desktop.waitForSelector('[data-testid=rates-table]');
+    await desktop.click('[data-testid=menu-button]');
+    await desktop.locator('[data-testid=drawer-category-educational] summary').click();
+    await desktop.waitForTimeout(300);
+    await shoot(desktop, 'drawer-desktop', false);
+    // The overlay closes it too.
+    await desktop.mouse.click(100, 400);
+    await expect(desktop.locator('[data-testid=drawer]').count()).resolves.toBe(0);
+    await desktop.close();
+  });
+
+  it('shows the staff group to staff, with the management links', async () => {
+    const token = await loginAdmin(server);
+    const page = await browser.newPage({ viewport: DESKTOP });
+    await page.goto(`${server.url}/errors`);
+    await page.evaluate((t) => localStorage.setItem('token', t), token);
+    await page.goto(`${server.url}/`);
+    await page.click('[data-testid=menu-button]');
+    const staff = page.locator('[data-testid=drawer-staff]');
+    await staff.waitFor();
+    for (const name of ['کارهای جاری', 'کاربران', 'مدیریت ارزها', 'پرداخت‌های ارزی', 'تکمیل دستی سفارش']) {
+      await expect(staff.getByRole('link', { name }).count()).resolves.toBe(1);
+    }
+    await staff.getByRole('link', { name: 'پرداخت‌های ارزی' }).click();
+    await page.waitForURL(`${server.url}/management/currencyPayments`);
+    await page.locator('[data-testid=under-construction]').waitFor();
+    expect(await page.locator('[data-testid=breadcrumbs]').textContent()).toMatch(
+      /خانه[\s\S]*مدیریت[\s\S]*پرداخت‌های ارزی/,
+    );
     await page.close();
   });
 
   it('switches a displayed date between Jalali and Gregorian, and remembers the choice', async () => {
     const page = await open('/');
-    const updated = page.locator('[data-testid=rate-USD] time');
+    const updated = page.locator('[data-testid=rate-USD] [data-testid=rate-updated] time');
     await updated.waitFor();
     expect(await updated.textContent()).toMatch(/^14\d\d\/\d\d\/\d\d \d\d:\d\d$/);
     await page.click('[data-testid=menu-button]');
@@ -84,8 +126,9 @@ describe('shell', () => {
     await page.keyboard.press('Escape');
     expect(await updated.textContent()).toMatch(/^20\d\d\/\d\d\/\d\d \d\d:\d\d$/);
     await page.reload();
-    await page.locator('[data-testid=rate-USD] time').waitFor();
-    expect(await page.locator('[data-testid=rate-USD] time').textContent()).toMatch(/^20\d\d\//);
+    await updated.waitFor();
+    expect(await updated.textContent()).toMatch(/^20\d\d\//);
+    expect(await page.evaluate(() => localStorage.getItem('calendar'))).toContain('en');
     await page.evaluate(() => localStorage.removeItem('calendar'));
     await page.close();
   });
@@ -112,11 +155,61 @@ describe('shell', () => {
     await page.close();
   });
 
+  it('sends a protected route home when the stored token was never confirmed (second guard)', async () => {
+    const token = await loginByCode(server, '09170000002');
+    const page = await browser.newPage({ viewport: PHONE });
+    // The user fetch never reaches the server: the token stays stored, but the in-memory token stays unset.
+    await page.route('**/api/me/fetchUserData', (route) => route.abort('connectionfailed'));
+    await page.goto(`${server.url}/errors`);
+    await page.evaluate((t) => localStorage.setItem('token', t), token);
+    await page.goto(`${server.url}/management/tasks`);
+    await page.waitForURL(`${server.url}/`);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBe(token);
+    await page.close();
+  });
+
+  it('dispatches preload-error and shows the error page inside the shell when a page chunk fails to load', async () => {
+    const page = await browser.newPage({ viewport: PHONE });
+    await page.addInitScript(() => {
+      window.addEventListener('preload-error', () => {
+        (window as unknown as { preloadErrors: number }).preloadErrors =
+          ((window as unknown as { preloadErrors?: number }).preloadErrors ?? 0) + 1;
+      });
+    });
+    await page.route(/\/assets\/TermsPage-[^/]+\.js$/, (route) => route.abort('connectionfailed'));
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('[data-testid=rates-table]');
+    await page.click('[data-testid=menu-button]');
+    await page.locator('[data-testid=drawer]').getByRole('link', { name: 'قوانین و مقررات' }).click();
+    await page.locator('[data-testid=error-page][data-kind=loadFailed]').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { preloadErrors?: number }).preloadErrors)).toBe(1);
+    // The shell stays: the top bar and the breadcrumbs are still there.
+    await expect(page.locator('[data-testid=menu-button]').isVisible()).resolves.toBe(true);
+    expect(await page.locator('[data-testid=breadcrumbs]').textContent()).toContain('قوانین و مقررات');
+    await page.close();
+  });
+
+  it('validates the change-password dialog and tells a guest to log in first', async () => {
+    const page = await open('/', PHONE);
+    await page.click('[data-testid=user-menu]');
+    await page.getByRole('menuitem', { name: 'تغییر رمز عبور' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change password' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Required').waitFor();
+    await dialog.getByLabel('New password').fill('a-new-password');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('برای تغییر رمز عبور ابتدا وارد شوید.', { exact: false }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.close();
+  });
+
   it('builds breadcrumbs from the parent chain and from a desk and its category; an unknown desk is an error', async () => {
     const page = await open('/desks/toeflGeneralCpr');
     const crumbs = page.locator('[data-testid=breadcrumbs]');
     await crumbs.getByText('آزمون تافل').waitFor();
     expect(await crumbs.textContent()).toMatch(/خانه[\s\S]*آزمون‌های بین‌المللی[\s\S]*آزمون تافل/);
+    expect(await page.title()).toContain('آزمون تافل');
     await page.goto(`${server.url}/request/termsAndConditions`);
     await crumbs.getByText('قوانین و مقررات').waitFor();
     expect(await crumbs.textContent()).toMatch(/خانه[\s\S]*قوانین و مقررات/);
@@ -136,7 +229,7 @@ describe('shell', () => {
       expect(await page.locator('[data-testid=desk-cards] a').count()).toBe(5);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `${shots}/services-${name}.png`, fullPage: true });
+      await shoot(page, `services-${name}`);
       await page.close();
     }
   });

@@ -6,21 +6,23 @@ import { useHydrateAtoms } from 'jotai/utils';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { type ReactNode, useEffect } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { initSession } from '../features/auth/session';
-import ErrorPage from '../features/errors/ErrorPage';
+import { followOtherTabs, initSession } from '../features/auth/session';
 import { queryClient } from '../lib/query';
 import { store } from '../lib/store';
 import { Guard, NotFoundRedirect } from './Guard';
+import { RouteError } from './RouteError';
 import { routes } from './routes';
 import { Shell } from './Shell';
 
 const router = createBrowserRouter([
   {
     element: <Shell />,
-    errorElement: <ErrorPage />,
+    errorElement: <RouteError />,
     children: [
       ...routes.map((route) => ({
         path: route.path,
+        // Each route has its own error element, so a failed page keeps the shell around it.
+        errorElement: <RouteError />,
         element: (
           <Guard access={route.access}>
             <route.page />
@@ -40,25 +42,18 @@ function HydrateQueryClient({ children }: { children: ReactNode }) {
 export function App() {
   useEffect(() => {
     void initSession();
-    // A lazy chunk that fails to load (e.g. after a deploy) raises preload-error; reload once to recover.
-    const onPreloadError = () => {
-      if (!sessionStorage.getItem('reloaded-after-preload-error')) {
-        sessionStorage.setItem('reloaded-after-preload-error', '1');
-        window.location.reload();
-      }
-    };
-    window.addEventListener('vite:preloadError', onPreloadError);
-    return () => window.removeEventListener('vite:preloadError', onPreloadError);
+    return followOtherTabs();
   }, []);
   return (
     <JotaiProvider store={store}>
       <QueryClientProvider client={queryClient}>
         <HydrateQueryClient>
-          <DirectionProvider dir="rtl">
-            <Theme accentColor="teal" grayColor="slate" radius="large" scaling="100%">
+          {/* The root Theme provides direction 'ltr' to Radix primitives; ours, inside it, makes them RTL. */}
+          <Theme accentColor="teal" grayColor="slate" radius="large" scaling="100%">
+            <DirectionProvider dir="rtl">
               <RouterProvider router={router} />
-            </Theme>
-          </DirectionProvider>
+            </DirectionProvider>
+          </Theme>
         </HydrateQueryClient>
       </QueryClientProvider>
     </JotaiProvider>

@@ -1,18 +1,34 @@
-import { Box, Flex, Spinner } from '@radix-ui/themes';
+import { Flex, Spinner } from '@radix-ui/themes';
 import { useAtom } from 'jotai';
-import { Suspense, useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet } from 'react-router-dom';
-import { LoginDialog } from '../features/auth/LoginDialog';
 import { loginDialogOpenAtom } from '../features/auth/session';
 import { Breadcrumbs } from '../features/shell/Breadcrumbs';
-import { Drawer } from '../features/shell/Drawer';
 import { LiveUpdates } from '../features/shell/LiveUpdates';
 import { ProgressBar } from '../features/shell/ProgressBar';
 import { Snackbar } from '../features/shell/snackbar';
 import { TopBar } from '../features/shell/TopBar';
+import { whenIdle } from '../lib/idle';
+
+// The drawer and the log-in form are not part of the first page: they load once it is idle, or when first opened.
+const loadDrawer = () => import('../features/shell/Drawer');
+const Drawer = lazy(() => loadDrawer().then((m) => ({ default: m.Drawer })));
+const loadLoginDialog = () => import('../features/auth/LoginDialog');
+const LoginDialog = lazy(() => loadLoginDialog().then((m) => ({ default: m.LoginDialog })));
+
+const DrawerFallback = () => (
+  <>
+    <div className="drawer-overlay" aria-hidden />
+    <div className="drawer-panel" role="status" aria-label="در حال بارگذاری منو">
+      <Flex justify="center" p="6">
+        <Spinner size="3" />
+      </Flex>
+    </div>
+  </>
+);
 
 export const PageFallback = () => (
-  <Flex justify="center" p="6" aria-label="در حال بارگذاری">
+  <Flex justify="center" p="6" role="status" aria-label="در حال بارگذاری">
     <Spinner size="3" />
   </Flex>
 );
@@ -20,21 +36,43 @@ export const PageFallback = () => (
 export function Shell() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [loginOpen, setLoginOpen] = useAtom(loginDialogOpenAtom);
-  const close = useCallback(() => setDrawerOpen(false), []);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const close = useCallback(() => {
+    setDrawerOpen(false);
+    // The header is inert while the drawer is open; give focus back once it is not.
+    requestAnimationFrame(() => menuButton.current?.focus());
+  }, []);
+  useEffect(
+    () =>
+      whenIdle(() => {
+        loadDrawer().catch(() => undefined);
+        loadLoginDialog().catch(() => undefined);
+      }),
+    [],
+  );
   return (
     <>
+      <a href="#main" className="skip-link">
+        رفتن به محتوای اصلی
+      </a>
       <ProgressBar />
-      <TopBar onMenu={() => setDrawerOpen(true)} />
-      <Drawer open={drawerOpen} onClose={close} />
-      <Box asChild>
-        <main className="app-main" id="main">
-          <Breadcrumbs />
-          <Suspense fallback={<PageFallback />}>
-            <Outlet />
-          </Suspense>
-        </main>
-      </Box>
-      <LoginDialog open={loginOpen} onOpenChange={setLoginOpen} />
+      <TopBar onMenu={() => setDrawerOpen(true)} inert={drawerOpen} menuButtonRef={menuButton} />
+      {drawerOpen && (
+        <Suspense fallback={<DrawerFallback />}>
+          <Drawer onClose={close} />
+        </Suspense>
+      )}
+      <main className="app-main" id="main" tabIndex={-1} inert={drawerOpen}>
+        <Breadcrumbs />
+        <Suspense fallback={<PageFallback />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      {loginOpen && (
+        <Suspense fallback={null}>
+          <LoginDialog open onOpenChange={setLoginOpen} />
+        </Suspense>
+      )}
       <Snackbar />
       <LiveUpdates />
     </>

@@ -2,7 +2,9 @@
  * The route table of SPEC section 2 in one place: name, path, parent (for breadcrumbs), access mode,
  * Persian title, and the lazily loaded page. Each area is its own chunk so the first page stays small.
  */
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import type { ComponentType } from 'react';
+import ErrorPage from '../features/errors/ErrorPage';
+import { lazyPage } from '../lib/lazy-page';
 
 export type Access = 'public' | 'login' | 'guest';
 
@@ -12,29 +14,28 @@ export interface RouteDef {
   title: string;
   access: Access;
   parent?: string;
-  page: LazyExoticComponent<ComponentType>;
+  page: ComponentType;
 }
 
-const UnderConstruction = lazy(() => import('../features/errors/UnderConstructionPage'));
-const Dashboard = lazy(() => import('../features/dashboard/DashboardPage'));
-const Services = lazy(() => import('../features/catalogue/ServicesPage'));
-const Desk = lazy(() => import('../features/catalogue/DeskPage'));
-const Terms = lazy(() => import('../features/terms/TermsPage'));
-const ErrorPage = lazy(() => import('../features/errors/ErrorPage'));
-const Testaki = lazy(() => import('../features/errors/TestakiPage'));
-const Login = lazy(() => import('../features/auth/LoginPage'));
-const Profile = lazy(() => import('../features/profile/ProfilePage'));
-const MyRequests = lazy(() => import('../features/requests/MyRequestsPage'));
-const Currencies = lazy(() => import('../features/management/currencies/CurrenciesPage'));
-const Requests = lazy(() => import('../features/management/RequestsPage'));
-const Customers = lazy(() => import('../features/management/CustomersPage'));
-const Management = lazy(() => import('../features/management/ManagementHomePage'));
-const Tasks = lazy(() => import('../features/management/tasks/TasksPage'));
-const Users = lazy(() => import('../features/management/access/UsersPage'));
-const Groups = lazy(() => import('../features/management/access/GroupsPage'));
-const Actions = lazy(() => import('../features/management/access/ActionsPage'));
+const UnderConstruction = lazyPage(() => import('../features/errors/UnderConstructionPage'));
+const Dashboard = lazyPage(() => import('../features/dashboard/DashboardPage'));
+const Services = lazyPage(() => import('../features/catalogue/ServicesPage'));
+const Desk = lazyPage(() => import('../features/catalogue/DeskPage'));
+const Terms = lazyPage(() => import('../features/terms/TermsPage'));
+const Testaki = lazyPage(() => import('../features/errors/TestakiPage'));
+const Login = lazyPage(() => import('../features/auth/LoginPage'));
+const Profile = lazyPage(() => import('../features/profile/ProfilePage'));
+const MyRequests = lazyPage(() => import('../features/requests/MyRequestsPage'));
+const Currencies = lazyPage(() => import('../features/management/currencies/CurrenciesPage'));
+const Requests = lazyPage(() => import('../features/management/RequestsPage'));
+const Customers = lazyPage(() => import('../features/management/CustomersPage'));
+const Management = lazyPage(() => import('../features/management/ManagementHomePage'));
+const Tasks = lazyPage(() => import('../features/management/tasks/TasksPage'));
+const Users = lazyPage(() => import('../features/management/access/UsersPage'));
+const Groups = lazyPage(() => import('../features/management/access/GroupsPage'));
+const Actions = lazyPage(() => import('../features/management/access/ActionsPage'));
 
-export const routes: RouteDef[] = [
+export const routes = [
   { name: 'dashboard', path: '/', title: 'خانه', access: 'public', page: Dashboard },
   {
     name: 'customerWallet',
@@ -202,13 +203,20 @@ export const routes: RouteDef[] = [
   },
   { name: 'testaki', path: '/testaki', title: 'صفحه آزمایشی', access: 'public', parent: 'dashboard', page: Testaki },
   { name: 'errors', path: '/errors', title: 'خطا', access: 'public', parent: 'dashboard', page: ErrorPage },
-];
+] as const satisfies readonly RouteDef[];
 
-export const routeByName = (name: string) => routes.find((r) => r.name === name);
+/** Every route name of the table (dashboard, myRequests, currencySettings, …), checked at compile time. */
+export type RouteName = (typeof routes)[number]['name'];
+
+export const routeByName = (name: string): RouteDef | undefined => routes.find((r) => r.name === name);
 
 /** Path of a named route with its params filled in. */
-export function pathOf(name: string, params: Record<string, string> = {}): string {
+export function pathOf(name: RouteName, params: Record<string, string> = {}): string {
   const route = routeByName(name);
   if (!route) throw new Error(`unknown route ${name}`);
   return route.path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(params[key] ?? ''));
 }
+
+// Compile-time check: every parent names a route of the table.
+type UnknownParent = Exclude<Extract<(typeof routes)[number], { parent: string }>['parent'], RouteName>;
+const _parentsAreRoutes: [UnknownParent] extends [never] ? true : UnknownParent = true;

@@ -93,3 +93,17 @@ export async function initSession(): Promise<void> {
   await loadUser();
   set(sessionReadyAtom, true);
 }
+
+/** Log-in and log-out in another tab reach this one: the token key changed in localStorage. */
+export function followOtherTabs(): () => void {
+  const onStorage = (event: StorageEvent) => {
+    if (event.key !== TOKEN_KEY && event.key !== null) return;
+    const token = localStorage.getItem(TOKEN_KEY);
+    if (token === store.get(storedTokenAtom)) return;
+    set(storedTokenAtom, token);
+    if (token) void loadUser();
+    else clearSession();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => window.removeEventListener('storage', onStorage);
+}

@@ -17,17 +17,10 @@ import { RadixForm } from '../form-engine/theme';
 import { persianTranslator } from '../form-engine/translator';
 import { formValidator, persianErrors } from '../form-engine/validator';
 import { showSnackbar } from '../shell/snackbar';
+import { POLICY_OPERATIONS } from '../terms/policies';
 import { TermsText } from '../terms/TermsPage';
 import type { Desk, FormType } from './catalogue-query';
 import { PriceSummary, type Quote } from './PriceSummary';
-
-const POLICY_OPS = {
-  educational: '/api/me/approveEducationalPolicy',
-  internationalExams: '/api/me/approveInternationalExamsPolicy',
-  embassies: '/api/me/approveEmbassiesPolicy',
-  googleAds: '/api/me/approveGoogleAdsPolicy',
-  others: '/api/me/approveOthersPolicy',
-} as const;
 
 type FormData = Record<string, unknown>;
 
@@ -173,7 +166,7 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
               style={{ alignSelf: 'flex-start' }}
               onClick={async () => {
                 try {
-                  await api.POST(POLICY_OPS[desk.productCategory]);
+                  await api.POST(POLICY_OPERATIONS[desk.productCategory]);
                   await loadUser();
                 } catch (error) {
                   setServerError(digMessage(error) ?? FALLBACK_MESSAGE);

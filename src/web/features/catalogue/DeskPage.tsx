@@ -1,6 +1,7 @@
 import { Callout, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { Navigate, useLocation, useParams } from 'react-router-dom';
+import { LoadError } from '../shell/LoadError';
 import { catalogueAtom } from './catalogue-query';
 import { DeskForm } from './DeskForm';
 
@@ -8,8 +9,19 @@ import { DeskForm } from './DeskForm';
 export default function DeskPage() {
   const { desk: identifier } = useParams();
   const { pathname } = useLocation();
-  const { data, isPending } = useAtomValue(catalogueAtom);
+  const { data, isPending, isError, error, refetch, isFetching } = useAtomValue(catalogueAtom);
   if (isPending) return <Skeleton height="240px" />;
+  // A failed catalogue load is not an unknown desk: offer a retry instead of the error page.
+  if (isError) {
+    return (
+      <LoadError
+        error={error}
+        fallback="دریافت اطلاعات این خدمت ممکن نشد."
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+      />
+    );
+  }
   const desk = data?.desks.find((d) => d.identifier === identifier);
   if (!desk) return <Navigate to="/errors" replace />;
   const form = data?.forms.find((f) => f.formType === desk.formType);

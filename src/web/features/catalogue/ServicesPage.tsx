@@ -1,13 +1,14 @@
 import { Badge, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { Link, Navigate, useParams } from 'react-router-dom';
+import { LoadError } from '../shell/LoadError';
 import { CategoryCards } from './CategoryCards';
 import { catalogueAtom, desksOf } from './catalogue-query';
 
 /** /services lists the categories; /services/{category} lists that category's desks as cards. */
 export default function ServicesPage() {
   const { category: key } = useParams();
-  const { data, isPending } = useAtomValue(catalogueAtom);
+  const { data, isPending, isError, error, refetch, isFetching } = useAtomValue(catalogueAtom);
   if (!key) {
     return (
       <Flex direction="column" gap="3">
@@ -17,6 +18,16 @@ export default function ServicesPage() {
     );
   }
   if (isPending) return <Skeleton height="200px" />;
+  if (isError) {
+    return (
+      <LoadError
+        error={error}
+        fallback="دریافت فهرست خدمات ممکن نشد."
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+      />
+    );
+  }
   const category = data?.categories.find((c) => c.key === key);
   if (!category) return <Navigate to="/errors" replace />;
   return (
@@ -38,7 +49,7 @@ export default function ServicesPage() {
             <Card size="2" style={{ height: '100%' }}>
               <Flex direction="column" gap="2">
                 <Flex gap="3" align="center">
-                  <img src={desk.img} alt="" width={40} height={40} />
+                  <img src={desk.img} alt="" width={40} height={40} className="card-icon" />
                   <Flex direction="column">
                     <Heading size="3">{desk.title}</Heading>
                     <Text size="1" color="gray" className="ltr">

@@ -1,14 +1,18 @@
-/** Breadcrumbs from the route's parent chain; a desk shows its category and its own title. */
+/** Breadcrumbs from the route's parent chain; a desk shows its category and its own title. Also sets the tab title. */
 import { Flex, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
+import { useEffect } from 'react';
 import { Link, matchPath, useLocation } from 'react-router-dom';
-import { pathOf, type RouteDef, routeByName, routes } from '../../app/routes';
-import { catalogueAtom } from '../catalogue/catalogue-query';
+import { type RouteDef, routeByName, routes } from '../../app/routes';
+import { type CatalogueData, catalogueAtom } from '../catalogue/catalogue-query';
 
 interface Crumb {
   title: string;
+  /** Empty for the current page. */
   to: string;
 }
+
+const APP_NAME = 'ارزپی';
 
 export function useCurrentRoute(): { route: RouteDef; params: Record<string, string> } | null {
   const { pathname } = useLocation();
@@ -19,45 +23,54 @@ export function useCurrentRoute(): { route: RouteDef; params: Record<string, str
   return null;
 }
 
-export function Breadcrumbs() {
-  const current = useCurrentRoute();
-  const catalogue = useAtomValue(catalogueAtom).data;
-  if (!current || current.route.name === 'dashboard') return null;
-  const crumbs: Crumb[] = [];
-  const { route, params } = current;
+function crumbsOf(route: RouteDef, params: Record<string, string>, catalogue: CatalogueData | undefined): Crumb[] {
+  const home: Crumb = { title: 'خانه', to: '/' };
   if (route.name === 'desk' || route.name === 'underConstructionDesk') {
     const desk = catalogue?.desks.find((d) => d.identifier === params.desk);
     const category = catalogue?.categories.find((c) => c.key === desk?.productCategory);
-    crumbs.push({ title: 'خانه', to: '/' });
-    if (category) crumbs.push({ title: category.menuTitle, to: category.to });
-    crumbs.push({ title: desk?.title ?? route.title, to: '' });
-  } else if (route.name === 'servicesCategory') {
-    const category = catalogue?.categories.find((c) => c.key === params.category);
-    crumbs.push(
-      { title: 'خانه', to: '/' },
-      { title: 'خدمات', to: '/services' },
-      { title: category?.menuTitle ?? route.title, to: '' },
-    );
-  } else {
-    let node: RouteDef | undefined = route;
-    while (node) {
-      crumbs.unshift({ title: node.title, to: node === route ? '' : pathOf(node.name) });
-      node = node.parent ? routeByName(node.parent) : undefined;
-    }
+    return [
+      home,
+      ...(category ? [{ title: category.menuTitle, to: category.to }] : []),
+      { title: desk?.title ?? route.title, to: '' },
+    ];
   }
+  if (route.name === 'servicesCategory') {
+    const category = catalogue?.categories.find((c) => c.key === params.category);
+    return [home, { title: 'خدمات', to: '/services' }, { title: category?.menuTitle ?? route.title, to: '' }];
+  }
+  const crumbs: Crumb[] = [];
+  // Parents are parameterless routes, so their path is their address.
+  for (let node: RouteDef | undefined = route; node; node = node.parent ? routeByName(node.parent) : undefined) {
+    crumbs.unshift({ title: node.title, to: node === route ? '' : node.path });
+  }
+  return crumbs;
+}
+
+export function Breadcrumbs() {
+  const current = useCurrentRoute();
+  const catalogue = useAtomValue(catalogueAtom).data;
+  const crumbs = current ? crumbsOf(current.route, current.params, catalogue) : [];
+  const isHome = !current || current.route.name === 'dashboard';
+  const pageTitle = crumbs.at(-1)?.title;
+
+  useEffect(() => {
+    document.title = isHome || !pageTitle ? `${APP_NAME} — پرداخت ارزی با ریال` : `${pageTitle} | ${APP_NAME}`;
+  }, [isHome, pageTitle]);
+
+  if (isHome) return null;
   return (
     <nav aria-label="مسیر صفحه">
       <Flex gap="2" align="center" wrap="wrap" mb="3" asChild>
-        <ol style={{ listStyle: 'none', padding: 0, margin: 0 }} data-testid="breadcrumbs">
+        <ol className="breadcrumbs" data-testid="breadcrumbs">
           {crumbs.map((crumb, i) => (
-            <li key={crumb.title} style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+            <li key={`${i}-${crumb.title}`}>
               {i > 0 && (
                 <Text color="gray" aria-hidden>
                   ‹
                 </Text>
               )}
               {crumb.to ? (
-                <Link to={crumb.to} style={{ color: 'var(--accent-11)', textDecoration: 'none' }}>
+                <Link to={crumb.to}>
                   <Text size="2">{crumb.title}</Text>
                 </Link>
               ) : (

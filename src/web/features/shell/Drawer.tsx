@@ -1,41 +1,85 @@
 /** The side drawer of SPEC section 2: profile summary, calendar, desks by category, account links, staff group. */
-import { Badge, Box, Button, Flex, Heading, SegmentedControl, Separator, Text } from '@radix-ui/themes';
+import {
+  CardStackIcon,
+  ChevronDownIcon,
+  Cross1Icon,
+  HomeIcon,
+  IdCardIcon,
+  ListBulletIcon,
+  ReaderIcon,
+} from '@radix-ui/react-icons';
+import { Badge, Box, Button, Flex, Heading, IconButton, SegmentedControl, Separator, Text } from '@radix-ui/themes';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
-import { useEffect, useRef } from 'react';
-import { NavLink, useNavigate } from 'react-router-dom';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { NavLink, useLocation, useNavigate } from 'react-router-dom';
+import type { CalendarKind } from '../../../shared/calendar';
 import { formatPhone } from '../../../shared/format';
-import { pathOf } from '../../app/routes';
+import { pathOf, type RouteName } from '../../app/routes';
 import { isStaffAtom, loginDialogOpenAtom, logout, userAtom } from '../auth/session';
 import { catalogueAtom, desksOf, menuCategories } from '../catalogue/catalogue-query';
 import { calendarAtom } from './calendar';
 
-function DrawerLink({ to, children, disabled }: { to: string; children: React.ReactNode; disabled?: boolean }) {
+function DrawerLink({
+  to,
+  children,
+  disabled,
+  icon,
+}: {
+  to: string;
+  children: ReactNode;
+  disabled?: boolean;
+  icon?: ReactNode;
+}) {
+  const content = (
+    <span className="drawer-label">
+      {icon}
+      {children}
+    </span>
+  );
   if (disabled) {
     return (
       <span className="drawer-link" aria-disabled="true">
-        {children}
+        {content}
       </span>
     );
   }
   return (
     <NavLink to={to} className="drawer-link" end>
-      {children}
+      {content}
     </NavLink>
   );
 }
 
-function Group({ title, children, testId }: { title: string; children: React.ReactNode; testId?: string }) {
+/** A collapsible group (native details/summary: keyboard and screen readers for free); open when it holds the page. */
+function Group({
+  title,
+  img,
+  children,
+  testId,
+  containsCurrent = false,
+}: {
+  title: string;
+  img: string;
+  children: ReactNode;
+  testId?: string;
+  containsCurrent?: boolean;
+}) {
+  const [initiallyOpen] = useState(containsCurrent);
   return (
-    <details data-testid={testId} style={{ marginBlock: 4 }}>
-      <summary className="drawer-link" style={{ cursor: 'pointer', fontWeight: 600 }}>
-        {title}
+    <details data-testid={testId} className="drawer-group" open={initiallyOpen}>
+      <summary className="drawer-link">
+        <span className="drawer-label">
+          <img src={img} alt="" width={22} height={22} />
+          {title}
+        </span>
+        <ChevronDownIcon className="drawer-chevron" aria-hidden />
       </summary>
-      <Box pr="3">{children}</Box>
+      <div className="drawer-group-body">{children}</div>
     </details>
   );
 }
 
-const STAFF_LINKS: Array<[string, string]> = [
+const STAFF_LINKS: Array<[RouteName, string]> = [
   ['tasks', 'کارهای جاری'],
   ['authorizationUsers', 'کاربران'],
   ['authorizationGroups', 'گروه‌ها'],
@@ -45,131 +89,168 @@ const STAFF_LINKS: Array<[string, string]> = [
   ['customers', 'مشتریان'],
   ['requests', 'درخواست‌ها'],
   ['currencyPayments', 'پرداخت‌های ارزی'],
+  // Manual completion records a collection (receipt) against an order.
+  ['collections', 'تکمیل دستی سفارش'],
+  ['googleMccAccounts', 'پنل‌های مدیریت تبلیغات'],
+  ['googleAdsAccounts', 'حساب‌های تبلیغاتی'],
 ];
+
+function ProfileSummary({ onNavigate }: { onNavigate: () => void }) {
+  const user = useAtomValue(userAtom);
+  const openLogin = useSetAtom(loginDialogOpenAtom);
+  return (
+    <Box mb="3" p="3" className="drawer-profile" data-testid="profile-summary">
+      {user ? (
+        <Flex direction="column" gap="1" align="start">
+          <Text weight="bold">{user.fullName || 'کاربر ارزپی'}</Text>
+          {user.mobileNo && (
+            <Text size="2" color="gray" className="ltr">
+              {formatPhone(user.mobileNo)}
+            </Text>
+          )}
+          <Badge color={user.approvedLevel >= 1 ? 'green' : 'orange'}>
+            {user.approvedLevel >= 1 ? 'هویت تایید شده' : 'هویت تایید نشده'}
+          </Badge>
+        </Flex>
+      ) : (
+        <Flex direction="column" gap="2">
+          <Text>کاربری در سیستم وارد نشده است.</Text>
+          <Button
+            size="3"
+            onClick={() => {
+              onNavigate();
+              openLogin(true);
+            }}
+          >
+            ورود یا ثبت‌نام
+          </Button>
+        </Flex>
+      )}
+    </Box>
+  );
+}
+
+function CalendarToggle() {
+  const [calendar, setCalendar] = useAtom(calendarAtom);
+  return (
+    <Flex align="center" justify="between" mb="2" gap="2">
+      <Text size="2" id="calendar-label">
+        تقویم
+      </Text>
+      <SegmentedControl.Root
+        value={calendar}
+        onValueChange={(v) => setCalendar(v as CalendarKind)}
+        aria-labelledby="calendar-label"
+        data-testid="calendar-toggle"
+      >
+        <SegmentedControl.Item value="fa">شمسی</SegmentedControl.Item>
+        <SegmentedControl.Item value="en">میلادی</SegmentedControl.Item>
+      </SegmentedControl.Root>
+    </Flex>
+  );
+}
 
 export function DrawerContent({ onNavigate }: { onNavigate: () => void }) {
   const user = useAtomValue(userAtom);
   const isStaff = useAtomValue(isStaffAtom);
-  const [calendar, setCalendar] = useAtom(calendarAtom);
   const catalogue = useAtomValue(catalogueAtom).data;
-  const openLogin = useSetAtom(loginDialogOpenAtom);
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const googleAdsDesk = pathOf('desk', { desk: 'googleAdsAccountCr' });
 
   return (
-    // Any click on a link inside closes the drawer (links handle their own keyboard activation).
+    // A click on any link inside closes the drawer (links handle their own keyboard activation).
     <div onClick={(e) => (e.target as HTMLElement).closest('a') && onNavigate()}>
-      <Box
-        mb="3"
-        p="3"
-        style={{ background: 'var(--accent-3)', borderRadius: 'var(--radius-4)' }}
-        data-testid="profile-summary"
-      >
-        {user ? (
-          <Flex direction="column" gap="1">
-            <Text weight="bold">{user.fullName ?? 'کاربر ارزپی'}</Text>
-            {user.mobileNo && (
-              <Text size="2" color="gray" className="ltr">
-                {formatPhone(user.mobileNo)}
-              </Text>
-            )}
-            <Badge color={user.approvedLevel >= 1 ? 'green' : 'orange'} style={{ alignSelf: 'flex-start' }}>
-              {user.approvedLevel >= 1 ? 'هویت تایید شده' : 'هویت تایید نشده'}
-            </Badge>
-          </Flex>
-        ) : (
-          <Flex direction="column" gap="2">
-            <Text>کاربری در سیستم وارد نشده است.</Text>
-            <Button
-              onClick={() => {
-                onNavigate();
-                openLogin(true);
-              }}
-            >
-              ورود یا ثبت‌نام
-            </Button>
-          </Flex>
-        )}
-      </Box>
-
-      <Flex align="center" justify="between" mb="2" gap="2">
-        <Text size="2" id="calendar-label">
-          تقویم
-        </Text>
-        <SegmentedControl.Root
-          value={calendar}
-          onValueChange={(v) => setCalendar(v as 'fa' | 'en')}
-          aria-labelledby="calendar-label"
-          data-testid="calendar-toggle"
-        >
-          <SegmentedControl.Item value="fa">شمسی</SegmentedControl.Item>
-          <SegmentedControl.Item value="en">میلادی</SegmentedControl.Item>
-        </SegmentedControl.Root>
-      </Flex>
+      <ProfileSummary onNavigate={onNavigate} />
+      <CalendarToggle />
       <Separator size="4" my="2" />
 
       <nav aria-label="منوی اصلی">
-        <DrawerLink to="/">خانه</DrawerLink>
-        {menuCategories(catalogue).map((category) => (
-          <Group key={category.key} title={category.menuTitle} testId={`drawer-category-${category.key}`}>
-            {desksOf(catalogue, category.key).map((desk) => (
-              <DrawerLink key={desk.identifier} to={desk.to}>
-                {desk.title}
-              </DrawerLink>
-            ))}
-          </Group>
-        ))}
-        <Group title="گوگل ادز" testId="drawer-google-ads">
+        <DrawerLink to="/" icon={<HomeIcon />}>
+          خانه
+        </DrawerLink>
+        {menuCategories(catalogue).map((category) => {
+          const desks = desksOf(catalogue, category.key);
+          return (
+            <Group
+              key={category.key}
+              title={category.menuTitle}
+              img={category.img}
+              testId={`drawer-category-${category.key}`}
+              containsCurrent={pathname === category.to || desks.some((d) => d.to === pathname)}
+            >
+              {desks.map((desk) => (
+                <DrawerLink key={desk.identifier} to={desk.to}>
+                  {desk.title}
+                </DrawerLink>
+              ))}
+            </Group>
+          );
+        })}
+        <Group
+          title="گوگل ادز"
+          img="/img/categories/googleAds.svg"
+          testId="drawer-google-ads"
+          containsCurrent={pathname === googleAdsDesk}
+        >
           {user ? (
             <>
-              <DrawerLink to={pathOf('desk', { desk: 'googleAdsAccountCr' })}>ساخت حساب</DrawerLink>
+              <DrawerLink to={googleAdsDesk}>ساخت حساب</DrawerLink>
+              {/* Enabled once the user has a Google Ads account; that list arrives with the Google Ads area. */}
               <DrawerLink to={pathOf('myGoogleAdsAccounts')} disabled>
                 حساب‌های من
               </DrawerLink>
-              <DrawerLink to={pathOf('desk', { desk: 'googleAdsAccountCr' })} disabled>
+              <DrawerLink to={googleAdsDesk} disabled>
                 شارژ حساب
               </DrawerLink>
-              <Text size="1" color="gray" as="p" mr="3">
+              <Text size="1" color="gray" as="p" mx="3" my="1">
                 پس از ساخت اولین حساب، مدیریت و شارژ آن فعال می‌شود.
               </Text>
             </>
           ) : (
-            <Text size="2" color="gray" as="p" m="2">
+            <Text size="2" color="gray" as="p" mx="3" my="2">
               برای ساخت و شارژ حساب گوگل ادز ابتدا وارد شوید.
             </Text>
           )}
         </Group>
         <Separator size="4" my="2" />
-        <DrawerLink to={pathOf('myRequests')}>درخواست‌های من</DrawerLink>
-        <DrawerLink to={pathOf('myProfile')}>پروفایل من</DrawerLink>
-        <DrawerLink to={pathOf('myWallet')}>موجودی مالی من</DrawerLink>
-        <DrawerLink to={pathOf('termsAndConditions')}>قوانین و مقررات</DrawerLink>
+        <DrawerLink to={pathOf('myRequests')} icon={<ListBulletIcon />}>
+          درخواست‌های من
+        </DrawerLink>
+        <DrawerLink to={pathOf('myProfile')} icon={<IdCardIcon />}>
+          پروفایل من
+        </DrawerLink>
+        <DrawerLink to={pathOf('myWallet')} icon={<CardStackIcon />}>
+          موجودی مالی من
+        </DrawerLink>
+        <DrawerLink to={pathOf('termsAndConditions')} icon={<ReaderIcon />}>
+          قوانین و مقررات
+        </DrawerLink>
 
         {isStaff && (
-          <Box mt="2" data-testid="drawer-staff">
+          <Box mt="2" data-testid="drawer-staff" role="group" aria-labelledby="drawer-staff-title">
             <Separator size="4" my="2" />
-            <Heading size="2" color="gray" mb="1" mr="2">
+            <Heading as="h3" size="2" color="gray" mb="1" mx="3" id="drawer-staff-title">
               مدیریت
             </Heading>
             {STAFF_LINKS.map(([name, title]) => (
-              <DrawerLink key={name} to={pathOf(name)}>
+              <DrawerLink key={title} to={pathOf(name)}>
                 {title}
               </DrawerLink>
             ))}
-            <DrawerLink to={pathOf('collections')}>تکمیل دستی سفارش</DrawerLink>
-            <DrawerLink to={pathOf('googleMccAccounts')}>پنل‌های مدیریت تبلیغات</DrawerLink>
-            <DrawerLink to={pathOf('googleAdsAccounts')}>حساب‌های تبلیغاتی</DrawerLink>
           </Box>
         )}
       </nav>
       <Separator size="4" my="2" />
       {user ? (
         <Button
+          size="3"
           variant="soft"
           color="red"
           style={{ width: '100%' }}
           onClick={async () => {
-            await logout();
             onNavigate();
+            await logout();
             navigate('/');
           }}
         >
@@ -177,6 +258,7 @@ export function DrawerContent({ onNavigate }: { onNavigate: () => void }) {
         </Button>
       ) : (
         <Button
+          size="3"
           variant="soft"
           style={{ width: '100%' }}
           onClick={() => {
@@ -191,21 +273,50 @@ export function DrawerContent({ onNavigate }: { onNavigate: () => void }) {
   );
 }
 
-/** A sheet sliding in from the right (RTL start); Esc or the overlay closes it, focus moves inside. */
-export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+const FOCUSABLE = 'a[href], button:not([disabled]), summary, input:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Keeps Tab and Shift+Tab inside the panel (a modal dialog). */
+function trapFocus(event: KeyboardEvent, panel: HTMLElement) {
+  const items = [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+  const first = items[0];
+  const last = items.at(-1);
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || active === panel)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/**
+ * A modal sheet sliding in from the right (the start side in RTL), mounted while open. Esc, the close button
+ * or the overlay close it; focus moves inside and stays there (the shell returns it to the menu button).
+ */
+export function Drawer({ onClose }: { onClose: () => void }) {
   const panel = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (!open) return;
-    const previous = document.activeElement as HTMLElement | null;
     panel.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    const onKey = (e: KeyboardEvent) => {
+      // A dialog opened above the drawer handles its own Escape.
+      if (e.defaultPrevented) return;
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        onClose();
+      } else if (e.key === 'Tab' && panel.current) {
+        trapFocus(e, panel.current);
+      }
+    };
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
-      previous?.focus();
+      document.body.style.overflow = overflow;
     };
-  }, [open, onClose]);
-  if (!open) return null;
+  }, [onClose]);
   return (
     <>
       <div className="drawer-overlay" onClick={onClose} aria-hidden />
@@ -213,11 +324,19 @@ export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }
         className="drawer-panel"
         role="dialog"
         aria-modal="true"
-        aria-label="منو"
+        aria-labelledby="drawer-title"
         tabIndex={-1}
         ref={panel}
         data-testid="drawer"
       >
+        <Flex align="center" justify="between" mb="3">
+          <Heading as="h2" size="4" id="drawer-title" style={{ color: 'var(--accent-11)' }}>
+            ارزپی
+          </Heading>
+          <IconButton variant="ghost" color="gray" size="3" onClick={onClose} aria-label="بستن منو">
+            <Cross1Icon width={18} height={18} />
+          </IconButton>
+        </Flex>
         <DrawerContent onNavigate={onClose} />
       </div>
     </>

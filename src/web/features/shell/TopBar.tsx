@@ -1,30 +1,70 @@
 import { HamburgerMenuIcon, HomeIcon, PersonIcon } from '@radix-ui/react-icons';
-import { DropdownMenu, Flex, IconButton, Text } from '@radix-ui/themes';
-import { useAtomValue, useSetAtom } from 'jotai';
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
-import { ChangePasswordDialog } from '../auth/ChangePasswordDialog';
-import { loginDialogOpenAtom, logout, userAtom } from '../auth/session';
+import { Flex, IconButton, Text } from '@radix-ui/themes';
+import { lazy, type Ref, Suspense, useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { whenIdle } from '../../lib/idle';
 
-/** Home button, the app's name, and a menu with change password (and log-in/log-out). */
-export function TopBar({ onMenu }: { onMenu: () => void }) {
-  const [passwordOpen, setPasswordOpen] = useState(false);
-  const user = useAtomValue(userAtom);
-  const openLogin = useSetAtom(loginDialogOpenAtom);
-  const navigate = useNavigate();
-  return (
-    <header
-      style={{
-        position: 'sticky',
-        top: 0,
-        zIndex: 40,
-        background: 'var(--color-panel-solid)',
-        borderBottom: '1px solid var(--gray-5)',
+const loadUserMenu = () => import('./UserMenu');
+const UserMenu = lazy(loadUserMenu);
+const ChangePasswordDialog = lazy(() =>
+  import('../auth/ChangePasswordDialog').then((m) => ({ default: m.ChangePasswordDialog })),
+);
+
+/**
+ * The user menu loads once the first page is idle. Until then a look-alike button stands in; pressing it
+ * loads the menu and opens it.
+ */
+function UserMenuSlot({ onChangePassword }: { onChangePassword: () => void }) {
+  const [wanted, setWanted] = useState(false);
+  const [openOnLoad, setOpenOnLoad] = useState(false);
+  useEffect(() => whenIdle(() => setWanted(true)), []);
+  const standIn = (
+    <IconButton
+      variant="soft"
+      size="3"
+      aria-label="منوی کاربر"
+      aria-haspopup="menu"
+      data-testid="user-menu"
+      onClick={() => {
+        setOpenOnLoad(true);
+        setWanted(true);
       }}
     >
-      <Flex align="center" justify="between" px="3" py="2" gap="2" style={{ maxWidth: 1180, margin: '0 auto' }}>
-        <Flex align="center" gap="2">
-          <IconButton variant="ghost" size="3" onClick={onMenu} aria-label="باز کردن منو" data-testid="menu-button">
+      <PersonIcon width={20} height={20} />
+    </IconButton>
+  );
+  if (!wanted) return standIn;
+  return (
+    <Suspense fallback={standIn}>
+      <UserMenu defaultOpen={openOnLoad} onChangePassword={onChangePassword} />
+    </Suspense>
+  );
+}
+
+/** The drawer's menu button, the home button, the app's name, and the user menu (change password, log-in/out). */
+export function TopBar({
+  onMenu,
+  inert,
+  menuButtonRef,
+}: {
+  onMenu: () => void;
+  inert?: boolean;
+  menuButtonRef?: Ref<HTMLButtonElement>;
+}) {
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  return (
+    <header className="app-header" inert={inert}>
+      <Flex align="center" justify="between" px="3" py="2" gap="2" className="app-header-inner">
+        <Flex align="center" gap="3">
+          <IconButton
+            ref={menuButtonRef}
+            variant="ghost"
+            size="3"
+            onClick={onMenu}
+            aria-label="باز کردن منو"
+            aria-haspopup="dialog"
+            data-testid="menu-button"
+          >
             <HamburgerMenuIcon width={22} height={22} />
           </IconButton>
           <IconButton variant="ghost" size="3" asChild aria-label="خانه">
@@ -32,42 +72,17 @@ export function TopBar({ onMenu }: { onMenu: () => void }) {
               <HomeIcon width={22} height={22} />
             </Link>
           </IconButton>
-          <Text weight="bold" size="4" style={{ color: 'var(--accent-11)' }}>
+          <Text weight="bold" size="5" className="app-name">
             ارزپی
           </Text>
         </Flex>
-        <DropdownMenu.Root>
-          <DropdownMenu.Trigger>
-            <IconButton variant="soft" size="3" aria-label="منوی کاربر" data-testid="user-menu">
-              <PersonIcon width={20} height={20} />
-            </IconButton>
-          </DropdownMenu.Trigger>
-          <DropdownMenu.Content align="start">
-            {user ? (
-              <>
-                <DropdownMenu.Item onSelect={() => navigate('/request/myProfile')}>پروفایل من</DropdownMenu.Item>
-                <DropdownMenu.Item onSelect={() => setPasswordOpen(true)}>تغییر رمز عبور</DropdownMenu.Item>
-                <DropdownMenu.Separator />
-                <DropdownMenu.Item
-                  color="red"
-                  onSelect={async () => {
-                    await logout();
-                    navigate('/');
-                  }}
-                >
-                  خروج
-                </DropdownMenu.Item>
-              </>
-            ) : (
-              <>
-                <DropdownMenu.Item onSelect={() => openLogin(true)}>ورود</DropdownMenu.Item>
-                <DropdownMenu.Item onSelect={() => setPasswordOpen(true)}>تغییر رمز عبور</DropdownMenu.Item>
-              </>
-            )}
-          </DropdownMenu.Content>
-        </DropdownMenu.Root>
+        <UserMenuSlot onChangePassword={() => setPasswordOpen(true)} />
       </Flex>
-      <ChangePasswordDialog open={passwordOpen} onOpenChange={setPasswordOpen} />
+      {passwordOpen && (
+        <Suspense fallback={null}>
+          <ChangePasswordDialog open onOpenChange={setPasswordOpen} />
+        </Suspense>
+      )}
     </header>
   );
 }

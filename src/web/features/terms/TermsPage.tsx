@@ -6,16 +6,7 @@ import { api } from '../../lib/api-client';
 import { loadUser, userAtom } from '../auth/session';
 import { catalogueAtom } from '../catalogue/catalogue-query';
 import { showError, showSnackbar } from '../shell/snackbar';
-
-const CATEGORY_OPS = {
-  educational: '/api/me/approveEducationalPolicy',
-  internationalExams: '/api/me/approveInternationalExamsPolicy',
-  embassies: '/api/me/approveEmbassiesPolicy',
-  googleAds: '/api/me/approveGoogleAdsPolicy',
-  others: '/api/me/approveOthersPolicy',
-} as const;
-
-type CategoryKey = keyof typeof CATEGORY_OPS;
+import { POLICY_OPERATIONS, type PolicyCategory } from './policies';
 
 export function TermsText() {
   return (
@@ -40,10 +31,10 @@ export default function TermsPage() {
   const catalogue = useAtomValue(catalogueAtom).data;
   const [busy, setBusy] = useState<string | null>(null);
 
-  const approve = async (key: CategoryKey) => {
+  const approve = async (key: PolicyCategory) => {
     setBusy(key);
     try {
-      await api.POST(CATEGORY_OPS[key]);
+      await api.POST(POLICY_OPERATIONS[key]);
       await loadUser();
       showSnackbar('قوانین و مقررات پذیرفته شد.', 'green');
     } catch (error) {
@@ -63,7 +54,7 @@ export default function TermsPage() {
         <Flex direction="column" gap="2" mt="4">
           <Text weight="medium">پذیرش قوانین برای هر گروه خدمت:</Text>
           {(catalogue?.categories ?? []).map((category) => {
-            const key = category.key as CategoryKey;
+            const key = category.key as PolicyCategory;
             const approved = Boolean(user[`${key}PolicyApproved` as const]);
             return (
               <Flex key={key} align="center" justify="between" gap="2" wrap="wrap">
