@@ -9,7 +9,7 @@ import messages from '../../../../schemas/messages/fa.json';
 import { toEnglishDigits } from '../../../shared/digits';
 import { isValidMobile, isValidNationalCode } from '../../../shared/validation';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
-import { clearSession, completeLogin } from './session';
+import { logInWith } from './session';
 import { mmss, useCountdown } from './useCountdown';
 
 const m = messages.messages;
@@ -94,20 +94,14 @@ function CodeLogin({ onDone }: { onDone: () => void }) {
     if (mobileError || codeError || !counting) return;
     setBusy(true);
     setServerError(null);
-    try {
-      const data = await call<{ userToken: string }>(
-        api.POST('/api/me/loginByMobileValidationCode', {
-          body: { mobileNo: toEnglishDigits(mobileNo), validationCode: toEnglishDigits(code) },
-        }),
-      );
-      if (await completeLogin(data.userToken)) onDone();
-      else setServerError(FALLBACK_MESSAGE);
-    } catch (error) {
-      clearSession();
-      setServerError(digMessage(error) ?? FALLBACK_MESSAGE);
-    } finally {
-      setBusy(false);
-    }
+    const error = await logInWith(
+      api.POST('/api/me/loginByMobileValidationCode', {
+        body: { mobileNo: toEnglishDigits(mobileNo), validationCode: toEnglishDigits(code) },
+      }),
+    );
+    setBusy(false);
+    if (!error) return onDone();
+    setServerError(error);
   };
 
   return (
@@ -188,18 +182,12 @@ function PasswordLogin({ onDone }: { onDone: () => void }) {
     if (usernameError || passwordError) return;
     setBusy(true);
     setServerError(null);
-    try {
-      const data = await call<{ userToken: string }>(
-        api.POST('/api/me/loginByPassword', { body: { username: toEnglishDigits(username), password } }),
-      );
-      if (await completeLogin(data.userToken)) onDone();
-      else setServerError(FALLBACK_MESSAGE);
-    } catch (error) {
-      clearSession();
-      setServerError(digMessage(error) ?? FALLBACK_MESSAGE);
-    } finally {
-      setBusy(false);
-    }
+    const error = await logInWith(
+      api.POST('/api/me/loginByPassword', { body: { username: toEnglishDigits(username), password } }),
+    );
+    setBusy(false);
+    if (!error) return onDone();
+    setServerError(error);
   };
 
   return (
@@ -255,26 +243,21 @@ function EmailLogin({ onDone }: { onDone: () => void }) {
     if (!captchaData) return;
     setBusy(true);
     setServerError(null);
-    try {
-      const data = await call<{ userToken: string }>(
-        api.POST('/api/login', {
-          body: {
-            email: email.trim(),
-            password,
-            captcha: toEnglishDigits(captcha),
-            captchaKey: captchaData.captchaKey,
-          },
-        }),
-      );
-      if (await completeLogin(data.userToken)) onDone();
-      else setServerError(FALLBACK_MESSAGE);
-    } catch (error) {
-      clearSession();
-      setServerError(digMessage(error) ?? FALLBACK_MESSAGE);
-      void loadCaptcha();
-    } finally {
-      setBusy(false);
-    }
+    const error = await logInWith(
+      api.POST('/api/login', {
+        body: {
+          email: email.trim(),
+          password,
+          captcha: toEnglishDigits(captcha),
+          captchaKey: captchaData.captchaKey,
+        },
+      }),
+    );
+    setBusy(false);
+    if (!error) return onDone();
+    setServerError(error);
+    // A captcha is spent by any attempt: show a new one.
+    void loadCaptcha();
   };
 
   return (

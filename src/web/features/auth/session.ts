@@ -5,7 +5,7 @@
  */
 import { atom } from 'jotai';
 import type { components } from '../../../generated/api';
-import { ApiError, api, call, TOKEN_KEY } from '../../lib/api-client';
+import { ApiError, api, call, digMessage, FALLBACK_MESSAGE, TOKEN_KEY } from '../../lib/api-client';
 import { queryClient } from '../../lib/query';
 import { store } from '../../lib/store';
 
@@ -78,6 +78,20 @@ export async function completeLogin(userToken: string): Promise<User | null> {
   localStorage.setItem(TOKEN_KEY, userToken);
   set(storedTokenAtom, userToken);
   return loadUser();
+}
+
+/**
+ * Runs a log-in call: on success stores the token and fetches the user; on failure clears the token
+ * (SPEC section 4). Returns null, or the Persian message to show.
+ */
+export async function logInWith(request: Promise<{ data?: unknown; error?: unknown }>): Promise<string | null> {
+  try {
+    const { userToken } = await call<{ userToken: string }>(request);
+    return (await completeLogin(userToken)) ? null : FALLBACK_MESSAGE;
+  } catch (error) {
+    clearSession();
+    return digMessage(error) ?? FALLBACK_MESSAGE;
+  }
 }
 
 export async function logout(): Promise<void> {
