@@ -51,9 +51,13 @@ function captureLogs(): { stream: Writable; lines: Array<Record<string, unknown>
   return { stream, lines };
 }
 
+/** The built web app the test server serves; TEST_WEB_DIR lets parallel work trees keep separate builds. */
+const webDir = process.env.TEST_WEB_DIR ? path.resolve(process.env.TEST_WEB_DIR) : path.join(root, 'dist/web');
+
 export function ensureWebBuilt(): void {
-  if (existsSync(path.join(root, 'dist/web/index.html'))) return;
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
+  if (existsSync(path.join(webDir, 'index.html'))) return;
+  const args = [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', webDir, '--emptyOutDir'];
+  const result = spawnSync(process.execPath, args, {
     cwd: root,
     stdio: 'inherit',
   });
@@ -86,7 +90,7 @@ export async function startServer(opts: { env?: Record<string, string>; web?: bo
     SMS_LIMIT_PER_IP: '100000',
     // Rate-limit counters of earlier runs must not leak into this one.
     REDIS_KEY_PREFIX: `test-${process.pid}-${Date.now()}:`,
-    WEB_DIR: path.join(root, 'dist/web'),
+    WEB_DIR: webDir,
     ...opts.env,
   });
   const logs = captureLogs();
