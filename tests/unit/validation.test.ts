@@ -30,13 +30,18 @@ describe('isValidMobile', () => {
     expect(isValidMobile(' 09123456789\n')).toBe(true);
   });
 
+  it('takes the spellings the server canonicalises (spaces, dashes, +98, 0098, 9 and nine digits)', () => {
+    expect(isValidMobile('0912 345 6789')).toBe(true);
+    expect(isValidMobile('+98 912-345-6789')).toBe(true);
+    expect(isValidMobile('00989123456789')).toBe(true);
+    expect(isValidMobile('9123456789')).toBe(true);
+  });
+
   it('refuses other shapes', () => {
-    expect(isValidMobile('9123456789')).toBe(false);
     expect(isValidMobile('0912345678')).toBe(false);
     expect(isValidMobile('091234567890')).toBe(false);
     expect(isValidMobile('08123456789')).toBe(false);
-    expect(isValidMobile('+989123456789')).toBe(false);
-    expect(isValidMobile('0912 345 6789')).toBe(false);
+    expect(isValidMobile('+9809123456789')).toBe(false);
     expect(isValidMobile('0912345678x')).toBe(false);
     expect(isValidMobile('')).toBe(false);
   });

@@ -4,12 +4,13 @@
  */
 import { currentJalaliYear, jalaliMonthLength, parseJalali } from '../calendar';
 import { toEnglishDigits } from '../digits';
+import { canonicalMobile } from '../mobile';
 
 const normalize = (s: string) => toEnglishDigits(String(s).trim());
 
-/** 09 followed by nine digits. */
+/** An Iranian mobile number in any spelling canonicalMobile accepts (spaces, dashes, +98, 0098, any digits). */
 export function isValidMobile(s: string): boolean {
-  return /^09\d{9}$/.test(normalize(s));
+  return canonicalMobile(s) !== null;
 }
 
 /** Iranian national ID: ten digits, not all the same, with the standard mod-11 check digit. */
