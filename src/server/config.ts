@@ -3,6 +3,7 @@
  * A bad value stops the server with one line that names the variable and what is wrong.
  */
 import path from 'node:path';
+import { canonicalMobile } from '../shared/mobile';
 
 export type SmsDriver = 'log' | 'kavenegar';
 
@@ -95,9 +96,8 @@ function parseKavenegar(env: Env, driver: SmsDriver): AppConfig['kavenegar'] {
 }
 
 function parseAdminUsername(raw: string | undefined): string {
-  const value = raw || '09120000000';
-  if (!/^09\d{9}$/.test(value))
-    throw new ConfigError(`ADMIN_USERNAME must be a mobile number (09 and 9 digits), got "${raw}"`);
+  const value = canonicalMobile(raw || '09120000000');
+  if (!value) throw new ConfigError(`ADMIN_USERNAME must be a mobile number (09 and 9 digits), got "${raw}"`);
   return value;
 }
 
@@ -110,7 +110,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
   const smsDriver = parseSmsDriver(env.SMS_DRIVER);
   return {
     port: parsePort(env.PORT),
-    host: env.HOST || '0.0.0.0',
+    // Loopback unless HOST says otherwise: a development start is not reachable from the network.
+    host: env.HOST || '127.0.0.1',
     dataDir,
     databaseUrl: parseDatabaseUrl(env.DATABASE_URL),
     redisUrl: parseRedisUrl(env.REDIS_URL),

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { adminPasswordNotice } from './admin-notice';
 import { buildApp, RedisUnavailableError } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseUnavailableError } from './db/database';
@@ -58,14 +59,10 @@ async function main(): Promise<void> {
   }
   const { fastify } = app;
   if (app.generatedAdminPassword) {
-    // Shown once, on the start that created the account; set ADMIN_PASSWORD to choose it instead.
-    fastify.log.warn(
-      { adminUsername: config.admin.username, adminPassword: app.generatedAdminPassword },
-      'administrator created; this password is shown only now',
-    );
-    console.error(
-      `\n  Administrator created: username ${config.admin.username}, password ${app.generatedAdminPassword}\n  (shown only now; log in at /login in password mode)\n`,
-    );
+    // Shown once, on the start that created the account, as plain text on stderr; the JSON log (often kept
+    // and shipped) gets no password.
+    fastify.log.warn({ adminUsername: config.admin.username }, 'administrator created; its password is on stderr');
+    process.stderr.write(`${adminPasswordNotice(config.admin.username, app.generatedAdminPassword)}\n`);
   }
 
   let closing = false;
@@ -89,7 +86,11 @@ async function main(): Promise<void> {
   }
   const address = fastify.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  fastify.log.info({ port, database: app.database.kind }, `listening on http://localhost:${port}`);
+  const shownHost = ['0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host;
+  fastify.log.info(
+    { port, host: config.host, database: app.database.kind },
+    `listening on http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
+  );
 }
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

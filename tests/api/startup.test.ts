@@ -7,12 +7,31 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-start-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const extraDirs: string[] = [];
+afterAll(() => {
+  for (const dir of [dataDir, ...extraDirs]) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh data directory, so the start creates its own administrator. */
+function freshDataDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-start-'));
+  extraDirs.push(dir);
+  return dir;
+}
 
 function start(env: Record<string, string>): ChildProcess & { output: () => { stdout: string; stderr: string } } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', WEB_DIR: '/nonexistent', ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      WEB_DIR: '/nonexistent',
+      HOST: '',
+      ADMIN_PASSWORD: '',
+      ...env,
+    },
   });
   let stdout = '';
   let stderr = '';
@@ -27,6 +46,28 @@ function start(env: Record<string, string>): ChildProcess & { output: () => { st
 
 const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+type Started = ReturnType<typeof start>;
+
+/** The JSON log line that says the server is listening. */
+function listening(child: Started): Promise<{ port: number; host: string }> {
+  return new Promise((resolve, reject) => {
+    const find = () => {
+      const line = child
+        .output()
+        .stdout.split('\n')
+        .find((l) => l.includes('"msg":"listening on'));
+      if (line) resolve(JSON.parse(line) as { port: number; host: string });
+    };
+    child.stdout?.on('data', find);
+    child.on('exit', () => reject(new Error(`exited before listening: ${JSON.stringify(child.output())}`)));
+  });
+}
+
+async function stop(child: Started): Promise<void> {
+  child.kill('SIGTERM');
+  expect(await exited(child)).toBe(0);
+}
 
 describe('process start-up', () => {
   it('refuses PORT=abc with one clear line', async () => {
@@ -64,5 +105,48 @@ describe('process start-up', () => {
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
     expect(child.output().stdout).toContain('shutting down');
+  });
+
+  it('listens on 127.0.0.1 unless HOST says otherwise', async () => {
+    const child = start({ PORT: '0', DATA_DIR: freshDataDir() });
+    const { port, host } = await listening(child);
+    expect(host).toBe('127.0.0.1');
+    expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
+    // From another interface of this machine (when it has one) nothing answers.
+    const outside = Object.values(os.networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal);
+    if (outside) await expect(fetch(`http://${outside.address}:${port}/api/health`)).rejects.toThrow();
+    await stop(child);
+
+    const open = start({ PORT: '0', HOST: '0.0.0.0', DATA_DIR: freshDataDir() });
+    expect((await listening(open)).host).toBe('0.0.0.0');
+    await stop(open);
+  });
+
+  it('prints the generated administrator password as a plain boxed line once, on the start that creates it', async () => {
+    const dir = freshDataDir();
+    const first = start({ PORT: '0', DATA_DIR: dir, ADMIN_USERNAME: '09127654321' });
+    const { port } = await listening(first);
+    const { stdout, stderr } = first.output();
+    const shown = [...stderr.matchAll(/^│ +password: (\S+) +│$/gm)];
+    expect(shown).toHaveLength(1);
+    expect(stderr).toMatch(/^│ +username: 09127654321 +│$/m);
+    const password = shown[0]?.[1] ?? '';
+    // Not inside the JSON log, and it really is the administrator's password.
+    expect(stdout).not.toContain(password);
+    const login = await fetch(`http://127.0.0.1:${port}/api/me/loginByPassword`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+      body: JSON.stringify({ username: '09127654321', password }),
+    });
+    expect(login.status).toBe(200);
+    await stop(first);
+
+    const second = start({ PORT: '0', DATA_DIR: dir, ADMIN_USERNAME: '09127654321' });
+    await listening(second);
+    await stop(second);
+    expect(second.output().stderr).not.toContain('password:');
+    expect(second.output().stderr).not.toContain(password);
   });
 });
