@@ -1137,7 +1137,7 @@ export interface components {
         };
         /**
          * Format: mobile
-         * @description 09 followed by 9 digits (Persian digits accepted)
+         * @description An Iranian mobile number in any usual spelling: 09 and 9 digits, with spaces, dashes or parentheses, Persian or Arabic-Indic digits, +98, 0098, 98 or nothing before the 9. The server keeps and compares the canonical 09xxxxxxxxx (src/shared/mobile.ts).
          */
         MobileNo: string;
         NewPassword: string;

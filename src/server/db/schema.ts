@@ -76,6 +76,16 @@ export interface UserTokensTable {
   revokedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** Migration 005: each stored mobile number it rewrote or removed, for staff to review (nothing merged). */
+export interface MobileNoChangesTable {
+  userId: number;
+  originalMobileNo: string;
+  canonicalMobileNo: string | null;
+  outcome: 'canonicalised' | 'duplicate' | 'invalid';
+  keptByUserId: number | null;
+  createdAt: Generated<Date>;
+}
+
 export interface MobileValidationCodesTable {
   id: Generated<number>;
   mobileNo: string;
@@ -274,6 +284,7 @@ export interface Database {
   userPolicyApprovals: UserPolicyApprovalsTable;
   userTokens: UserTokensTable;
   mobileValidationCodes: MobileValidationCodesTable;
+  mobileNoChanges: MobileNoChangesTable;
   captchas: CaptchasTable;
   rateLimitHits: RateLimitHitsTable;
   actions: ActionsTable;

@@ -11,6 +11,8 @@ import { revokeAllTokens } from '../identity/tokens';
 import { displayName, newUid } from '../identity/users-store';
 import { ADMIN_GROUP, menuFor } from './menu';
 import { likePattern } from '../../lib/sql';
+import { canonicalMobile } from '../../../shared/mobile';
+import { toEnglishDigits } from '../../../shared/digits';
 
 type UserSummary = components['schemas']['UserSummary'];
 
@@ -43,9 +45,14 @@ async function listUsers(
   if (filter.isStaff !== undefined) q = q.where('isStaff', '=', filter.isStaff);
   if (filter.search) {
     const pattern = likePattern(filter.search);
+    // Stored numbers are canonical: a whole number in any spelling finds its user, and a part typed
+    // in Persian digits matches too.
+    const mobile = canonicalMobile(filter.search);
+    const digits = likePattern(toEnglishDigits(filter.search.trim()));
     q = q.where((eb) =>
       eb.or([
-        eb('mobileNo', 'ilike', pattern),
+        ...(mobile ? [eb('mobileNo', '=', mobile)] : []),
+        eb('mobileNo', 'ilike', digits),
         eb('firstName', 'ilike', pattern),
         eb('lastName', 'ilike', pattern),
         eb('nationalCode', 'ilike', pattern),
@@ -142,8 +149,10 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
     searchCustomers: async ({ body }) => ok(await listUsers(db, { ...(body ?? {}), isStaff: false })),
 
     saveUser: async ({ body, principal }) => {
+      const mobileNo = canonicalMobile(body.mobileNo);
+      if (!mobileNo) throw HttpError.of(400, 'login.mobileNo.invalid');
       const values = {
-        mobileNo: body.mobileNo,
+        mobileNo,
         email: body.email ? body.email.toLowerCase() : null,
         firstName: body.firstName ?? null,
         lastName: body.lastName ?? null,

@@ -1,5 +1,7 @@
 /** Log-in (code, password, e-mail + captcha), the signed-in user, profile, uploads and terms. */
 import { toEnglishDigits } from '../../../shared/digits';
+import { canonicalMobile } from '../../../shared/mobile';
+import { isValidNationalCode } from '../../../shared/validation';
 import type { Handlers } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { HttpError, ok } from '../../http/errors';
@@ -42,6 +44,13 @@ export interface IdentityDeps {
   live: LiveEvents;
 }
 
+/** The canonical number, before any limit, lookup or insert; the contract's format check already refused junk. */
+function requireMobile(raw: string): string {
+  const mobileNo = canonicalMobile(raw);
+  if (!mobileNo) throw HttpError.of(400, 'login.mobileNo.invalid');
+  return mobileNo;
+}
+
 export function identityHandlers({ db, codes, storage, live }: IdentityDeps): Pick<Handlers, IdentityOperation> {
   const approvePolicy = (category: ProductCategory) => async (ctx: { principal: { userId: number } | null }) => {
     await db
@@ -54,22 +63,24 @@ export function identityHandlers({ db, codes, storage, live }: IdentityDeps): Pi
 
   return {
     sendMobileValidationCode: async ({ body, request }) =>
-      ok(await sendMobileValidationCode(codes, toEnglishDigits(body.mobileNo), request.ip), msg('login.code.sent')),
+      ok(await sendMobileValidationCode(codes, requireMobile(body.mobileNo), request.ip), msg('login.code.sent')),
 
     loginByMobileValidationCode: async ({ body }) => {
-      const mobileNo = toEnglishDigits(body.mobileNo);
+      const mobileNo = requireMobile(body.mobileNo);
       await verifyMobileValidationCode(db, mobileNo, toEnglishDigits(body.validationCode));
       const user = await findOrCreateByMobile(db, mobileNo);
       return ok({ userToken: await issueToken(db, user.id) }, msg('login.success'));
     },
 
     loginByPassword: async ({ body }) => {
-      const username = toEnglishDigits(body.username.trim());
-      const column = username.startsWith('09') ? 'mobileNo' : 'nationalCode';
+      // Ten bare digits are a national code when the check digit says so; anything else is a mobile spelling.
+      const nationalCode = toEnglishDigits(body.username.trim());
+      const mobileNo = isValidNationalCode(nationalCode) ? null : canonicalMobile(body.username);
+      if (!mobileNo && !isValidNationalCode(nationalCode)) throw HttpError.of(400, 'login.username.invalid');
       const user = await db
         .selectFrom('users')
         .select(['id', 'passwordHash'])
-        .where(column, '=', username)
+        .where(mobileNo ? 'mobileNo' : 'nationalCode', '=', mobileNo ?? nationalCode)
         .executeTakeFirst();
       if (!(await verifyPassword(body.password, user?.passwordHash ?? null)) || !user) {
         throw HttpError.of(422, 'login.password.wrong');

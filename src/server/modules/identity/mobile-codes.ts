@@ -13,7 +13,8 @@ import type { SmsSender } from './sms';
 export const MAX_WRONG_CODES = 5;
 const CODE_DIGITS = 5;
 
-const hashCode = (mobileNo: string, code: string) => sha256(`${mobileNo}:${code}`);
+/** Codes are stored hashed with their (canonical) number. */
+export const hashCode = (mobileNo: string, code: string) => sha256(`${mobileNo}:${code}`);
 
 export interface MobileCodeDeps {
   db: DB;
