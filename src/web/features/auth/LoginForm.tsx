@@ -7,6 +7,7 @@ import { Box, Button, Callout, Flex, IconButton, Tabs, Text, TextField } from '@
 import { type FormEvent, useState } from 'react';
 import messages from '../../../../schemas/messages/fa.json';
 import { toEnglishDigits } from '../../../shared/digits';
+import { canonicalMobile } from '../../../shared/mobile';
 import { isValidMobile, isValidNationalCode } from '../../../shared/validation';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { logInWith } from './session';
@@ -77,7 +78,7 @@ function CodeLogin({ onDone }: { onDone: () => void }) {
     setServerError(null);
     try {
       const data = await call<{ expirationDuration: number; activeCodeExists: boolean }>(
-        api.POST('/api/public/sendMobileValidationCode', { body: { mobileNo: toEnglishDigits(mobileNo) } }),
+        api.POST('/api/public/sendMobileValidationCode', { body: { mobileNo: canonicalMobile(mobileNo) ?? mobileNo } }),
       );
       setDeadline(Date.now() + data.expirationDuration * 1000);
       setActiveNotice(data.activeCodeExists);
@@ -96,7 +97,7 @@ function CodeLogin({ onDone }: { onDone: () => void }) {
     setServerError(null);
     const error = await logInWith(
       api.POST('/api/me/loginByMobileValidationCode', {
-        body: { mobileNo: toEnglishDigits(mobileNo), validationCode: toEnglishDigits(code) },
+        body: { mobileNo: canonicalMobile(mobileNo) ?? mobileNo, validationCode: toEnglishDigits(code) },
       }),
     );
     setBusy(false);
