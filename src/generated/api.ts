@@ -128,7 +128,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the signed-in user's password */
+        /** Set the signed-in user's password. Proof is the current password, or, for an account without one (User.hasPassword false), a fresh log-in code sent to the user's own mobile number. Every other session of the user ends; this one stays. At most 10 attempts per user in 15 minutes (429 beyond). */
         post: operations["changeOwnPassword"];
         delete?: never;
         options?: never;
@@ -272,6 +272,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/revokeOtherSessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End every session of the signed-in user except the one this request carries */
+        post: operations["revokeOtherOwnSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/revokeSession": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End one of the signed-in user's own sessions (404 for another user's or an ended one) */
+        post: operations["revokeOwnSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/searchPurchases": {
         parameters: {
             query?: never;
@@ -283,6 +317,23 @@ export interface paths {
         put?: never;
         /** The signed-in customer's requests */
         post: operations["searchMyPurchases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/searchSessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in user's live sessions (log-ins not ended, idle or expired), most recently used first */
+        post: operations["searchOwnSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1256,6 +1307,34 @@ export interface components {
             productCategory: string;
             title: string;
         };
+        Session: {
+            /** @description Browser name and major version read from the User-Agent, e.g. "Chrome 124" */
+            browser: string | null;
+            /**
+             * Format: date-time
+             * @description When the log-in happened
+             */
+            createdAt: string;
+            /** @description True for the session this request carries */
+            current: boolean;
+            /** @description mobile, tablet, desktop or tv, when the User-Agent says */
+            deviceType: string | null;
+            /**
+             * Format: date-time
+             * @description When it ends unless used again (idle lifetime), or at the latest (absolute lifetime)
+             */
+            expiresAt: string;
+            id: number;
+            /** @description The address the log-in came from */
+            ip: string | null;
+            /**
+             * Format: date-time
+             * @description Last request, to within a minute
+             */
+            lastUsedAt: string;
+            /** @description Operating system and version, e.g. "Android 14" */
+            os: string | null;
+        };
         SystemParameter: {
             description: string;
             isPublic: boolean;
@@ -1308,6 +1387,8 @@ export interface components {
             firstName: string | null;
             fullName: string | null;
             googleAdsPolicyApproved: boolean;
+            /** @description Whether a password is set; changing it asks for the current one, else for an SMS code */
+            hasPassword: boolean;
             id: number;
             internationalExamsPolicyApproved: boolean;
             isStaff: boolean;
@@ -1560,7 +1641,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Required when the account has a password */
+                    currentPassword?: string;
                     password: components["schemas"]["NewPassword"];
+                    /** @description Required when the account has no password: the code sent by sendMobileValidationCode to the user's own mobile number */
+                    validationCode?: string;
                 };
             };
         };
@@ -1774,6 +1859,50 @@ export interface operations {
             200: components["responses"]["Done"];
         };
     };
+    revokeOtherOwnSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description How many sessions ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            revoked: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    revokeOwnSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["Done"];
+        };
+    };
     searchMyPurchases: {
         parameters: {
             query?: never;
@@ -1789,6 +1918,31 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["PurchaseList"];
+        };
+    };
+    searchOwnSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Sessions; `current` marks the one this request carries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["Session"][];
+                        };
+                    };
+                };
+            };
         };
     };
     searchTasks: {

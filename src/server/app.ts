@@ -162,7 +162,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const actionsUsedByContract = new Set(
     contract.operations.flatMap((op) => (op.access.kind === 'staff' ? [op.access.action] : [])),
   );
-  const authenticate: Authenticator = tokenAuthenticator(db);
+  const authenticate: Authenticator = tokenAuthenticator(db, config.sessions);
   const { broadcaster } = attachRealtime(fastify, authenticate, redis);
   const live = new LiveEvents(broadcaster);
   const handlers: Handlers = {
@@ -175,6 +175,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       db,
       storage,
       live,
+      sessions: config.sessions,
       codes: {
         db,
         sms: createSmsSender(config, fastify.log),

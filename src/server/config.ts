@@ -31,6 +31,8 @@ export interface AppConfig {
   smsLimits: { perMobile: number; perIp: number; windowSeconds: number };
   /** Administrator seeded on first start; a random password is generated and printed when unset. */
   admin: { username: string; password: string | undefined };
+  /** A log-in token stops working after this long unused, and this long after it was issued, whichever is first. */
+  sessions: { idleSeconds: number; maxAgeSeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -95,6 +97,25 @@ function parseKavenegar(env: Env, driver: SmsDriver): AppConfig['kavenegar'] {
   return { apiKey, template, baseUrl: env.KAVENEGAR_BASE_URL || 'https://api.kavenegar.com' };
 }
 
+const DAY_SECONDS = 86_400;
+
+function parseSessions(env: Env): AppConfig['sessions'] {
+  const idleSeconds = parsePositiveInt('SESSION_IDLE_SECONDS', env.SESSION_IDLE_SECONDS, 30 * DAY_SECONDS);
+  const maxAgeSeconds = parsePositiveInt('SESSION_MAX_AGE_SECONDS', env.SESSION_MAX_AGE_SECONDS, 90 * DAY_SECONDS);
+  for (const [name, value] of [
+    ['SESSION_IDLE_SECONDS', idleSeconds],
+    ['SESSION_MAX_AGE_SECONDS', maxAgeSeconds],
+  ] as const) {
+    if (value > 3650 * DAY_SECONDS) throw new ConfigError(`${name} must be at most ${3650 * DAY_SECONDS} (ten years)`);
+  }
+  if (idleSeconds > maxAgeSeconds) {
+    throw new ConfigError(
+      `SESSION_IDLE_SECONDS (${idleSeconds}) must not exceed SESSION_MAX_AGE_SECONDS (${maxAgeSeconds})`,
+    );
+  }
+  return { idleSeconds, maxAgeSeconds };
+}
+
 function parseAdminUsername(raw: string | undefined): string {
   const value = canonicalMobile(raw || '09120000000');
   if (!value) throw new ConfigError(`ADMIN_USERNAME must be a mobile number (09 and 9 digits), got "${raw}"`);
@@ -129,6 +150,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
       windowSeconds: parsePositiveInt('SMS_LIMIT_WINDOW_SECONDS', env.SMS_LIMIT_WINDOW_SECONDS, 600),
     },
     admin: { username: parseAdminUsername(env.ADMIN_USERNAME), password: env.ADMIN_PASSWORD || undefined },
+    sessions: parseSessions(env),
     ...overrides,
   };
 }

@@ -74,6 +74,9 @@ export interface UserTokensTable {
   createdAt: Generated<Date>;
   lastUsedAt: ColumnType<Date, Date | string | undefined, Date | string>;
   revokedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The browser (User-Agent, cut to 300 characters) and address a token was issued to (migration 005_sessions). */
+  userAgent: string | null;
+  ip: string | null;
 }
 
 /** Migration 005: each stored mobile number it rewrote or removed, for staff to review (nothing merged). */

@@ -4,7 +4,7 @@ import { canonicalMobile } from '../../../shared/mobile';
 import { isValidNationalCode } from '../../../shared/validation';
 import type { Handlers } from '../../contract/handlers';
 import type { DB } from '../../db/database';
-import { HttpError, ok } from '../../http/errors';
+import { HttpError, ok, tooManyRequests } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import type { LiveEvents } from '../../realtime/events';
@@ -14,7 +14,15 @@ import { taskTypeOf } from '../tasks/task-types';
 import { CAPTCHA_LIFETIME_SECONDS, captchaImage, consumeCaptcha, createCaptcha } from './captcha';
 import { type MobileCodeDeps, sendMobileValidationCode, verifyMobileValidationCode } from './mobile-codes';
 import { inquiryNationalCode, updateProfile } from './profile';
-import { issueToken, revokeToken } from './tokens';
+import {
+  clientOf,
+  issueToken,
+  listSessions,
+  revokeOtherTokens,
+  revokeOwnToken,
+  revokeToken,
+  type SessionPolicy,
+} from './tokens';
 import { findOrCreateByMobile, loadUserDto, maskMobile, type ProductCategory } from './users-store';
 
 type IdentityOperation =
@@ -27,6 +35,9 @@ type IdentityOperation =
   | 'fetchUserData'
   | 'logout'
   | 'changeOwnPassword'
+  | 'searchOwnSessions'
+  | 'revokeOwnSession'
+  | 'revokeOtherOwnSessions'
   | 'updateUserData'
   | 'inquiryNationalCode'
   | 'uploadFile'
@@ -42,7 +53,11 @@ export interface IdentityDeps {
   codes: MobileCodeDeps;
   storage: Storage;
   live: LiveEvents;
+  sessions: SessionPolicy;
 }
+
+/** Attempts to change the own password per user and window: a stolen token cannot guess the current one. */
+const PASSWORD_CHANGE_LIMIT = { attempts: 10, windowSeconds: 900 };
 
 /** The canonical number, before any limit, lookup or insert; the contract's format check already refused junk. */
 function requireMobile(raw: string): string {
@@ -51,7 +66,13 @@ function requireMobile(raw: string): string {
   return mobileNo;
 }
 
-export function identityHandlers({ db, codes, storage, live }: IdentityDeps): Pick<Handlers, IdentityOperation> {
+export function identityHandlers({
+  db,
+  codes,
+  storage,
+  live,
+  sessions,
+}: IdentityDeps): Pick<Handlers, IdentityOperation> {
   const approvePolicy = (category: ProductCategory) => async (ctx: { principal: { userId: number } | null }) => {
     await db
       .insertInto('userPolicyApprovals')
@@ -65,14 +86,14 @@ export function identityHandlers({ db, codes, storage, live }: IdentityDeps): Pi
     sendMobileValidationCode: async ({ body, request }) =>
       ok(await sendMobileValidationCode(codes, requireMobile(body.mobileNo), request.ip), msg('login.code.sent')),
 
-    loginByMobileValidationCode: async ({ body }) => {
+    loginByMobileValidationCode: async ({ body, request }) => {
       const mobileNo = requireMobile(body.mobileNo);
       await verifyMobileValidationCode(db, mobileNo, toEnglishDigits(body.validationCode));
       const user = await findOrCreateByMobile(db, mobileNo);
-      return ok({ userToken: await issueToken(db, user.id) }, msg('login.success'));
+      return ok({ userToken: await issueToken(db, user.id, clientOf(request)) }, msg('login.success'));
     },
 
-    loginByPassword: async ({ body }) => {
+    loginByPassword: async ({ body, request }) => {
       // Ten bare digits are a national code when the check digit says so; anything else is a mobile spelling.
       const nationalCode = toEnglishDigits(body.username.trim());
       const mobileNo = isValidNationalCode(nationalCode) ? null : canonicalMobile(body.username);
@@ -85,7 +106,7 @@ export function identityHandlers({ db, codes, storage, live }: IdentityDeps): Pi
       if (!(await verifyPassword(body.password, user?.passwordHash ?? null)) || !user) {
         throw HttpError.of(422, 'login.password.wrong');
       }
-      return ok({ userToken: await issueToken(db, user.id) }, msg('login.success'));
+      return ok({ userToken: await issueToken(db, user.id, clientOf(request)) }, msg('login.success'));
     },
 
     createCaptcha: async () => {
@@ -104,7 +125,7 @@ export function identityHandlers({ db, codes, storage, live }: IdentityDeps): Pi
       return undefined as never;
     },
 
-    loginByEmail: async ({ body }) => {
+    loginByEmail: async ({ body, request }) => {
       await consumeCaptcha(db, body.captchaKey, toEnglishDigits(body.captcha));
       const user = await db
         .selectFrom('users')
@@ -114,7 +135,7 @@ export function identityHandlers({ db, codes, storage, live }: IdentityDeps): Pi
       if (!(await verifyPassword(body.password, user?.passwordHash ?? null)) || !user) {
         throw HttpError.of(422, 'login.email.wrong');
       }
-      return ok({ userToken: await issueToken(db, user.id) }, msg('login.success'));
+      return ok({ userToken: await issueToken(db, user.id, clientOf(request)) }, msg('login.success'));
     },
 
     fetchUserData: async ({ principal }) => ok(await loadUserDto(db, principal!.userId)),
@@ -125,12 +146,50 @@ export function identityHandlers({ db, codes, storage, live }: IdentityDeps): Pi
     },
 
     changeOwnPassword: async ({ body, principal }) => {
+      const { userId, tokenId } = principal!;
+      const hit = await codes.rateLimiter.hit(
+        `password-change:user:${userId}`,
+        PASSWORD_CHANGE_LIMIT.attempts,
+        PASSWORD_CHANGE_LIMIT.windowSeconds,
+      );
+      if (!hit.allowed) throw tooManyRequests(hit.retryAfterSeconds);
+      const user = await db
+        .selectFrom('users')
+        .select(['passwordHash', 'mobileNo'])
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
+      if (user.passwordHash) {
+        // Proof of knowing the password, so a stolen token alone cannot take the account.
+        if (!body.currentPassword) throw HttpError.of(400, 'changePassword.currentRequired');
+        if (!(await verifyPassword(body.currentPassword, user.passwordHash))) {
+          throw HttpError.of(422, 'changePassword.currentWrong');
+        }
+      } else {
+        // No password yet: proof of holding the account's phone, with a code sent to its own number.
+        if (!user.mobileNo) throw HttpError.of(422, 'changePassword.noMobile');
+        if (!body.validationCode) throw HttpError.of(400, 'changePassword.codeRequired');
+        await verifyMobileValidationCode(db, user.mobileNo, toEnglishDigits(body.validationCode));
+      }
       await db
         .updateTable('users')
         .set({ passwordHash: await hashPassword(body.password), updatedAt: new Date() })
-        .where('id', '=', principal!.userId)
+        .where('id', '=', userId)
         .execute();
-      return ok(null, msg('changePassword.success'));
+      const ended = await revokeOtherTokens(db, userId, tokenId);
+      return ok(null, msg(ended.length ? 'changePassword.successOthersEnded' : 'changePassword.success'));
+    },
+
+    searchOwnSessions: async ({ principal }) =>
+      ok({ items: await listSessions(db, sessions, principal!.userId, principal!.tokenId) }),
+
+    revokeOwnSession: async ({ body, principal }) => {
+      if (!(await revokeOwnToken(db, principal!.userId, body.id))) throw HttpError.of(404, 'session.notFound');
+      return ok(null, msg('session.ended'));
+    },
+
+    revokeOtherOwnSessions: async ({ principal }) => {
+      const ended = await revokeOtherTokens(db, principal!.userId, principal!.tokenId);
+      return ok({ revoked: ended.length }, msg('session.othersEnded'));
     },
 
     updateUserData: async ({ body, principal }) => {

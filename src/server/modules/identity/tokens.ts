@@ -1,4 +1,9 @@
-/** Opaque bearer tokens: random, stored only as a SHA-256 hash, revocable, with a last-use time. */
+/**
+ * Opaque bearer tokens (sessions): random, stored only as a SHA-256 hash, revocable, with the browser and
+ * address they were issued to. A token stops working after `idleSeconds` unused or `maxAgeSeconds` after it
+ * was issued, whichever comes first; both are compared with the database clock.
+ */
+import Bowser from 'bowser';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Principal } from '../../contract/handlers';
@@ -7,12 +12,29 @@ import { randomToken, sha256 } from '../../lib/crypto';
 
 /** last_used_at is refreshed at most this often, so reads do not write on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
+const MAX_USER_AGENT = 300;
 
-export async function issueToken(db: DB, userId: number): Promise<string> {
+export interface SessionPolicy {
+  idleSeconds: number;
+  maxAgeSeconds: number;
+}
+
+/** Where a log-in came from, as the sessions list shows it. */
+export interface Client {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+export const clientOf = (request: FastifyRequest): Client => ({
+  userAgent: request.headers['user-agent']?.slice(0, MAX_USER_AGENT) || null,
+  ip: request.ip || null,
+});
+
+export async function issueToken(db: DB, userId: number, client?: Client): Promise<string> {
   const token = randomToken(32);
   await db
     .insertInto('userTokens')
-    .values({ userId, tokenHash: sha256(token) })
+    .values({ userId, tokenHash: sha256(token), userAgent: client?.userAgent ?? null, ip: client?.ip ?? null })
     .execute();
   return token;
 }
@@ -28,6 +50,104 @@ export async function revokeAllTokens(db: DB, userId: number): Promise<void> {
     .where('userId', '=', userId)
     .where('revokedAt', 'is', null)
     .execute();
+}
+
+/** Revokes every live token of the user but `keepTokenId`; returns the ids it ended. */
+export async function revokeOtherTokens(db: DB, userId: number, keepTokenId: number): Promise<number[]> {
+  const rows = await db
+    .updateTable('userTokens')
+    .set({ revokedAt: new Date() })
+    .where('userId', '=', userId)
+    .where('id', '<>', keepTokenId)
+    .where('revokedAt', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Revokes one of the user's own live tokens; false when it is not theirs or already ended. */
+export async function revokeOwnToken(db: DB, userId: number, tokenId: number): Promise<boolean> {
+  const row = await db
+    .updateTable('userTokens')
+    .set({ revokedAt: new Date() })
+    .where('id', '=', tokenId)
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Conditions under which a stored token still opens its session. */
+function live(policy: SessionPolicy) {
+  return {
+    idleSince: sql<Date>`now() - make_interval(secs => ${policy.idleSeconds})`,
+    issuedSince: sql<Date>`now() - make_interval(secs => ${policy.maxAgeSeconds})`,
+  };
+}
+
+export interface SessionView {
+  id: number;
+  createdAt: string;
+  lastUsedAt: string;
+  expiresAt: string;
+  browser: string | null;
+  os: string | null;
+  deviceType: string | null;
+  ip: string | null;
+  current: boolean;
+}
+
+/** "Chrome 124" / "Android 14" / "mobile" from a User-Agent; nulls when it names nothing known. */
+function describeAgent(userAgent: string | null): Pick<SessionView, 'browser' | 'os' | 'deviceType'> {
+  if (!userAgent) return { browser: null, os: null, deviceType: null };
+  const parsed = Bowser.parse(userAgent);
+  const named = (name?: string, version?: string) =>
+    name ? [name, version?.split('.')[0]].filter(Boolean).join(' ') : null;
+  return {
+    browser: named(parsed.browser.name, parsed.browser.version),
+    // Windows reports "NT 10.0" as its version and "10" as the name people know.
+    os: named(parsed.os.name, parsed.os.name === 'Windows' ? parsed.os.versionName : parsed.os.version),
+    deviceType: parsed.platform.type ?? null,
+  };
+}
+
+/** The user's live sessions, most recently used first. */
+export async function listSessions(
+  db: DB,
+  policy: SessionPolicy,
+  userId: number,
+  currentTokenId: number,
+): Promise<SessionView[]> {
+  const { idleSince, issuedSince } = live(policy);
+  const rows = await db
+    .selectFrom('userTokens')
+    .select(['id', 'createdAt', 'lastUsedAt', 'userAgent', 'ip'])
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null)
+    .where('lastUsedAt', '>', idleSince)
+    .where('createdAt', '>', issuedSince)
+    .orderBy('lastUsedAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(200)
+    .execute();
+  return rows.map((r) => {
+    const created = new Date(r.createdAt);
+    const lastUsed = new Date(r.lastUsedAt);
+    const expires = Math.min(
+      lastUsed.getTime() + policy.idleSeconds * 1000,
+      created.getTime() + policy.maxAgeSeconds * 1000,
+    );
+    return {
+      id: r.id,
+      createdAt: created.toISOString(),
+      lastUsedAt: lastUsed.toISOString(),
+      expiresAt: new Date(expires).toISOString(),
+      ...describeAgent(r.userAgent),
+      ip: r.ip,
+      current: r.id === currentTokenId,
+    };
+  });
 }
 
 export async function actionsOf(db: DB, userId: number): Promise<string[]> {
@@ -49,16 +169,19 @@ function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-export function tokenAuthenticator(db: DB) {
+export function tokenAuthenticator(db: DB, policy: SessionPolicy) {
   return async function authenticate(request: FastifyRequest): Promise<Principal | null> {
     const token = bearerToken(request);
     if (!token) return null;
+    const { idleSince, issuedSince } = live(policy);
     const row = await db
       .selectFrom('userTokens')
       .innerJoin('users', 'users.id', 'userTokens.userId')
       .select(['userTokens.id as tokenId', 'userTokens.lastUsedAt', 'users.id as userId', 'users.uid', 'users.isStaff'])
       .where('userTokens.tokenHash', '=', sha256(token))
       .where('userTokens.revokedAt', 'is', null)
+      .where('userTokens.lastUsedAt', '>', idleSince)
+      .where('userTokens.createdAt', '>', issuedSince)
       .executeTakeFirst();
     if (!row) return null;
     if (Date.now() - new Date(row.lastUsedAt).getTime() > TOUCH_INTERVAL_MS) {

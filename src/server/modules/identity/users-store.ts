@@ -70,6 +70,7 @@ export async function toUserDto(db: Kysely<Database>, user: UserRow): Promise<Us
     googleAdsPolicyApproved: approved.has('googleAds'),
     othersPolicyApproved: approved.has('others'),
     isStaff: user.isStaff,
+    hasPassword: user.passwordHash !== null,
   };
 }
 
