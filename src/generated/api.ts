@@ -332,7 +332,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The signed-in user's live sessions (log-ins not ended, idle or expired), most recently used first */
+        /** The signed-in user's live sessions (log-ins not ended, idle or expired): the current one first, then the others most recently used first */
         post: operations["searchOwnSessions"];
         delete?: never;
         options?: never;

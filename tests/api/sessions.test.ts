@@ -158,6 +158,7 @@ describe('own sessions', () => {
 
     const list = await sessionsOf(phone);
     expect(list).toHaveLength(2);
+    expect(list[0]!.current).toBe(true); // this device first, though the laptop logged in later
     const current = list.find((s) => s.current)!;
     const other = list.find((s) => !s.current)!;
     expect(current).toMatchObject({ browser: 'Chrome 124', os: 'Android 14', deviceType: 'mobile', ip: '127.0.0.1' });

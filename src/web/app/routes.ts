@@ -25,6 +25,7 @@ const Terms = lazyPage(() => import('../features/terms/TermsPage'));
 const Testaki = lazyPage(() => import('../features/errors/TestakiPage'));
 const Login = lazyPage(() => import('../features/auth/LoginPage'));
 const Profile = lazyPage(() => import('../features/profile/ProfilePage'));
+const Account = lazyPage(() => import('../features/auth/AccountPage'));
 const MyRequests = lazyPage(() => import('../features/requests/MyRequestsPage'));
 const Currencies = lazyPage(() => import('../features/management/currencies/CurrenciesPage'));
 const Requests = lazyPage(() => import('../features/management/RequestsPage'));
@@ -150,7 +151,7 @@ export const routes = [
     title: 'حساب من',
     access: 'public',
     parent: 'dashboard',
-    page: Profile,
+    page: Account,
   },
   {
     name: 'myWallet',

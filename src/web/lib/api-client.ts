@@ -44,6 +44,15 @@ const setInFlight = (n: number) => {
   for (const l of listeners) l(inFlight);
 };
 
+type UnauthorizedListener = (token: string) => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+/** Called with the token of a request the server answered 401 (session ended elsewhere, or expired). */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
 export function subscribeInFlight(listener: Listener): () => void {
   listeners.add(listener);
   listener(inFlight);
@@ -58,8 +67,12 @@ const middleware: Middleware = {
     if (token) request.headers.set('Authorization', `Bearer ${token}`);
     return request;
   },
-  async onResponse({ response }) {
+  async onResponse({ request, response }) {
     setInFlight(Math.max(0, inFlight - 1));
+    if (response.status === 401) {
+      const sent = /^Bearer (.+)$/.exec(request.headers.get('Authorization') ?? '')?.[1];
+      if (sent) for (const listener of unauthorizedListeners) listener(sent);
+    }
     const type = response.headers.get('content-type') ?? '';
     if (!type.includes('application/json')) {
       if (!response.ok) throw new ApiError(FALLBACK_MESSAGE, response.status, null);

@@ -112,7 +112,7 @@ function describeAgent(userAgent: string | null): Pick<SessionView, 'browser' | 
   };
 }
 
-/** The user's live sessions, most recently used first. */
+/** The user's live sessions: the current one first, then the others most recently used first. */
 export async function listSessions(
   db: DB,
   policy: SessionPolicy,
@@ -131,7 +131,7 @@ export async function listSessions(
     .orderBy('id', 'desc')
     .limit(200)
     .execute();
-  return rows.map((r) => {
+  const views = rows.map((r): SessionView => {
     const created = new Date(r.createdAt);
     const lastUsed = new Date(r.lastUsedAt);
     const expires = Math.min(
@@ -148,6 +148,8 @@ export async function listSessions(
       current: r.id === currentTokenId,
     };
   });
+  // This device first, then the others by last use.
+  return views.sort((a, b) => Number(b.current) - Number(a.current));
 }
 
 export async function actionsOf(db: DB, userId: number): Promise<string[]> {

@@ -1,27 +1,108 @@
 /**
- * Change password (English labels, as SPEC section 2 gives them; required rule). Login state is judged by the
- * stored token: without one the dialog says, in Persian, that a change needs log-in. The server's message
- * shows green or red.
+ * Change password (English labels, as SPEC section 2 gives them; required rule). The server wants proof: the
+ * current password, or, for an account without one, a code texted to the user's own mobile number. Login state
+ * is judged by the stored token: without one the dialog says, in Persian, that a change needs log-in. The
+ * server's message shows green or red; other sessions end on the server, this one stays.
  */
 import { Button, Callout, Dialog, Flex, Text, TextField } from '@radix-ui/themes';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useState } from 'react';
-import { api, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
+import { type ReactNode, useState } from 'react';
+import { toEnglishDigits } from '../../../shared/digits';
+import { formatPhone } from '../../../shared/format';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
+import { queryClient } from '../../lib/query';
 import { showSnackbar } from '../shell/snackbar';
-import { loginDialogOpenAtom, storedTokenAtom } from './session';
+import { loadUser, loginDialogOpenAtom, storedTokenAtom, userAtom } from './session';
+
+function PasswordField({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  autoComplete,
+  type = 'password',
+  children,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  error: string | null;
+  autoComplete: string;
+  type?: 'password' | 'text';
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      <label htmlFor={id}>
+        <Text size="2" weight="medium">
+          {label}
+        </Text>
+      </label>
+      <Flex gap="2" align="center">
+        <TextField.Root
+          id={id}
+          type={type}
+          size="3"
+          style={{ flex: 1 }}
+          value={value}
+          autoComplete={autoComplete}
+          inputMode={type === 'text' ? 'numeric' : undefined}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={Boolean(error)}
+          aria-describedby={error ? `${id}-error` : undefined}
+          required
+        />
+        {children}
+      </Flex>
+      {error && (
+        <Text size="1" color="red" role="alert" id={`${id}-error`}>
+          {error}
+        </Text>
+      )}
+    </>
+  );
+}
 
 export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
   const token = useAtomValue(storedTokenAtom);
+  const user = useAtomValue(userAtom);
   const openLogin = useSetAtom(loginDialogOpenAtom);
+  // Without a loaded user, ask for the current password: the server says so if a code is needed instead.
+  const byCode = user ? !user.hasPassword : false;
+  const [current, setCurrent] = useState('');
+  const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
   const [needsLogin, setNeedsLogin] = useState(false);
   const [busy, setBusy] = useState(false);
-  const error = touched && !password ? 'Required' : null;
+  const [codeNotice, setCodeNotice] = useState<string | null>(null);
+  const required = (value: string) => (touched && !value.trim() ? 'Required' : null);
+  const proof = byCode ? code : current;
+
+  const sendCode = async () => {
+    if (!user?.mobileNo) return;
+    setBusy(true);
+    try {
+      const sent = await call<{ activeCodeExists: boolean }>(
+        api.POST('/api/public/sendMobileValidationCode', { body: { mobileNo: user.mobileNo } }),
+      );
+      setCodeNotice(
+        sent.activeCodeExists
+          ? 'A code sent earlier is still valid: enter that one.'
+          : `A code was sent to ${formatPhone(user.mobileNo)}.`,
+      );
+    } catch (e) {
+      showSnackbar(digMessage(e) ?? FALLBACK_MESSAGE, 'red');
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const save = async () => {
     setTouched(true);
-    if (!password) return;
+    if (!password || !proof.trim()) return;
     if (!token) {
       setNeedsLogin(true);
       return;
@@ -29,10 +110,16 @@ export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; on
     setBusy(true);
     try {
       // A refusal throws (ApiError with the server's msg); success carries the server's msg too.
-      const { data, error } = await api.POST('/api/me/changePassword', { body: { password } });
+      const body = byCode
+        ? { password, validationCode: toEnglishDigits(code.trim()) }
+        : { password, currentPassword: current };
+      const { data, error } = await api.POST('/api/me/changePassword', { body });
       if (error) throw error;
-      showSnackbar(digMessage(data) ?? 'رمز عبور با موفقیت تغییر کرد.', 'green');
+      showSnackbar(digMessage(data) ?? 'رمز عبور با موفقیت تغییر کرد.', 'green', 5000);
       onOpenChange(false);
+      // The account now has a password, and its other sessions are gone.
+      void loadUser();
+      void queryClient.invalidateQueries({ queryKey: ['me', 'sessions'] });
     } catch (e) {
       showSnackbar(digMessage(e) ?? FALLBACK_MESSAGE, 'red');
     } finally {
@@ -45,7 +132,9 @@ export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; on
       <Dialog.Content maxWidth="420px" dir="ltr" style={{ textAlign: 'left' }} data-testid="change-password">
         <Dialog.Title>Change password</Dialog.Title>
         <Dialog.Description size="2" color="gray" mb="3">
-          Choose a new password for your account.
+          {byCode
+            ? 'Your account has no password yet. Confirm with a code sent to your mobile number, then choose one.'
+            : 'Enter your current password, then choose a new one. Your other sessions will be signed out.'}
         </Dialog.Description>
         <form
           noValidate
@@ -55,28 +144,43 @@ export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; on
           }}
         >
           <Flex direction="column" gap="2">
-            <label htmlFor="new-password">
-              <Text size="2" weight="medium">
-                New password
-              </Text>
-            </label>
-            <TextField.Root
-              id="new-password"
-              type="password"
-              size="3"
-              value={password}
-              autoComplete="new-password"
-              onChange={(e) => setPassword(e.target.value)}
-              onBlur={() => setTouched(true)}
-              aria-invalid={Boolean(error)}
-              aria-describedby={error ? 'new-password-error' : undefined}
-              required
-            />
-            {error && (
-              <Text size="1" color="red" role="alert" id="new-password-error">
-                {error}
+            {byCode ? (
+              <PasswordField
+                id="password-code"
+                label="Verification code"
+                type="text"
+                value={code}
+                onChange={setCode}
+                error={required(code)}
+                autoComplete="one-time-code"
+              >
+                <Button type="button" variant="soft" size="3" onClick={() => void sendCode()} disabled={busy}>
+                  Send code
+                </Button>
+              </PasswordField>
+            ) : (
+              <PasswordField
+                id="current-password"
+                label="Current password"
+                value={current}
+                onChange={setCurrent}
+                error={required(current)}
+                autoComplete="current-password"
+              />
+            )}
+            {byCode && codeNotice && (
+              <Text size="1" color="green" role="status" data-testid="code-notice">
+                {codeNotice}
               </Text>
             )}
+            <PasswordField
+              id="new-password"
+              label="New password"
+              value={password}
+              onChange={setPassword}
+              error={touched && !password ? 'Required' : null}
+              autoComplete="new-password"
+            />
             {needsLogin && !token && (
               <Callout.Root color="orange" dir="rtl" role="alert" mt="2">
                 <Callout.Text>

@@ -5,7 +5,7 @@
  */
 import { atom } from 'jotai';
 import type { components } from '../../../generated/api';
-import { ApiError, api, call, digMessage, FALLBACK_MESSAGE, TOKEN_KEY } from '../../lib/api-client';
+import { ApiError, api, call, digMessage, FALLBACK_MESSAGE, onUnauthorized, TOKEN_KEY } from '../../lib/api-client';
 import { queryClient } from '../../lib/query';
 import { store } from '../../lib/store';
 
@@ -121,3 +121,9 @@ export function followOtherTabs(): () => void {
   window.addEventListener('storage', onStorage);
   return () => window.removeEventListener('storage', onStorage);
 }
+
+// A token the server refuses (its session was ended on another device, or it expired) ends the session here at
+// its next call, not at the next page load. A newer token stored meanwhile is left alone.
+onUnauthorized((token) => {
+  if (token === localStorage.getItem(TOKEN_KEY)) clearSession();
+});

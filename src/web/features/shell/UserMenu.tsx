@@ -27,6 +27,7 @@ export default function UserMenu({
           <>
             <DropdownMenu.Label>{user.fullName || user.mobileNo || 'کاربر ارزپی'}</DropdownMenu.Label>
             <DropdownMenu.Item onSelect={() => navigate('/request/myProfile')}>پروفایل من</DropdownMenu.Item>
+            <DropdownMenu.Item onSelect={() => navigate('/request/myAccount')}>حساب من و نشست‌ها</DropdownMenu.Item>
             <DropdownMenu.Item onSelect={onChangePassword}>تغییر رمز عبور</DropdownMenu.Item>
             <DropdownMenu.Separator />
             <DropdownMenu.Item
