@@ -24,7 +24,7 @@ const router = createBrowserRouter([
         // Each route has its own error element, so a failed page keeps the shell around it.
         errorElement: <RouteError />,
         element: (
-          <Guard access={route.access}>
+          <Guard route={route}>
             <route.page />
           </Guard>
         ),

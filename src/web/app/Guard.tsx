@@ -1,22 +1,27 @@
 /**
  * The two guards of SPEC section 2: a login route without a stored token goes to /login; a protected
  * route whose in-memory token is unset (the stored one was not confirmed) goes to /. Guests only: /login
- * with a token goes to /.
+ * with a token goes to /. A staff route is a login route that the server's access menu must also name;
+ * otherwise it shows the Persian no-access state.
  */
 import { Flex, Spinner } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { memoryTokenAtom, sessionReadyAtom, storedTokenAtom } from '../features/auth/session';
-import type { Access } from './routes';
+import { canOpenStaffRoute } from '../features/auth/policy';
+import { accessAtom, memoryTokenAtom, sessionReadyAtom, storedTokenAtom } from '../features/auth/session';
+import { NoAccess } from '../features/errors/NoAccess';
+import type { RouteDef } from './routes';
 
-export function Guard({ access, children }: { access: Access; children: ReactNode }) {
+export function Guard({ route, children }: { route: RouteDef; children: ReactNode }) {
   const stored = useAtomValue(storedTokenAtom);
   const memory = useAtomValue(memoryTokenAtom);
   const ready = useAtomValue(sessionReadyAtom);
+  const userAccess = useAtomValue(accessAtom);
   const location = useLocation();
+  const { access } = route;
   if (access === 'guest' && stored) return <Navigate to="/" replace />;
-  if (access === 'login') {
+  if (access === 'login' || access === 'staff') {
     if (!stored) return <Navigate to={`/login?next=${encodeURIComponent(location.pathname)}`} replace />;
     if (!ready) {
       return (
@@ -26,6 +31,7 @@ export function Guard({ access, children }: { access: Access; children: ReactNod
       );
     }
     if (!memory) return <Navigate to="/" replace />;
+    if (access === 'staff' && !canOpenStaffRoute(userAccess, route.name)) return <NoAccess title={route.title} />;
   }
   return <>{children}</>;
 }

@@ -3,6 +3,8 @@ export const MENU_BY_ACTION: Record<string, string[]> = {
   viewTasks: ['tasks'],
   manageAccess: ['authorizationUsers', 'authorizationGroups', 'authorizationActions'],
   manageCurrencies: ['currencySettings'],
+  // The system parameters are a section of the currency page, shown to whoever holds this action.
+  manageSystemParameters: ['currencySettings'],
   manageCollections: ['collections', 'manualOrderCompletion'],
   viewCustomers: ['customers'],
   viewRequests: ['requests'],

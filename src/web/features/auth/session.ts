@@ -52,13 +52,12 @@ export async function loadUser(): Promise<User | null> {
   try {
     const user = await call<User>(api.POST('/api/me/fetchUserData'));
     if (!user) throw new ApiError('no user', 200, null);
+    // The access object is in place before the user is, so no page or menu ever sees a signed-in user
+    // with no actions yet (a management page would show "no access" for a moment).
+    const access = await call<UserAccess>(api.POST('/api/users/getUserAccess')).catch(() => EMPTY_ACCESS);
+    set(accessAtom, access);
     set(userAtom, user);
     set(memoryTokenAtom, token);
-    try {
-      set(accessAtom, await call<UserAccess>(api.POST('/api/users/getUserAccess')));
-    } catch {
-      set(accessAtom, EMPTY_ACCESS);
-    }
     return user;
   } catch (error) {
     // Only an answer from the server (it refused the token, or sent no user) clears token and user.

@@ -14,8 +14,9 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import type { CalendarKind } from '../../../shared/calendar';
 import { formatPhone } from '../../../shared/format';
-import { pathOf, type RouteName } from '../../app/routes';
-import { isStaffAtom, loginDialogOpenAtom, logout, userAtom } from '../auth/session';
+import { pathOf } from '../../app/routes';
+import { staffPagesAtom } from '../auth/policy';
+import { loginDialogOpenAtom, logout, userAtom } from '../auth/session';
 import { catalogueAtom, desksOf, menuCategories } from '../catalogue/catalogue-query';
 import { calendarAtom } from './calendar';
 
@@ -79,22 +80,6 @@ function Group({
   );
 }
 
-const STAFF_LINKS: Array<[RouteName, string]> = [
-  ['tasks', 'کارهای جاری'],
-  ['authorizationUsers', 'کاربران'],
-  ['authorizationGroups', 'گروه‌ها'],
-  ['authorizationActions', 'دسترسی‌ها'],
-  ['currencySettings', 'مدیریت ارزها'],
-  ['collections', 'دریافت‌ها'],
-  ['customers', 'مشتریان'],
-  ['requests', 'درخواست‌ها'],
-  ['currencyPayments', 'پرداخت‌های ارزی'],
-  // Manual completion records a collection (receipt) against an order.
-  ['collections', 'تکمیل دستی سفارش'],
-  ['googleMccAccounts', 'پنل‌های مدیریت تبلیغات'],
-  ['googleAdsAccounts', 'حساب‌های تبلیغاتی'],
-];
-
 function ProfileSummary({ onNavigate }: { onNavigate: () => void }) {
   const user = useAtomValue(userAtom);
   const openLogin = useSetAtom(loginDialogOpenAtom);
@@ -152,7 +137,8 @@ function CalendarToggle() {
 
 export function DrawerContent({ onNavigate }: { onNavigate: () => void }) {
   const user = useAtomValue(userAtom);
-  const isStaff = useAtomValue(isStaffAtom);
+  // Only the staff screens the server's access object names for this person.
+  const staffPages = useAtomValue(staffPagesAtom);
   const catalogue = useAtomValue(catalogueAtom).data;
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -227,15 +213,15 @@ export function DrawerContent({ onNavigate }: { onNavigate: () => void }) {
           قوانین و مقررات
         </DrawerLink>
 
-        {isStaff && (
+        {staffPages.length > 0 && (
           <Box mt="2" data-testid="drawer-staff" role="group" aria-labelledby="drawer-staff-title">
             <Separator size="4" my="2" />
             <Heading as="h3" size="2" color="gray" mb="1" mx="3" id="drawer-staff-title">
               مدیریت
             </Heading>
-            {STAFF_LINKS.map(([name, title]) => (
-              <DrawerLink key={title} to={pathOf(name)}>
-                {title}
+            {staffPages.map((page) => (
+              <DrawerLink key={page.menu} to={pathOf(page.route)}>
+                {page.title}
               </DrawerLink>
             ))}
           </Box>

@@ -1,8 +1,10 @@
 import { HamburgerMenuIcon, HomeIcon, PersonIcon } from '@radix-ui/react-icons';
 import { Flex, IconButton, Text } from '@radix-ui/themes';
 import { lazy, type Ref, Suspense, useEffect, useState } from 'react';
+import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
 import { whenIdle } from '../../lib/idle';
+import { userAtom } from '../auth/session';
 
 const loadUserMenu = () => import('./UserMenu');
 const UserMenu = lazy(loadUserMenu);
@@ -52,6 +54,7 @@ export function TopBar({
   menuButtonRef?: Ref<HTMLButtonElement>;
 }) {
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const signedIn = useAtomValue(userAtom) !== null;
   return (
     <header className="app-header" inert={inert}>
       <Flex align="center" justify="between" px="3" py="2" gap="2" className="app-header-inner">
@@ -78,7 +81,8 @@ export function TopBar({
         </Flex>
         <UserMenuSlot onChangePassword={() => setPasswordOpen(true)} />
       </Flex>
-      {passwordOpen && (
+      {/* Only a signed-in person has a password to change (a log-out in another tab closes it too). */}
+      {passwordOpen && signedIn && (
         <Suspense fallback={null}>
           <ChangePasswordDialog open onOpenChange={setPasswordOpen} />
         </Suspense>

@@ -1,8 +1,14 @@
-/** The top bar's user menu (its own chunk: Radix menus and popper are not part of the first page). */
+/**
+ * The top bar's user menu (its own chunk: Radix menus and popper are not part of the first page). A guest is
+ * offered log-in only; a signed-in person their profile, the management home when their actions open any staff
+ * screen, change password and log-out.
+ */
 import { PersonIcon } from '@radix-ui/react-icons';
 import { DropdownMenu, IconButton } from '@radix-ui/themes';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useNavigate } from 'react-router-dom';
+import { pathOf } from '../../app/routes';
+import { staffPagesAtom } from '../auth/policy';
 import { loginDialogOpenAtom, logout, userAtom } from '../auth/session';
 
 export default function UserMenu({
@@ -14,6 +20,7 @@ export default function UserMenu({
 }) {
   const user = useAtomValue(userAtom);
   const openLogin = useSetAtom(loginDialogOpenAtom);
+  const staffPages = useAtomValue(staffPagesAtom);
   const navigate = useNavigate();
   return (
     <DropdownMenu.Root dir="rtl" defaultOpen={defaultOpen}>
@@ -28,6 +35,9 @@ export default function UserMenu({
             <DropdownMenu.Label>{user.fullName || user.mobileNo || 'کاربر ارزپی'}</DropdownMenu.Label>
             <DropdownMenu.Item onSelect={() => navigate('/request/myProfile')}>پروفایل من</DropdownMenu.Item>
             <DropdownMenu.Item onSelect={() => navigate('/request/myAccount')}>حساب من و نشست‌ها</DropdownMenu.Item>
+            {staffPages.length > 0 && (
+              <DropdownMenu.Item onSelect={() => navigate(pathOf('management'))}>مدیریت</DropdownMenu.Item>
+            )}
             <DropdownMenu.Item onSelect={onChangePassword}>تغییر رمز عبور</DropdownMenu.Item>
             <DropdownMenu.Separator />
             <DropdownMenu.Item
@@ -41,10 +51,8 @@ export default function UserMenu({
             </DropdownMenu.Item>
           </>
         ) : (
-          <>
-            <DropdownMenu.Item onSelect={() => openLogin(true)}>ورود</DropdownMenu.Item>
-            <DropdownMenu.Item onSelect={onChangePassword}>تغییر رمز عبور</DropdownMenu.Item>
-          </>
+          // A guest has no password to change: log-in is all this menu offers.
+          <DropdownMenu.Item onSelect={() => openLogin(true)}>ورود</DropdownMenu.Item>
         )}
       </DropdownMenu.Content>
     </DropdownMenu.Root>

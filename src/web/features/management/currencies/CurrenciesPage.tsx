@@ -1,12 +1,14 @@
 /** Currency management (currencySettings): staff edit titles, rial rates and flags; every change is audit-logged. */
 import { Badge, Button, Card, Checkbox, Dialog, Flex, Heading, Table, Text, TextField } from '@radix-ui/themes';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
 import { type FormEvent, useState } from 'react';
 import type { components } from '../../../../generated/api';
 import { toEnglishDigits } from '../../../../shared/digits';
 import { formatRial } from '../../../../shared/format';
 import { isInteger } from '../../../../shared/validation';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { canAtom } from '../../auth/policy';
 import { DateText } from '../../shell/DateText';
 import { showSnackbar } from '../../shell/snackbar';
 import { SystemParameters } from './SystemParameters';
@@ -142,9 +144,13 @@ function CurrencyDialog({ draft, onClose }: { draft: Draft | null; onClose: () =
 
 export default function CurrenciesPage() {
   const [draft, setDraft] = useState<Draft | null>(null);
+  // Each section is shown to whoever holds its action (the route opens with either).
+  const can = useAtomValue(canAtom);
+  const manageCurrencies = can('manageCurrencies');
   const query = useQuery({
     queryKey: ['table', 'currencies'],
     queryFn: () => call<{ items: Currency[] }>(api.POST('/api/sys/searchCurrencies', { body: { perPage: 200 } })),
+    enabled: manageCurrencies,
   });
   const edit = (c?: Currency) =>
     setDraft(
@@ -163,53 +169,55 @@ export default function CurrenciesPage() {
     <Flex direction="column" gap="3">
       <Flex justify="between" align="center">
         <Heading size="6">مدیریت ارزها</Heading>
-        <Button onClick={() => edit()}>ارز جدید</Button>
+        {manageCurrencies && <Button onClick={() => edit()}>ارز جدید</Button>}
       </Flex>
-      <Card size="2">
-        <div className="table-scroll">
-          <Table.Root data-testid="currencies-table">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeaderCell>ارز</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>نرخ</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell className="hide-mobile">کاربرد</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell className="hide-mobile">به‌روزرسانی</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>عملیات</Table.ColumnHeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {query.isPending && (
+      {manageCurrencies && (
+        <Card size="2">
+          <div className="table-scroll">
+            <Table.Root data-testid="currencies-table">
+              <Table.Header>
                 <Table.Row>
-                  <Table.Cell colSpan={5}>در حال بارگذاری...</Table.Cell>
+                  <Table.ColumnHeaderCell>ارز</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>نرخ</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell className="hide-mobile">کاربرد</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell className="hide-mobile">به‌روزرسانی</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>عملیات</Table.ColumnHeaderCell>
                 </Table.Row>
-              )}
-              {(query.data?.items ?? []).map((c) => (
-                <Table.Row key={c.id} data-testid={`currency-${c.code}`}>
-                  <Table.Cell>
-                    {c.title} <Text color="gray">({c.code})</Text>
-                  </Table.Cell>
-                  <Table.Cell className="ltr">{formatRial(c.rate)}</Table.Cell>
-                  <Table.Cell className="hide-mobile">
-                    <Flex gap="1">
-                      {c.useForUafCpr && <Badge>پرداخت ارزی</Badge>}
-                      {c.useForGoogleAdsAccountCr && <Badge color="orange">گوگل ادز</Badge>}
-                    </Flex>
-                  </Table.Cell>
-                  <Table.Cell className="hide-mobile">
-                    <DateText value={c.rateUpdatedAt} />
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Button size="1" variant="soft" onClick={() => edit(c)} data-testid={`edit-${c.code}`}>
-                      ویرایش
-                    </Button>
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        </div>
-      </Card>
-      <SystemParameters />
+              </Table.Header>
+              <Table.Body>
+                {query.isPending && (
+                  <Table.Row>
+                    <Table.Cell colSpan={5}>در حال بارگذاری...</Table.Cell>
+                  </Table.Row>
+                )}
+                {(query.data?.items ?? []).map((c) => (
+                  <Table.Row key={c.id} data-testid={`currency-${c.code}`}>
+                    <Table.Cell>
+                      {c.title} <Text color="gray">({c.code})</Text>
+                    </Table.Cell>
+                    <Table.Cell className="ltr">{formatRial(c.rate)}</Table.Cell>
+                    <Table.Cell className="hide-mobile">
+                      <Flex gap="1">
+                        {c.useForUafCpr && <Badge>پرداخت ارزی</Badge>}
+                        {c.useForGoogleAdsAccountCr && <Badge color="orange">گوگل ادز</Badge>}
+                      </Flex>
+                    </Table.Cell>
+                    <Table.Cell className="hide-mobile">
+                      <DateText value={c.rateUpdatedAt} />
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Button size="1" variant="soft" onClick={() => edit(c)} data-testid={`edit-${c.code}`}>
+                        ویرایش
+                      </Button>
+                    </Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+          </div>
+        </Card>
+      )}
+      {can('manageSystemParameters') && <SystemParameters />}
       {draft && <CurrencyDialog key={draft.id ?? 'new'} draft={draft} onClose={() => setDraft(null)} />}
     </Flex>
   );

@@ -1,0 +1,43 @@
+/**
+ * The staff screens and the server's menu entries that open them (api/users/getUserAccess `menu`; the server
+ * maps each contract action to entries in src/server/modules/access/menu.ts). Pure data, so a unit test can
+ * hold the two sides together.
+ */
+import type { RouteName } from '../../app/routes';
+
+interface AccessMenu {
+  menu: readonly string[];
+}
+
+export interface StaffPage {
+  /** The server's menu entry that opens it. */
+  menu: string;
+  route: RouteName;
+  title: string;
+}
+
+/** The staff screens in drawer order (SPEC section 2). Manual completion records a collection against an order. */
+export const STAFF_PAGES: readonly StaffPage[] = [
+  { menu: 'tasks', route: 'tasks', title: 'کارهای جاری' },
+  { menu: 'authorizationUsers', route: 'authorizationUsers', title: 'کاربران' },
+  { menu: 'authorizationGroups', route: 'authorizationGroups', title: 'گروه‌ها' },
+  { menu: 'authorizationActions', route: 'authorizationActions', title: 'دسترسی‌ها' },
+  { menu: 'currencySettings', route: 'currencySettings', title: 'مدیریت ارزها' },
+  { menu: 'collections', route: 'collections', title: 'دریافت‌ها' },
+  { menu: 'customers', route: 'customers', title: 'مشتریان' },
+  { menu: 'requests', route: 'requests', title: 'درخواست‌ها' },
+  { menu: 'currencyPayments', route: 'currencyPayments', title: 'پرداخت‌های ارزی' },
+  { menu: 'manualOrderCompletion', route: 'collections', title: 'تکمیل دستی سفارش' },
+  { menu: 'googleMccAccounts', route: 'googleMccAccounts', title: 'پنل‌های مدیریت تبلیغات' },
+  { menu: 'googleAdsAccounts', route: 'googleAdsAccounts', title: 'حساب‌های تبلیغاتی' },
+];
+
+export function staffPagesOf(access: AccessMenu): StaffPage[] {
+  return STAFF_PAGES.filter((page) => access.menu.includes(page.menu));
+}
+
+/** Whether a staff route may be opened: the management home with any staff screen, any other by its menu entry. */
+export function canOpenStaffRoute(access: AccessMenu, route: string): boolean {
+  const pages = staffPagesOf(access);
+  return route === 'management' ? pages.length > 0 : pages.some((page) => page.route === route);
+}

@@ -1,0 +1,187 @@
+/**
+ * Navigation by policy: the drawer, the top bar menu and the management home offer what the signed-in
+ * person's actions open (the server's access object), and a management page outside them says, in Persian,
+ * that there is no access, with a way home, instead of an empty table.
+ */
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
+
+const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
+let server: RunningServer;
+let browser: Browser;
+let admin: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  admin = await loginAdmin(server);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A staff member whose one group holds exactly these actions; returns their token. */
+async function staffWith(mobileNo: string, actionNames: string[]): Promise<string> {
+  const password = 'staff-password-1';
+  const user = await post(server, '/api/users/saveUser', { mobileNo, isStaff: true, password }, bearer(admin));
+  const userId = (user.body.data as { id: number }).id;
+  const group = await post(
+    server,
+    '/api/users/saveGroup',
+    { name: `g${userId}`, title: `گروه ${userId}` },
+    bearer(admin),
+  );
+  const groupId = (group.body.data as { id: number }).id;
+  const listed = (await fetch(`${server.url}/api/users/getActions`, { headers: bearer(admin) }).then((r) =>
+    r.json(),
+  )) as { data: { items: Array<{ id: number; name: string }> } };
+  const ids = listed.data.items.filter((a) => actionNames.includes(a.name)).map((a) => a.id);
+  expect(ids).toHaveLength(actionNames.length);
+  await post(server, '/api/users/saveGroupActions', { id: groupId, actions: ids }, bearer(admin));
+  await post(server, '/api/users/saveGroupUsers', { id: groupId, users: [userId] }, bearer(admin));
+  const login = await post(server, '/api/me/loginByPassword', { username: mobileNo, password });
+  if (login.status !== 200) throw new Error(`staff login: ${login.status} ${login.body.msg}`);
+  return (login.body.data as { userToken: string }).userToken;
+}
+
+/** A page whose browser holds this token, as after a log-in. */
+async function signedIn(token: string, viewport = PHONE): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript((t) => {
+    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
+  }, token);
+  return context.newPage();
+}
+
+async function openUserMenu(page: Page): Promise<void> {
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('user-menu-content').waitFor();
+}
+
+async function openDrawer(page: Page): Promise<void> {
+  await page.getByTestId('menu-button').click();
+  await page.getByTestId('drawer').getByRole('navigation').waitFor();
+}
+
+async function staffLinks(page: Page): Promise<string[]> {
+  const group = page.getByTestId('drawer-staff');
+  if ((await group.count()) === 0) return [];
+  return (await group.getByRole('link').allTextContents()).map((t) => t.trim());
+}
+
+describe('navigation by policy', () => {
+  it('offers a guest log-in only in the top bar menu: no change-password item', async () => {
+    const page = await browser.newPage({ viewport: PHONE });
+    await page.goto(`${server.url}/`);
+    await page.getByTestId('rates-table').waitFor();
+    await openUserMenu(page);
+    const menu = page.getByTestId('user-menu-content');
+    await menu.getByRole('menuitem', { name: 'ورود' }).waitFor();
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['ورود']);
+    expect(await page.getByText('تغییر رمز عبور').count()).toBe(0);
+    await page.screenshot({ path: `${shots}/policy-guest-menu-phone.png` });
+    await page.close();
+  });
+
+  it('shows a customer the Persian no-access state on /management and its pages, and no staff drawer group', async () => {
+    const customer = await loginByCode(server, '09151110001');
+    for (const viewport of [PHONE, DESKTOP]) {
+      const page = await signedIn(customer, viewport);
+      await page.goto(`${server.url}/management`);
+      const state = page.getByTestId('no-access');
+      await state.getByRole('heading', { name: 'دسترسی ندارید' }).waitFor();
+      expect(await state.textContent()).toContain('«مدیریت»');
+      await page.screenshot({
+        path: `${shots}/policy-no-access-${viewport === PHONE ? 'phone' : 'desktop'}.png`,
+        fullPage: true,
+      });
+      await page.close();
+    }
+
+    const page = await signedIn(customer);
+    // The task list would answer a customer with an empty table; the page says no access instead.
+    await page.goto(`${server.url}/management/tasks`);
+    await page.getByTestId('no-access').waitFor();
+    expect(await page.locator('table').count()).toBe(0);
+    await page.getByTestId('no-access').getByRole('link', { name: 'بازگشت به خانه' }).click();
+    await page.waitForURL(`${server.url}/`);
+
+    // A signed-in customer: change password yes, management no; no staff group in the drawer.
+    await openUserMenu(page);
+    const menu = page.getByTestId('user-menu-content');
+    await menu.getByRole('menuitem', { name: 'تغییر رمز عبور' }).waitFor();
+    expect(await menu.getByRole('menuitem', { name: 'مدیریت' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await openDrawer(page);
+    expect(await staffLinks(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('gives staff with some actions only those screens: drawer, top bar menu, management tiles and pages', async () => {
+    const token = await staffWith('09151110002', ['viewTasks', 'viewCustomers']);
+    const page = await signedIn(token);
+    await page.goto(`${server.url}/`);
+    await openDrawer(page);
+    await page.getByTestId('drawer-staff').waitFor();
+    expect(await staffLinks(page)).toEqual(['کارهای جاری', 'مشتریان']);
+    await page.getByTestId('drawer-staff').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/policy-staff-drawer-phone.png` });
+    await page.keyboard.press('Escape');
+
+    await openUserMenu(page);
+    await page.getByTestId('user-menu-content').getByRole('menuitem', { name: 'مدیریت' }).click();
+    await page.waitForURL(`${server.url}/management`);
+    const tiles = page.getByTestId('management-tiles');
+    await tiles.getByRole('link').first().waitFor();
+    expect((await tiles.getByRole('link').allTextContents()).map((t) => t.trim())).toEqual(['کارهای جاری', 'مشتریان']);
+    await page.screenshot({ path: `${shots}/policy-staff-home-phone.png`, fullPage: true });
+
+    await tiles.getByRole('link', { name: 'مشتریان' }).click();
+    await page.waitForURL(`${server.url}/management/customers`);
+    await page.getByRole('heading', { name: 'مشتریان' }).waitFor();
+    expect(await page.getByTestId('no-access').count()).toBe(0);
+
+    // A screen this person's actions do not open, typed into the address bar.
+    await page.goto(`${server.url}/management/requests`);
+    await page.getByTestId('no-access').waitFor();
+    expect(await page.getByTestId('no-access').textContent()).toContain('«درخواست‌ها»');
+    await page.goto(`${server.url}/management/authorization/users`);
+    await page.getByTestId('no-access').waitFor();
+    await page.close();
+
+    // The administrator holds every action: the full staff group.
+    const all = await signedIn(admin, DESKTOP);
+    await all.goto(`${server.url}/`);
+    await openDrawer(all);
+    await all.getByTestId('drawer-staff').waitFor();
+    expect(await staffLinks(all)).toEqual([
+      'کارهای جاری',
+      'کاربران',
+      'گروه‌ها',
+      'دسترسی‌ها',
+      'مدیریت ارزها',
+      'دریافت‌ها',
+      'مشتریان',
+      'درخواست‌ها',
+      'پرداخت‌های ارزی',
+      'تکمیل دستی سفارش',
+      'پنل‌های مدیریت تبلیغات',
+      'حساب‌های تبلیغاتی',
+    ]);
+    await all.close();
+  });
+
+  it('opens the currency page for system parameters alone, showing only that section', async () => {
+    const token = await staffWith('09151110003', ['manageSystemParameters']);
+    const page = await signedIn(token, DESKTOP);
+    await page.goto(`${server.url}/management/currencies`);
+    await page.getByRole('heading', { name: 'پارامترهای سیستم' }).waitFor();
+    expect(await page.getByTestId('currencies-table').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'ارز جدید' }).count()).toBe(0);
+    await page.close();
+  });
+});
