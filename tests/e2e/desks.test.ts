@@ -61,19 +61,23 @@ describe('desks', () => {
       await page.getByTestId('desk-page').waitFor();
 
       if (cash) {
-        await page.getByText('روش تحویل').waitFor();
-        await page.getByText('مشخصات بانکی گیرنده').waitFor();
-        await page.getByText('بابت', { exact: true }).waitFor();
+        // Labels of the form (the list beside submit repeats field names in its messages).
+        const labels = page.locator('form label');
+        await labels.getByText('روش تحویل').waitFor();
+        await labels.getByText('مشخصات بانکی گیرنده').waitFor();
+        await labels.getByText('بابت', { exact: true }).waitFor();
         expect(await page.locator('#root_targetPageUsername').isVisible()).toBe(false);
       } else {
-        await page.getByText('روش پرداخت').waitFor();
-        await page.getByText('آدرس صفحه پرداخت').waitFor();
+        const labels = page.locator('form label');
+        await labels.getByText('روش پرداخت').waitFor();
+        await labels.getByText('آدرس صفحه پرداخت').waitFor();
       }
 
-      // Bad values: the form's own Persian messages.
-      await page.getByTestId('submit-request').click();
-      await fieldError(page, 'currency').getByText('ارز را انتخاب نمایید.').waitFor();
-      await fieldError(page, 'amount').getByText('مبلغ را وارد نمایید.').waitFor();
+      // Bad values: the form's own Persian messages, listed beside the submit button that waits for them,
+      // and beside a field as its value is typed.
+      expect(await page.getByTestId('submit-request').isDisabled()).toBe(true);
+      await page.getByTestId('submit-missing').getByText('ارز را انتخاب نمایید.').waitFor();
+      await page.getByTestId('submit-missing').getByText('مبلغ را وارد نمایید.').waitFor();
       await page.fill('#root_amount', 'abc');
       await fieldError(page, 'amount').getByText('مبلغ، معتبر نیست.').waitFor();
       await page.fill('#root_amount', '0');
@@ -95,8 +99,11 @@ describe('desks', () => {
       }
       await page.getByTestId('price-summary').waitFor();
       expect(await page.getByTestId('gross-price').textContent()).toBe('124,200,000 ریال');
-      await page.getByTestId('submit-request').click();
-      await page.getByTestId('submit-error').getByText('ابتدا مبلغ قابل پرداخت را بررسی و تایید کنید.').waitFor();
+      expect(await page.getByTestId('submit-request').isDisabled()).toBe(true);
+      await page
+        .getByTestId('submit-missing')
+        .getByText('مبلغ قابل پرداخت را بررسی و تایید کنید', { exact: false })
+        .waitFor();
       await page.getByTestId('confirm-price').click();
       if (desk === 'uafCpr') await page.screenshot({ path: `${shots}/desk-quote-phone.png`, fullPage: true });
       await page.getByTestId('submit-request').dblclick();

@@ -1,16 +1,21 @@
 /**
  * A desk's form, rendered by the form engine from the catalogue; the server prices it (quote with a
  * countdown, re-quoted when it runs out or a rate changes) and the customer confirms the price they saw.
+ * Submit is enabled only when it can succeed (valid form, a quote, the price confirmed); until then a short
+ * Persian list beside it says what is missing. A renewed quote is announced with its price; the confirmation
+ * stays when the payable price is unchanged and, when it changed, the box says the new price needs confirming.
  */
 
-import { Button, Callout, Checkbox, Flex, Text } from '@radix-ui/themes';
+import { Box, Button, Callout, Checkbox, Flex, Text } from '@radix-ui/themes';
 import type Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
+import type { RJSFValidationError } from '@rjsf/utils';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { effectiveForm } from '../../../shared/catalogue';
+import { formatRial } from '../../../shared/format';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { loadUser, loginDialogOpenAtom, userAtom } from '../auth/session';
 import { RadixForm } from '../form-engine/theme';
@@ -23,6 +28,25 @@ import type { Desk, FormType } from './catalogue-query';
 import { PriceSummary, type Quote } from './PriceSummary';
 
 type FormData = Record<string, unknown>;
+
+/** The top-level field an error belongs to (desk forms are flat). */
+const errorField = (error: RJSFValidationError): string =>
+  error.name === 'required'
+    ? String((error.params as { missingProperty?: string }).missingProperty ?? '')
+    : ((error.property ?? '').replace(/^\./, '').split('.')[0] ?? '');
+
+/** The price the customer confirmed: for these price inputs, this payable amount. */
+interface Confirmation {
+  inputs: string;
+  payablePrice: number;
+}
+
+/** A quote that replaced another for the same inputs (it ran out, or a rate changed). */
+interface Renewal {
+  quoteId: string;
+  payablePrice: number;
+  previousPayablePrice: number;
+}
 
 function priceInputsReady(form: FormType, data: FormData): boolean {
   return form.priceInputs.every((field) => {
@@ -38,10 +62,18 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
   const queryClient = useQueryClient();
   const { schema, uiSchema, staticValues } = useMemo(() => effectiveForm(desk, form), [desk, form]);
   const transformErrors = useMemo(() => persianErrors(schema), [schema]);
+  // A field shows what is wrong with its value as it is typed, and that it is empty once left; the list
+  // beside submit shows every error from the start.
+  const visited = useRef(new Set<string>());
+  const visibleErrors = useCallback(
+    (errors: RJSFValidationError[]) =>
+      transformErrors(errors).filter((e) => e.name !== 'required' || visited.current.has(errorField(e))),
+    [transformErrors],
+  );
   const formRef = useRef<Form>(null);
   const [data, setData] = useState<FormData>(staticValues);
-  const [submitted, setSubmitted] = useState(false);
-  const [confirmedQuote, setConfirmedQuote] = useState<string | null>(null);
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const [renewal, setRenewal] = useState<Renewal | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const idempotencyKey = useRef(crypto.randomUUID());
@@ -64,6 +96,32 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
   });
   const quote = ready ? quoteQuery.data : undefined;
   const expiresAt = quote ? quoteQuery.dataUpdatedAt + quote.expiresInSeconds * 1000 : null;
+  const inputsKey = JSON.stringify(inputs);
+  const confirmed =
+    Boolean(quote) && confirmation?.inputs === inputsKey && confirmation.payablePrice === quote?.payablePrice;
+  // Ticked for a price that is no longer the one to pay: say so beside the box rather than untick silently.
+  const reconfirm = Boolean(quote) && confirmation !== null && !confirmed;
+
+  // A new quote for the same inputs is a renewal: announce it with its price (a new amount is no renewal).
+  const lastQuote = useRef<{ inputs: string; quote: Quote } | null>(null);
+  useEffect(() => {
+    if (!quote) return;
+    const last = lastQuote.current;
+    lastQuote.current = { inputs: inputsKey, quote };
+    if (last?.inputs !== inputsKey) setRenewal(null);
+    else if (last.quote.quoteId !== quote.quoteId) {
+      setRenewal({
+        quoteId: quote.quoteId,
+        payablePrice: quote.payablePrice,
+        previousPayablePrice: last.quote.payablePrice,
+      });
+    }
+  }, [quote, inputsKey]);
+
+  const formErrors = useMemo(
+    () => formValidator.validateFormData(data, schema as never, undefined, transformErrors).errors,
+    [data, schema, transformErrors],
+  );
 
   // When the quote runs out, ask for a fresh one; the customer must confirm the new price.
   useEffect(() => {
@@ -76,6 +134,13 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
   const policyKey = `${desk.productCategory}PolicyApproved` as const;
   const needsPolicy = Boolean(user) && !user?.[policyKey];
   const canTry = Boolean(user) && !needsLevel && !needsPolicy;
+  const canSubmit = canTry && formErrors.length === 0 && Boolean(quote) && !quoteQuery.isError && confirmed;
+  const missing = [...new Set(formErrors.map((e) => e.message ?? ''))].filter(Boolean);
+  if (canTry && ready && !quote && quoteQuery.isFetching) missing.push('قیمت در حال استعلام است…');
+  // After a price change the box itself says it needs confirming again.
+  if (canTry && quote && !confirmed && !reconfirm)
+    missing.push('مبلغ قابل پرداخت را بررسی و تایید کنید (تیک تایید مبلغ).');
+  const describedBy = missing.length > 0 ? 'submit-missing' : reconfirm ? 'reconfirm-price' : undefined;
 
   const submit = async ({ formData }: IChangeEvent<FormData>) => {
     if (inFlight.current) return;
@@ -83,7 +148,7 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
       setServerError('ابتدا قیمت را استعلام کنید.');
       return;
     }
-    if (confirmedQuote !== quote.quoteId) {
+    if (!confirmed) {
       setServerError('ابتدا مبلغ قابل پرداخت را بررسی و تایید کنید.');
       return;
     }
@@ -106,7 +171,7 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
         (error instanceof ApiError ? (error.body as { data?: { quote?: Quote } } | null)?.data?.quote : undefined) ??
         null;
       if (fresh) queryClient.setQueryData(['quote', desk.identifier, ...inputs], fresh);
-      setConfirmedQuote(null);
+      setConfirmation(null);
       setServerError(digMessage(error) ?? FALLBACK_MESSAGE);
     } finally {
       inFlight.current = false;
@@ -123,14 +188,17 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
         formData={data}
         formContext={{ isCashService: desk.isCashService }}
         validator={formValidator}
-        transformErrors={transformErrors}
         translateString={persianTranslator}
         showErrorList={false}
         noHtml5Validate
-        liveValidate={submitted ? 'onChange' : undefined}
+        transformErrors={visibleErrors}
+        liveValidate="onChange"
+        onBlur={(id) => {
+          visited.current.add(id.replace(/^root_/, ''));
+          formRef.current?.validateForm();
+        }}
         onChange={(e) => setData({ ...(e.formData ?? {}), ...staticValues })}
         onSubmit={(e) => void submit(e)}
-        onError={() => setSubmitted(true)}
       />
 
       {!user && (
@@ -180,33 +248,66 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
         </Callout.Root>
       )}
       {quote && !needsLevel && !needsPolicy && (
-        <Text as="label" size="2">
-          <Flex gap="2" align="center">
-            <Checkbox
-              checked={confirmedQuote === quote.quoteId}
-              onCheckedChange={(c) => {
-                setConfirmedQuote(c === true ? quote.quoteId : null);
-                setServerError(null);
-              }}
-              data-testid="confirm-price"
-            />
-            مبلغ قابل پرداخت را دیدم و تایید می‌کنم.
-          </Flex>
-        </Text>
+        <Flex direction="column" gap="1">
+          <Text as="label" size="2">
+            <Flex gap="2" align="center">
+              <Checkbox
+                checked={confirmed}
+                onCheckedChange={(c) => {
+                  setConfirmation(c === true ? { inputs: inputsKey, payablePrice: quote.payablePrice } : null);
+                  setServerError(null);
+                }}
+                aria-describedby={reconfirm ? 'reconfirm-price' : undefined}
+                data-testid="confirm-price"
+              />
+              مبلغ قابل پرداخت را دیدم و تایید می‌کنم.
+            </Flex>
+          </Text>
+          {reconfirm && (
+            <Text size="2" color="orange" id="reconfirm-price" role="status" data-testid="reconfirm-price">
+              مبلغ قابل پرداخت به {formatRial(quote.payablePrice)} تغییر کرد؛ برای ثبت درخواست، مبلغ جدید را بررسی و
+              دوباره تایید کنید.
+            </Text>
+          )}
+        </Flex>
+      )}
+      {/* Below the box, so a renewal never moves what the customer is looking at or has focused. */}
+      {quote && renewal?.quoteId === quote.quoteId && (
+        <Callout.Root color={renewal.payablePrice === renewal.previousPayablePrice ? 'blue' : 'orange'} size="1">
+          <Callout.Text role="status" data-testid="quote-renewed">
+            {renewal.payablePrice === renewal.previousPayablePrice
+              ? `قیمت تمدید شد. مبلغ قابل پرداخت تغییری نکرد: ${formatRial(renewal.payablePrice)}.`
+              : `قیمت تمدید شد و مبلغ قابل پرداخت تغییر کرد: ${formatRial(renewal.payablePrice)} (پیش‌تر ${formatRial(renewal.previousPayablePrice)}).`}
+          </Callout.Text>
+        </Callout.Root>
       )}
       {serverError && (
         <Callout.Root color="red" role="alert" data-testid="submit-error">
           <Callout.Text>{serverError}</Callout.Text>
         </Callout.Root>
       )}
+      {canTry && !canSubmit && missing.length > 0 && (
+        <Box id="submit-missing" data-testid="submit-missing" aria-live="polite">
+          <Text size="2" weight="medium">
+            برای ثبت درخواست:
+          </Text>
+          <ul className="missing-list">
+            {missing.map((item) => (
+              <li key={item}>
+                <Text size="2" color="gray">
+                  {item}
+                </Text>
+              </li>
+            ))}
+          </ul>
+        </Box>
+      )}
       <Button
         size="3"
-        onClick={() => {
-          setSubmitted(true);
-          formRef.current?.submit();
-        }}
-        disabled={!canTry || submitting}
+        onClick={() => formRef.current?.submit()}
+        disabled={!canSubmit || submitting}
         loading={submitting}
+        aria-describedby={canTry && !canSubmit ? describedBy : undefined}
         data-testid="submit-request"
       >
         ثبت درخواست

@@ -1,9 +1,10 @@
 /**
  * The customer's profile (SPEC sections 2, 4, 5): an 'I understand' warning first for a non-verified user;
  * national-code inquiry (loading, accepted, rejected); Jalali date of birth; card image; save only with a
- * change, a valid form, an accepted code and an uploaded card; read-only once approvedLevel reaches 1.
+ * change, a valid form, an accepted code and an uploaded card (a list beside the button says which of these
+ * is still missing); read-only once approvedLevel reaches 1.
  */
-import { Badge, Button, Callout, Card, Flex, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
+import { Badge, Box, Button, Callout, Card, Flex, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useMemo, useState } from 'react';
 import messages from '../../../../schemas/messages/fa.json';
@@ -27,7 +28,11 @@ interface ProfileForm {
 }
 
 type Inquiry =
-  { state: 'idle' } | { state: 'loading' } | { state: 'accepted' } | { state: 'rejected'; mobileNo: string };
+  | { state: 'idle' }
+  | { state: 'loading' }
+  | { state: 'accepted' }
+  | { state: 'rejected'; mobileNo: string }
+  | { state: 'failed'; message: string };
 
 const fromUser = (u: User): ProfileForm => ({
   nationalCode: u.nationalCode ?? '',
@@ -49,6 +54,27 @@ function validate(form: ProfileForm): Partial<Record<keyof ProfileForm, string>>
   else if (form.dateOfBirth.startsWith(INVALID_PREFIX)) errors.dateOfBirth = m['error.invalidDate'];
   if (!form.nationalCardImageAddress) errors.nationalCardImageAddress = m['profile.nationalCardImage.required'];
   return errors;
+}
+
+/**
+ * Why save is not possible yet, in the order of the fields, as short Persian lines for the list beside the
+ * button (a disabled button alone says nothing).
+ */
+function missingForSave(
+  errors: Partial<Record<keyof ProfileForm, string>>,
+  inquiry: Inquiry,
+  changed: boolean,
+): string[] {
+  const items: string[] = [];
+  if (errors.nationalCode) items.push(errors.nationalCode);
+  else if (inquiry.state === 'loading' || inquiry.state === 'idle') items.push('کد ملی در حال بررسی است…');
+  else if (inquiry.state === 'rejected') items.push(m['profile.nationalCodeTaken']);
+  else if (inquiry.state === 'failed') items.push(inquiry.message);
+  for (const key of ['firstName', 'lastName', 'dateOfBirth', 'nationalCardImageAddress'] as const) {
+    if (errors[key]) items.push(errors[key]);
+  }
+  if (items.length === 0 && !changed) items.push('تغییری برای ذخیره وجود ندارد.');
+  return items;
 }
 
 function Row({
@@ -91,6 +117,7 @@ function ProfileEditor({ user }: { user: User }) {
   const errors = validate(form);
   const changed = JSON.stringify(form) !== JSON.stringify(initial);
   const canSave = !locked && changed && Object.keys(errors).length === 0 && inquiry.state === 'accepted';
+  const missing = canSave ? [] : missingForSave(errors, inquiry, changed);
 
   useEffect(() => {
     const code = toEnglishDigits(form.nationalCode);
@@ -109,7 +136,9 @@ function ProfileEditor({ user }: { user: User }) {
             d.otherUserData ? { state: 'rejected', mobileNo: d.otherUserData.mobileNo } : { state: 'accepted' },
           );
       })
-      .catch(() => !cancelled && setInquiry({ state: 'idle' }));
+      .catch((error: unknown) => {
+        if (!cancelled) setInquiry({ state: 'failed', message: digMessage(error) ?? FALLBACK_MESSAGE });
+      });
     return () => {
       cancelled = true;
     };
@@ -222,8 +251,31 @@ function ProfileEditor({ user }: { user: User }) {
             <Callout.Text>{serverError}</Callout.Text>
           </Callout.Root>
         )}
+        {!locked && missing.length > 0 && (
+          <Box id="save-missing" data-testid="save-missing" aria-live="polite">
+            <Text size="2" weight="medium">
+              برای ذخیره:
+            </Text>
+            <ul className="missing-list">
+              {missing.map((item) => (
+                <li key={item}>
+                  <Text size="2" color="gray">
+                    {item}
+                  </Text>
+                </li>
+              ))}
+            </ul>
+          </Box>
+        )}
         {!locked && (
-          <Button type="submit" size="3" disabled={!canSave} loading={busy} data-testid="save-profile">
+          <Button
+            type="submit"
+            size="3"
+            disabled={!canSave}
+            loading={busy}
+            aria-describedby={missing.length > 0 ? 'save-missing' : undefined}
+            data-testid="save-profile"
+          >
             ذخیره و ارسال برای بررسی
           </Button>
         )}
