@@ -76,15 +76,15 @@ describe('log-in, profile and staff approval', () => {
     expect(await save.isDisabled()).toBe(true);
 
     await page.fill('#p-national-code', '1111111111');
-    await page.getByText('کد ملی صحیح نیست.').waitFor();
+    await page.locator('[role=alert]', { hasText: 'کد ملی صحیح نیست.' }).waitFor();
     await page.fill('#p-national-code', '0499370899');
     await page.getByTestId('national-code-accepted').waitFor();
     await page.fill('#p-first-name', 'Maryam');
-    await page.getByText('نام را با حروف فارسی وارد نمایید.').waitFor();
+    await page.locator('[role=alert]', { hasText: 'نام را با حروف فارسی وارد نمایید.' }).waitFor();
     await page.fill('#p-first-name', 'مریم');
     await page.fill('#p-last-name', 'احمدی');
     await page.fill('#p-dob', '1374/13/01');
-    await page.getByText('تاریخ معتبر نیست.').waitFor();
+    await page.locator('[role=alert]', { hasText: 'تاریخ معتبر نیست.' }).waitFor();
     await page.fill('#p-dob', '1374/01/01');
     expect(await save.isDisabled()).toBe(true); // no card image yet
 
