@@ -18,7 +18,7 @@ export function connectEcho(url: string, token?: string): Echo<'socket.io'> {
 export function nextEvent<T>(
   channel: { listen(event: string, cb: (data: T) => void): unknown },
   event: string,
-  ms = 5000,
+  ms = 15_000,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${event} within ${ms} ms`)), ms);
@@ -38,5 +38,26 @@ export async function waitConnected(echo: Echo<'socket.io'>): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', (e: Error) => reject(e));
+  });
+}
+
+/**
+ * The server's answer to subscribing `channel` (its full name): 'joined', or the refusal's status.
+ * Call before subscribing; the server answers each subscribe with subscription_succeeded or subscription_error.
+ */
+export function subscription(echo: Echo<'socket.io'>, channel: string, ms = 15_000): Promise<'joined' | number> {
+  const socket = socketOf(echo);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer to subscribing ${channel} within ${ms} ms`)), ms);
+    const done = (answer: 'joined' | number) => {
+      clearTimeout(timer);
+      socket.off('subscription_succeeded', onJoined);
+      socket.off('subscription_error', onError);
+      resolve(answer);
+    };
+    const onJoined = (name: string) => name === channel && done('joined');
+    const onError = (name: string, status: number) => name === channel && done(status);
+    socket.on('subscription_succeeded', onJoined);
+    socket.on('subscription_error', onError);
   });
 }

@@ -1,19 +1,52 @@
 /**
- * Who may join which channel. Public channels are open; private ones need a Bearer token:
- * `private-user.<uid>` only its user, `private-staff` only staff.
+ * Who may join which channel, decided without the database once the principal is known.
+ * Only three channel names exist; anything else is refused. `private-user.<uid>` is its user's alone.
+ * `private-staff` is for staff whose actions some staff event concerns, and each staff event reaches only the
+ * holders of the action it concerns: joining the channel also puts the socket in one internal audience room per
+ * such action (rooms no client can name, since they are not channels), and events are sent to those rooms.
  */
 import type { Principal } from '../contract/handlers';
+import { taskTypes } from '../modules/tasks/task-types';
 
 export const PUBLIC_CHANNEL = 'public-general-channel';
 export const STAFF_CHANNEL = 'private-staff';
 export const userChannel = (uid: string) => `private-user.${uid}`;
+const USER_CHANNEL = /^private-user\.([A-Za-z0-9_-]{1,64})$/;
 
-export type ChannelDecision = { allowed: true } | { allowed: false; status: 401 | 403 };
+/** Staff lists that refetch when a user's profile changes: users (manageAccess) and customers (viewCustomers). */
+export const PROFILE_WATCHERS = ['manageAccess', 'viewCustomers'] as const;
 
+/** Every action some staff event concerns: each task type's action and the profile watchers. */
+export const STAFF_EVENT_ACTIONS: ReadonlySet<string> = new Set([
+  ...taskTypes.map((t) => t.action),
+  ...PROFILE_WATCHERS,
+]);
+
+/** The internal room of the staff who hold `action`, on the staff channel. */
+export const staffAudience = (action: string) => `staff-action:${action}`;
+
+export type ChannelKind = 'public' | 'staff' | 'user' | 'unknown';
+
+export function channelKind(channel: string): ChannelKind {
+  if (channel === PUBLIC_CHANNEL) return 'public';
+  if (channel === STAFF_CHANNEL) return 'staff';
+  return USER_CHANNEL.test(channel) ? 'user' : 'unknown';
+}
+
+export type ChannelDecision = { allowed: true; rooms: string[] } | { allowed: false; status: 401 | 403 | 404 };
+
+/** Whether `principal` may join `channel`, and the rooms that joining means. */
 export function authorizeChannel(channel: string, principal: Principal | null): ChannelDecision {
-  if (!channel.startsWith('private-') && !channel.startsWith('presence-')) return { allowed: true };
+  const kind = channelKind(channel);
+  if (kind === 'unknown') return { allowed: false, status: 404 };
+  if (kind === 'public') return { allowed: true, rooms: [channel] };
   if (!principal) return { allowed: false, status: 401 };
-  if (channel === STAFF_CHANNEL) return principal.isStaff ? { allowed: true } : { allowed: false, status: 403 };
-  if (channel === userChannel(principal.uid)) return { allowed: true };
-  return { allowed: false, status: 403 };
+  if (kind === 'user') {
+    return channel === userChannel(principal.uid)
+      ? { allowed: true, rooms: [channel] }
+      : { allowed: false, status: 403 };
+  }
+  const concerned = principal.isStaff ? [...principal.actions].filter((a) => STAFF_EVENT_ACTIONS.has(a)) : [];
+  if (concerned.length === 0) return { allowed: false, status: 403 };
+  return { allowed: true, rooms: concerned.map(staffAudience) };
 }

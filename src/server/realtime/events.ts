@@ -1,10 +1,12 @@
 /**
- * The live events the product sends, in one place, so each payload keeps one shape
- * (public payloads carry ids only, never personal data).
+ * The live events the product sends, in one place, so each payload keeps one shape and goes only to whom it
+ * concerns: the public channel carries public data only (rates, parameters), a user's own news goes to their
+ * private channel, and a staff event reaches only the staff who hold the action it concerns.
  */
 import type { components } from '../../generated/api';
 import type { LiveEventPayloads } from '../../generated/events';
-import { PUBLIC_CHANNEL, STAFF_CHANNEL, userChannel } from './channels';
+import { taskTypes } from '../modules/tasks/task-types';
+import { PROFILE_WATCHERS, PUBLIC_CHANNEL, STAFF_CHANNEL, staffAudience, userChannel } from './channels';
 import type { Broadcaster } from './server';
 
 type Currency = components['schemas']['Currency'];
@@ -20,8 +22,19 @@ export class LiveEvents {
   constructor(private readonly broadcaster: Broadcaster | null = null) {}
 
   /** Payload shapes come from schemas/events (generated types), so server and clients agree. */
-  private emit<E extends keyof LiveEventPayloads>(channel: string, event: E, data: LiveEventPayloads[E]): void {
-    this.broadcaster?.emit(channel, event, data);
+  private emit<E extends keyof LiveEventPayloads>(
+    channel: string,
+    event: E,
+    data: LiveEventPayloads[E],
+    audience?: readonly string[],
+  ): void {
+    this.broadcaster?.emit(channel, event, data, audience);
+  }
+
+  /** Task events go to the staff who hold the task type's action (the queue shows them only those types). */
+  private toTaskStaff<E extends 'task.created' | 'task.claimed'>(event: E, task: LiveEventPayloads[E]): void {
+    const action = taskTypes.find((t) => t.identifier === task.type)?.action;
+    if (action) this.emit(STAFF_CHANNEL, event, task, [staffAudience(action)]);
   }
 
   currencyUpdated(currency: Currency): void {
@@ -32,16 +45,18 @@ export class LiveEvents {
     this.emit(PUBLIC_CHANNEL, 'systemParameters.updated', {});
   }
 
-  userProfileChanged(userId: number): void {
-    this.emit(PUBLIC_CHANNEL, 'userProfile.changed', { userId });
+  /** To the user concerned, and to the staff whose user and customer lists show them. */
+  userProfileChanged(user: { id: number; uid: string }): void {
+    this.emit(userChannel(user.uid), 'userProfile.changed', { userId: user.id });
+    this.emit(STAFF_CHANNEL, 'userProfile.changed', { userId: user.id }, PROFILE_WATCHERS.map(staffAudience));
   }
 
   taskCreated(task: TaskEventPayload): void {
-    this.emit(STAFF_CHANNEL, 'task.created', task);
+    this.toTaskStaff('task.created', task);
   }
 
   taskClaimed(task: TaskEventPayload & { claimedBy: number }): void {
-    this.emit(STAFF_CHANNEL, 'task.claimed', task);
+    this.toTaskStaff('task.claimed', task);
   }
 
   profileReviewed(uid: string, review: { approvedLevel: number; approved: boolean; reason: string | null }): void {
@@ -50,6 +65,11 @@ export class LiveEvents {
 
   purchaseChanged(uid: string, purchase: { purchaseId: number; state: string }): void {
     this.emit(userChannel(uid), 'purchase.changed', purchase);
+  }
+
+  /** A signed-out or revoked session stops receiving at once: its sockets are dropped. */
+  sessionEnded(tokenId: number): void {
+    this.broadcaster?.endSession(tokenId);
   }
 
   walletChanged(uid: string, wallet: { balance: number }): void {

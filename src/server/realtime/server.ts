@@ -2,7 +2,9 @@
  * A socket.io server at /socket.io speaking Laravel Echo's socket.io protocol (as laravel-echo-server does):
  * the client emits `subscribe` / `unsubscribe` with `{channel, auth: {headers}}`; each event reaches the
  * channel's room as `(eventName, channelName, data)`; a refused private subscription gets
- * `subscription_error (channel, status)`. With Redis, the adapter makes every process deliver every event.
+ * `subscription_error (channel, status)` (401/403 refused, 404 no such channel, 429 over the budget, then the
+ * socket is dropped) and an accepted one `subscription_succeeded (channel)`. Each socket authenticates once and
+ * spends a budget (see connection.ts). With Redis, the adapter makes every process deliver every event.
  * The HTTP endpoints /broadcasting/auth and /broadcasting/user-auth answer the same questions for Bearer tokens.
  */
 import { createAdapter } from '@socket.io/redis-adapter';
@@ -12,23 +14,28 @@ import { Server, type Socket } from 'socket.io';
 import type { Authenticator, Principal } from '../contract/handlers';
 import { HttpError } from '../http/errors';
 import { msg } from '../http/messages';
-import { authorizeChannel } from './channels';
+import { authorizeChannel, channelKind } from './channels';
+import { authorizationOf, ConnectionGuard, limitedLookup } from './connection';
 
 interface SubscribePayload {
   channel?: unknown;
   auth?: { headers?: Record<string, unknown> };
 }
 
+const STATUS_MESSAGES = { 401: 'http.unauthorized', 403: 'http.forbidden', 404: 'http.notFound' } as const;
+
 export interface Broadcaster {
-  emit(channel: string, event: string, data: unknown): void;
+  /** Sends `event` as on `channel` to the sockets in `audience` (default: the channel's own room). */
+  emit(channel: string, event: string, data: unknown, audience?: readonly string[]): void;
+  /** Drops every socket (in every process) that authenticated with the session `tokenId`. */
+  endSession(tokenId: number): void;
 }
 
-/** A request-like object so the HTTP authenticator can read a socket's auth headers. */
-function pseudoRequest(headers: Record<string, unknown> | undefined): FastifyRequest {
-  const lower: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers ?? {})) if (typeof v === 'string') lower[k.toLowerCase()] = v;
-  return { headers: lower } as unknown as FastifyRequest;
-}
+/** The internal room of the sockets bound to one session token, so ending the session drops them. */
+const sessionRoom = (tokenId: number) => `session:${tokenId}`;
+
+/** A request-like object so the HTTP authenticator can read a socket's Authorization header. */
+const pseudoRequest = (authorization: string) => ({ headers: { authorization } }) as unknown as FastifyRequest;
 
 export function attachRealtime(
   fastify: FastifyInstance,
@@ -55,24 +62,60 @@ export function attachRealtime(
     });
   }
 
+  const lookup = limitedLookup((authorization) => authenticate(pseudoRequest(authorization)));
+
   io.on('connection', (socket: Socket) => {
-    socket.on('subscribe', async (payload: SubscribePayload) => {
-      const channel = typeof payload?.channel === 'string' ? payload.channel : '';
-      if (!channel || channel.length > 200) return;
+    const guard = new ConnectionGuard(lookup);
+    /** Channel name → the rooms joining it put this socket in. */
+    const joined = new Map<string, string[]>();
+    // One event at a time per socket: a flood waits here instead of running lookups side by side.
+    let queue = Promise.resolve();
+
+    const refuse = (channel: string, status: number) => {
+      socket.emit('subscription_error', channel, status);
+      if (guard.fail()) socket.disconnect(true);
+    };
+
+    const subscribe = async (channel: string, payload: SubscribePayload) => {
+      const kind = channelKind(channel);
       let principal: Principal | null = null;
-      if (channel.startsWith('private-') || channel.startsWith('presence-')) {
-        principal = await authenticate(pseudoRequest(payload.auth?.headers)).catch(() => null);
+      if (kind === 'staff' || kind === 'user') {
+        try {
+          principal = await guard.principal(authorizationOf(payload?.auth?.headers));
+        } catch {
+          socket.emit('subscription_error', channel, 503);
+          return;
+        }
       }
       const decision = authorizeChannel(channel, principal);
-      if (!decision.allowed) {
-        socket.emit('subscription_error', channel, decision.status);
+      if (!decision.allowed) return refuse(channel, decision.status);
+      await socket.join(principal ? [...decision.rooms, sessionRoom(principal.tokenId)] : decision.rooms);
+      joined.set(channel, decision.rooms);
+      // Not part of laravel-echo-server's protocol: lets a client (and the tests) know the join is done.
+      socket.emit('subscription_succeeded', channel);
+    };
+
+    const unsubscribe = async (channel: string) => {
+      for (const room of joined.get(channel) ?? []) await socket.leave(room);
+      joined.delete(channel);
+    };
+
+    const onEvent = (kind: 'subscribe' | 'unsubscribe') => (payload: SubscribePayload) => {
+      const channel = typeof payload?.channel === 'string' ? payload.channel.slice(0, 200) : '';
+      if (!guard.spend()) {
+        socket.emit('subscription_error', channel, 429);
+        socket.disconnect(true);
         return;
       }
-      await socket.join(channel);
-    });
-    socket.on('unsubscribe', async (payload: SubscribePayload) => {
-      if (typeof payload?.channel === 'string') await socket.leave(payload.channel);
-    });
+      queue = queue
+        .then(() => {
+          if (!socket.connected) return;
+          return kind === 'subscribe' ? subscribe(channel, payload) : unsubscribe(channel);
+        })
+        .catch((error: unknown) => fastify.log.warn({ err: error, channel }, 'live subscription failed'));
+    };
+    socket.on('subscribe', onEvent('subscribe'));
+    socket.on('unsubscribe', onEvent('unsubscribe'));
   });
 
   fastify.addHook('onClose', async () => {
@@ -82,10 +125,11 @@ export function attachRealtime(
   const authorizeHttp = async (request: FastifyRequest) => {
     const body = (request.body ?? {}) as { channel_name?: unknown };
     const channel = typeof body.channel_name === 'string' ? body.channel_name : '';
-    const principal = await authenticate(request);
+    const kind = channelKind(channel);
+    // Only a private channel is worth a token lookup.
+    const principal = kind === 'staff' || kind === 'user' ? await authenticate(request) : null;
     const decision = authorizeChannel(channel, principal);
-    if (!decision.allowed)
-      throw new HttpError(decision.status, msg(decision.status === 401 ? 'http.unauthorized' : 'http.forbidden'));
+    if (!decision.allowed) throw new HttpError(decision.status, msg(STATUS_MESSAGES[decision.status]));
     return { principal, channel };
   };
   fastify.post('/broadcasting/auth', async (request) => {
@@ -101,8 +145,12 @@ export function attachRealtime(
   return {
     io,
     broadcaster: {
-      emit(channel, event, data) {
-        io.to(channel).emit(event, channel, data);
+      emit(channel, event, data, audience) {
+        // A socket in several audience rooms still gets the event once.
+        io.to(audience ? [...audience] : channel).emit(event, channel, data);
+      },
+      endSession(tokenId) {
+        io.in(sessionRoom(tokenId)).disconnectSockets(true);
       },
     },
   };

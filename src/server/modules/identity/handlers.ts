@@ -142,6 +142,7 @@ export function identityHandlers({
 
     logout: async ({ principal }) => {
       await revokeToken(db, principal!.tokenId);
+      live.sessionEnded(principal!.tokenId);
       return ok(null, msg('logout.success'));
     },
 
@@ -194,7 +195,7 @@ export function identityHandlers({
 
     updateUserData: async ({ body, principal }) => {
       const { user, createdTaskId } = await updateProfile(db, principal!, body);
-      live.userProfileChanged(user.id);
+      live.userProfileChanged(user);
       if (createdTaskId !== null) {
         const type = taskTypeOf('approveProfileAsL1Task');
         live.taskCreated({ taskId: createdTaskId, type: type.identifier, title: type.title, color: type.color });

@@ -79,7 +79,7 @@ export function taskHandlers(
   const announceReview = async (userId: number, review: Parameters<LiveEvents['profileReviewed']>[1]) => {
     const user = await db.selectFrom('users').select('uid').where('id', '=', userId).executeTakeFirstOrThrow();
     live.profileReviewed(user.uid, review);
-    live.userProfileChanged(userId);
+    live.userProfileChanged({ id: userId, uid: user.uid });
   };
 
   return {
