@@ -14,10 +14,8 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
   'systemParameters.updated': [['systemParameters'], ['quote']],
   'googleAdsAccount.changed': [['table', 'googleAdsAccounts']],
   'googleMccAccount.changed': [['table', 'googleMccAccounts']],
-  'userProfile.changed': [
-    ['table', 'users'],
-    ['table', 'customers'],
-  ],
+  // The user concerned reloads their own profile (LiveUpdates); staff lists refetch.
+  'userProfile.changed': [['table', 'users'], ['table', 'customers'], ['staffUsers']],
   'purchase.changed': [
     ['table', 'myRequests'],
     ['table', 'requests'],
@@ -65,16 +63,18 @@ export async function connectLive(options: {
       });
     }
   };
-  listen(echo.channel('public-general-channel'), [
-    'currency.updated',
-    'systemParameters.updated',
-    'googleAdsAccount.changed',
-    'googleMccAccount.changed',
-    'userProfile.changed',
-  ]);
+  // The public channel carries public data only; news about a person goes to their private channel, and to
+  // the staff whose actions it concerns (the server refuses the staff channel to staff without such actions).
+  listen(echo.channel('public-general-channel'), ['currency.updated', 'systemParameters.updated']);
+  const accountEvents = ['userProfile.changed', 'googleAdsAccount.changed', 'googleMccAccount.changed'];
   if (options.userUid) {
-    listen(echo.private(`user.${options.userUid}`), ['purchase.changed', 'wallet.changed', 'profile.reviewed']);
+    listen(echo.private(`user.${options.userUid}`), [
+      'purchase.changed',
+      'wallet.changed',
+      'profile.reviewed',
+      ...accountEvents,
+    ]);
   }
-  if (options.isStaff) listen(echo.private('staff'), ['task.created', 'task.claimed']);
+  if (options.isStaff) listen(echo.private('staff'), ['task.created', 'task.claimed', ...accountEvents]);
   return { stop: () => echo.disconnect() };
 }

@@ -16,17 +16,26 @@ export function LiveUpdates() {
   const ready = useAtomValue(sessionReadyAtom);
   const [snack, setSnack] = useState<TaskSnack | null>(null);
   const uid = user?.uid ?? null;
+  const userId = user?.id ?? null;
   const isStaff = Boolean(user?.isStaff);
 
   useEffect(() => {
     if (!ready) return;
     let stopped = false;
     let stop: (() => void) | null = null;
+    // A review sends profile.reviewed and userProfile.changed together: one fetch answers both.
+    let reloading: Promise<unknown> | null = null;
+    const reloadUser = () => {
+      reloading ??= loadUser().finally(() => {
+        reloading = null;
+      });
+    };
     void connectLive({
       userUid: uid,
       isStaff,
       onEvent: (event, data) => {
-        if (event === 'profile.reviewed') void loadUser();
+        if (event === 'profile.reviewed') reloadUser();
+        if (event === 'userProfile.changed' && (data as { userId?: number }).userId === userId) reloadUser();
         if (event === 'task.created') {
           const task = data as { title: string; color: string; taskId: number };
           setSnack({ color: task.color, text: 'کار جدید', items: [task.title, `شماره ${task.taskId}`] });
@@ -40,7 +49,7 @@ export function LiveUpdates() {
       stopped = true;
       stop?.();
     };
-  }, [ready, uid, isStaff]);
+  }, [ready, uid, userId, isStaff]);
 
   useEffect(() => {
     if (!snack) return;
