@@ -177,6 +177,7 @@ export function identityHandlers({
         .where('id', '=', userId)
         .execute();
       const ended = await revokeOtherTokens(db, userId, tokenId);
+      for (const id of ended) live.sessionEnded(id);
       return ok(null, msg(ended.length ? 'changePassword.successOthersEnded' : 'changePassword.success'));
     },
 
@@ -185,11 +186,13 @@ export function identityHandlers({
 
     revokeOwnSession: async ({ body, principal }) => {
       if (!(await revokeOwnToken(db, principal!.userId, body.id))) throw HttpError.of(404, 'session.notFound');
+      live.sessionEnded(body.id);
       return ok(null, msg('session.ended'));
     },
 
     revokeOtherOwnSessions: async ({ principal }) => {
       const ended = await revokeOtherTokens(db, principal!.userId, principal!.tokenId);
+      for (const id of ended) live.sessionEnded(id);
       return ok({ revoked: ended.length }, msg('session.othersEnded'));
     },
 
