@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/server/config';
+import { connectEcho, socketOf, subscription, waitConnected } from '../support/echo';
 import { bearer, post, type RunningServer, startServer } from '../support/server';
 
 const IDLE = 3600;
@@ -190,6 +191,26 @@ describe('own sessions', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ revoked: 2 });
     expect(await Promise.all(tokens.map(works))).toEqual([true, false, false]);
+  });
+
+  it('drops the live-channel socket of a session ended from another device', async () => {
+    const phone = await logIn('09151230010', PHONE_UA);
+    const laptop = await logIn('09151230010', DESKTOP_UA);
+    const uid = ((await post(server, '/api/me/fetchUserData', undefined, bearer(laptop))).body.data as { uid: string })
+      .uid;
+    const echo = connectEcho(server.url, laptop);
+    try {
+      await waitConnected(echo);
+      const joined = subscription(echo, `private-user.${uid}`);
+      echo.private(`user.${uid}`);
+      expect(await joined).toBe('joined');
+      const dropped = new Promise<string>((resolve) => socketOf(echo).once('disconnect', resolve));
+      const id = await currentId(laptop);
+      expect((await post(server, '/api/me/revokeSession', { id }, bearer(phone))).status).toBe(200);
+      expect(await dropped).toBe('io server disconnect');
+    } finally {
+      echo.disconnect();
+    }
   });
 
   it('refuses a malformed session id with 400', async () => {
