@@ -56,6 +56,8 @@ export interface UsersTable {
   maxUnrejectedLevel: Generated<number>;
   profileRejectionReason: string | null;
   isStaff: Generated<boolean>;
+  /** Set when staff deactivate the account (it can no longer log in); null while active. */
+  deactivatedAt: ColumnType<Date | null, Date | null | undefined, Date | null>;
   metaData: ColumnType<Record<string, unknown>, string | undefined, string>;
   createdAt: Generated<Date>;
   updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
