@@ -604,7 +604,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change one system parameter (audit-logged) */
+        /**
+         * Change one system parameter (audit-logged)
+         * @description The value is in stored units (see SystemParameter.unit) and must fit the parameter's bounds and decimals; a parameter may not exceed the one its definition names in notAbove (minAmount ≤ maxAmount). 422 otherwise.
+         */
         post: operations["saveSystemParameter"];
         delete?: never;
         options?: never;
@@ -825,7 +828,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set another user's password */
+        /**
+         * Set another user's password
+         * @description Ends the user's sessions, so they log in again with the new password. A staff user changes their own password with api/me/changePassword (422 here).
+         */
         post: operations["changeUserPassword"];
         delete?: never;
         options?: never;
@@ -927,7 +933,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Remove an action that the contract does not use */
+        /**
+         * Remove an action that the contract does not use
+         * @description The groups that granted it lose it, recorded in the audit log.
+         */
         post: operations["removeAction"];
         delete?: never;
         options?: never;
@@ -944,7 +953,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Remove a group (its members lose its actions) */
+        /**
+         * Remove a group (its members lose its actions)
+         * @description Its memberships and grants go with it, recorded in the audit log. The administrators group cannot be removed (422).
+         */
         post: operations["removeGroup"];
         delete?: never;
         options?: never;
@@ -961,7 +973,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke a user's staff flag, groups and tokens (nothing is deleted) */
+        /**
+         * Deactivate a user (nothing is deleted)
+         * @description The account can no longer log in and its sessions end; requests, payments and the audit trail keep pointing at it, and its staff flag and groups are kept for saveUser with isActive true to reactivate. Refused (422) for oneself and for the last active administrator.
+         */
         post: operations["removeUser"];
         delete?: never;
         options?: never;
@@ -995,7 +1010,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create or rename a group */
+        /**
+         * Create or rename a group
+         * @description The administrators group keeps its system name (422); its title may change.
+         */
         post: operations["saveGroup"];
         delete?: never;
         options?: never;
@@ -1012,7 +1030,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the actions a group grants */
+        /**
+         * Set the actions a group grants
+         * @description The administrators group keeps manageAccess (422).
+         */
         post: operations["saveGroupActions"];
         delete?: never;
         options?: never;
@@ -1029,7 +1050,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the members of a group */
+        /**
+         * Set the members of a group
+         * @description The administrators group keeps at least one active staff member (422).
+         */
         post: operations["saveGroupUsers"];
         delete?: never;
         options?: never;
@@ -1046,7 +1070,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create or edit a user (staff flag, names, contact) */
+        /**
+         * Create or edit a user (staff flag, names, contact, active)
+         * @description On edit, a field left out keeps its value (email null clears it). isActive false deactivates the account (no log-in, sessions end) and true reactivates it. A staff user cannot take away their own staff flag, deactivate themselves or set their own password here, and no change may leave the administrators group without an active staff member (422).
+         */
         post: operations["saveUser"];
         delete?: never;
         options?: never;
@@ -1173,7 +1200,7 @@ export interface components {
             users: number[];
         };
         IdRef: {
-            id: number;
+            id: components["schemas"]["UserId"];
         };
         InternalBankAccount: {
             accountNo: string;
@@ -1299,6 +1326,11 @@ export interface components {
             perPage?: number;
             search?: string;
         };
+        /** @description Id of a group or an action (a 32-bit serial column) */
+        SerialId: number;
+        SerialRef: {
+            id: components["schemas"]["SerialId"];
+        };
         Service: {
             businessType: string;
             formType: string;
@@ -1339,6 +1371,17 @@ export interface components {
             description: string;
             isPublic: boolean;
             key: string;
+            /** @description Largest value accepted, in stored units */
+            maximum: number;
+            /** @description Smallest value accepted, in stored units */
+            minimum: number;
+            /** @description Persian label (schemas/config/systemParameters.json) */
+            title: string;
+            /**
+             * @description currencyCents are stored in hundredths of a currency unit and shown in whole units
+             * @enum {string}
+             */
+            unit: "percent" | "rial" | "currencyCents" | "seconds";
             /** Format: date-time */
             updatedAt: string;
             value: unknown;
@@ -1416,6 +1459,7 @@ export interface components {
             /** @enum {string} */
             role: "admin" | "staff" | "customer" | "other";
         };
+        UserId: number;
         UserSummary: {
             approvedLevel: number;
             /** Format: date-time */
@@ -1424,6 +1468,8 @@ export interface components {
             firstName: string | null;
             groups: number[];
             id: number;
+            /** @description false once staff deactivated the account (it cannot log in) */
+            isActive: boolean;
             isStaff: boolean;
             lastName: string | null;
             mobileNo: string | null;
@@ -2712,7 +2758,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    id: number;
+                    id: components["schemas"]["UserId"];
                     password: components["schemas"]["NewPassword"];
                 };
             };
@@ -2846,7 +2892,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["IdRef"];
+                "application/json": components["schemas"]["SerialRef"];
             };
         };
         responses: {
@@ -2863,7 +2909,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["IdRef"];
+                "application/json": components["schemas"]["SerialRef"];
             };
         };
         responses: {
@@ -2899,7 +2945,7 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
-                    id?: number;
+                    id?: components["schemas"]["SerialId"];
                     name: string;
                     title: string;
                 };
@@ -2920,7 +2966,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    id?: number;
+                    id?: components["schemas"]["SerialId"];
                     name: string;
                     title: string;
                 };
@@ -2941,8 +2987,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    actions: number[];
-                    id: number;
+                    actions: components["schemas"]["SerialId"][];
+                    id: components["schemas"]["SerialId"];
                 };
             };
         };
@@ -2961,8 +3007,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    id: number;
-                    users: number[];
+                    id: components["schemas"]["SerialId"];
+                    users: components["schemas"]["UserId"][];
                 };
             };
         };
@@ -2983,7 +3029,8 @@ export interface operations {
                 "application/json": {
                     email?: null | string;
                     firstName?: string;
-                    id?: number;
+                    id?: components["schemas"]["UserId"];
+                    isActive?: boolean;
                     isStaff: boolean;
                     lastName?: string;
                     mobileNo: components["schemas"]["MobileNo"];
@@ -3006,8 +3053,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    groups: number[];
-                    id: number;
+                    groups: components["schemas"]["SerialId"][];
+                    id: components["schemas"]["UserId"];
                 };
             };
         };
@@ -3026,7 +3073,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    id: number;
+                    id: components["schemas"]["UserId"];
                     metaData: components["schemas"]["MetaData"];
                 };
             };

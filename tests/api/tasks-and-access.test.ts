@@ -229,7 +229,7 @@ describe('access control', () => {
     expect(items.every((u) => u.isStaff)).toBe(true);
   });
 
-  it('removing a staff user revokes their tokens and staff flag', async () => {
+  it('removing (deactivating) a staff user ends their sessions', async () => {
     const token = await staffWithAction('09140000011', ['viewTasks']);
     const me = (await post(server, '/api/me/fetchUserData', undefined, bearer(token))).body.data as { id: number };
     expect((await post(server, '/api/users/removeUser', { id: me.id }, bearer(admin))).status).toBe(200);

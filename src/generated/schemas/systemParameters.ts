@@ -7,8 +7,28 @@ export interface SystemParameterDefaults {
   $schema?: string;
   parameters: {
     key: string;
-    value: number | string | boolean;
+    value: number;
     isPublic: boolean;
+    /**
+     * Persian label staff read
+     */
+    title: string;
+    /**
+     * How the value is stored and shown: currencyCents are stored in hundredths and shown in currency units
+     */
+    unit: 'percent' | 'rial' | 'currencyCents' | 'seconds';
+    /**
+     * Smallest value allowed, in stored units (default 0)
+     */
+    minimum?: number;
+    /**
+     * Largest value allowed, in stored units
+     */
+    maximum: number;
+    /**
+     * Key of another parameter this one may not exceed
+     */
+    notAbove?: string;
     description: string;
   }[];
 }

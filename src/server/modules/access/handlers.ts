@@ -9,6 +9,7 @@ import { audit } from '../../lib/audit';
 import { hashPassword } from '../../lib/crypto';
 import { revokeAllTokens } from '../identity/tokens';
 import { displayName, newUid } from '../identity/users-store';
+import { assertAdministratorRemains, isAdminGroup, lockAccessChanges, MANAGE_ACCESS } from './guards';
 import { ADMIN_GROUP, menuFor } from './menu';
 import { likePattern } from '../../lib/sql';
 import { canonicalMobile } from '../../../shared/mobile';
@@ -93,6 +94,7 @@ async function listUsers(
       firstName: u.firstName,
       lastName: u.lastName,
       isStaff: u.isStaff,
+      isActive: u.deactivatedAt === null,
       approvedLevel: u.approvedLevel,
       groups: memberships.filter((m) => m.userId === u.id).map((m) => m.groupId),
       createdAt: new Date(u.createdAt).toISOString(),
@@ -151,38 +153,68 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
     saveUser: async ({ body, principal }) => {
       const mobileNo = canonicalMobile(body.mobileNo);
       if (!mobileNo) throw HttpError.of(400, 'login.mobileNo.invalid');
+      const self = body.id !== undefined && body.id === principal!.userId;
+      if (self && !body.isStaff) throw HttpError.of(422, 'access.cannotDemoteSelf');
+      if (self && body.isActive === false) throw HttpError.of(422, 'access.cannotRemoveSelf');
+      if (self && body.password) throw HttpError.of(422, 'access.ownPassword');
+      // Left out on edit: unchanged. Empty names are stored as null.
       const values = {
         mobileNo,
-        email: body.email ? body.email.toLowerCase() : null,
-        firstName: body.firstName ?? null,
-        lastName: body.lastName ?? null,
         isStaff: body.isStaff,
+        ...(body.email !== undefined ? { email: body.email ? body.email.toLowerCase() : null } : {}),
+        ...(body.firstName !== undefined ? { firstName: body.firstName.trim() || null } : {}),
+        ...(body.lastName !== undefined ? { lastName: body.lastName.trim() || null } : {}),
         ...(body.password ? { passwordHash: await hashPassword(body.password) } : {}),
       };
       try {
         return await db.transaction().execute(async (trx) => {
           if (body.id !== undefined) {
+            await lockAccessChanges(trx);
             const before = await requireUser(trx, body.id);
-            if (before.id === principal!.userId && !body.isStaff) throw HttpError.of(422, 'access.cannotRemoveSelf');
+            const wasActive = before.deactivatedAt === null;
+            const active = body.isActive ?? wasActive;
             await trx
               .updateTable('users')
-              .set({ ...values, updatedAt: new Date() })
+              .set({
+                ...values,
+                ...(active !== wasActive ? { deactivatedAt: active ? null : new Date() } : {}),
+                updatedAt: new Date(),
+              })
               .where('id', '=', body.id)
               .execute();
-            const { passwordHash: _, ...safeBefore } = before;
+            // A deactivated account or a new password ends every session of the user.
+            if ((!active && wasActive) || body.password) await revokeAllTokens(trx, body.id);
+            await assertAdministratorRemains(trx);
+            const shown = (u: {
+              mobileNo: string | null;
+              email?: string | null;
+              firstName?: string | null;
+              lastName?: string | null;
+              isStaff: boolean;
+            }) => ({
+              mobileNo: u.mobileNo,
+              email: u.email,
+              firstName: u.firstName,
+              lastName: u.lastName,
+              isStaff: u.isStaff,
+            });
             await audit(trx, {
               actorUserId: actor(principal),
               action: 'saveUser',
               entity: 'user',
               entityId: body.id,
-              before: { mobileNo: safeBefore.mobileNo, email: safeBefore.email, isStaff: safeBefore.isStaff },
-              after: { mobileNo: values.mobileNo, email: values.email, isStaff: values.isStaff },
+              before: { ...shown(before), isActive: wasActive },
+              after: { ...shown({ ...before, ...values }), isActive: active, passwordChanged: Boolean(body.password) },
             });
             return ok({ id: body.id }, msg('access.saved'));
           }
           const created = await trx
             .insertInto('users')
-            .values({ uid: newUid(), ...values })
+            .values({
+              uid: newUid(),
+              ...values,
+              ...(body.isActive === false ? { deactivatedAt: new Date() } : {}),
+            })
             .returning('id')
             .executeTakeFirstOrThrow();
           await audit(trx, {
@@ -190,7 +222,14 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
             action: 'saveUser',
             entity: 'user',
             entityId: created.id,
-            after: { mobileNo: values.mobileNo, email: values.email, isStaff: values.isStaff },
+            after: {
+              mobileNo: values.mobileNo,
+              email: values.email ?? null,
+              firstName: values.firstName ?? null,
+              lastName: values.lastName ?? null,
+              isStaff: values.isStaff,
+              isActive: body.isActive !== false,
+            },
           });
           return ok({ id: created.id }, msg('access.saved'));
         });
@@ -200,42 +239,46 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
       }
     },
 
+    // Deactivation, not deletion: requests, payments, tasks and the audit trail reference the user.
     removeUser: async ({ body, principal }) => {
       if (body.id === principal!.userId) throw HttpError.of(422, 'access.cannotRemoveSelf');
       await db.transaction().execute(async (trx) => {
+        await lockAccessChanges(trx);
         const before = await requireUser(trx, body.id);
         await trx
           .updateTable('users')
-          .set({ isStaff: false, updatedAt: new Date() })
+          .set({ deactivatedAt: before.deactivatedAt ?? new Date(), updatedAt: new Date() })
           .where('id', '=', body.id)
           .execute();
-        await trx.deleteFrom('groupUsers').where('userId', '=', body.id).execute();
         await revokeAllTokens(trx, body.id);
+        await assertAdministratorRemains(trx);
         await audit(trx, {
           actorUserId: actor(principal),
           action: 'removeUser',
           entity: 'user',
           entityId: body.id,
-          before: { isStaff: before.isStaff },
-          after: { isStaff: false, groups: [] },
+          before: { isActive: before.deactivatedAt === null },
+          after: { isActive: false },
         });
       });
-      return ok(null, msg('access.removed'));
+      return ok(null, msg('access.deactivated'));
     },
 
     saveUserGroups: async ({ body, principal }) => {
       await db.transaction().execute(async (trx) => {
+        await lockAccessChanges(trx);
         await requireUser(trx, body.id);
-        const before = await trx.selectFrom('groupUsers').select('groupId').where('userId', '=', body.id).execute();
-        await trx.deleteFrom('groupUsers').where('userId', '=', body.id).execute();
         const groups = [...new Set(body.groups)];
         for (const groupId of groups) await requireGroup(trx, groupId);
+        const before = await trx.selectFrom('groupUsers').select('groupId').where('userId', '=', body.id).execute();
+        await trx.deleteFrom('groupUsers').where('userId', '=', body.id).execute();
         if (groups.length) {
           await trx
             .insertInto('groupUsers')
             .values(groups.map((groupId) => ({ groupId, userId: body.id })))
             .execute();
         }
+        await assertAdministratorRemains(trx);
         await audit(trx, {
           actorUserId: actor(principal),
           action: 'saveUserGroups',
@@ -249,14 +292,21 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
     },
 
     changeUserPassword: async ({ body, principal }) => {
-      await requireUser(db, body.id);
-      await db
-        .updateTable('users')
-        .set({ passwordHash: await hashPassword(body.password), updatedAt: new Date() })
-        .where('id', '=', body.id)
-        .execute();
-      await audit(db, { actorUserId: actor(principal), action: 'changePassword', entity: 'user', entityId: body.id });
-      return ok(null, msg('changePassword.success'));
+      // One's own password needs the current one (api/me/changePassword): a stolen token must not be enough.
+      if (body.id === principal!.userId) throw HttpError.of(422, 'access.ownPassword');
+      const passwordHash = await hashPassword(body.password);
+      await db.transaction().execute(async (trx) => {
+        await requireUser(trx, body.id);
+        await trx.updateTable('users').set({ passwordHash, updatedAt: new Date() }).where('id', '=', body.id).execute();
+        await revokeAllTokens(trx, body.id);
+        await audit(trx, {
+          actorUserId: actor(principal),
+          action: 'changePassword',
+          entity: 'user',
+          entityId: body.id,
+        });
+      });
+      return ok(null, msg('access.passwordReset'));
     },
 
     getMetaData: async ({ body }) => {
@@ -302,6 +352,7 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
       try {
         if (body.id !== undefined) {
           const before = await requireGroup(db, body.id);
+          if (isAdminGroup(before) && body.name !== before.name) throw HttpError.of(422, 'access.adminGroupRename');
           await db
             .updateTable('groups')
             .set({ name: body.name, title: body.title })
@@ -337,20 +388,29 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
     },
 
     removeGroup: async ({ body, principal }) => {
-      const before = await requireGroup(db, body.id);
-      await db.deleteFrom('groups').where('id', '=', body.id).execute();
-      await audit(db, {
-        actorUserId: actor(principal),
-        action: 'removeGroup',
-        entity: 'group',
-        entityId: body.id,
-        before,
+      await db.transaction().execute(async (trx) => {
+        const before = await requireGroup(trx, body.id);
+        if (isAdminGroup(before)) throw HttpError.of(422, 'access.adminGroupNotRemovable');
+        const [users, actions] = await Promise.all([
+          trx.selectFrom('groupUsers').select('userId').where('groupId', '=', body.id).execute(),
+          trx.selectFrom('groupActions').select('actionId').where('groupId', '=', body.id).execute(),
+        ]);
+        // Memberships and grants go with the group (on delete cascade); the audit entry keeps them.
+        await trx.deleteFrom('groups').where('id', '=', body.id).execute();
+        await audit(trx, {
+          actorUserId: actor(principal),
+          action: 'removeGroup',
+          entity: 'group',
+          entityId: body.id,
+          before: { ...before, users: users.map((u) => u.userId), actions: actions.map((a) => a.actionId) },
+        });
       });
       return ok(null, msg('access.removed'));
     },
 
     saveGroupUsers: async ({ body, principal }) => {
       await db.transaction().execute(async (trx) => {
+        await lockAccessChanges(trx);
         await requireGroup(trx, body.id);
         const users = [...new Set(body.users)];
         for (const userId of users) await requireUser(trx, userId);
@@ -362,6 +422,7 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
             .values(users.map((userId) => ({ groupId: body.id, userId })))
             .execute();
         }
+        await assertAdministratorRemains(trx);
         await audit(trx, {
           actorUserId: actor(principal),
           action: 'saveGroupUsers',
@@ -376,12 +437,15 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
 
     saveGroupActions: async ({ body, principal }) => {
       await db.transaction().execute(async (trx) => {
-        await requireGroup(trx, body.id);
+        const group = await requireGroup(trx, body.id);
         const actions = [...new Set(body.actions)];
         const known = actions.length
-          ? await trx.selectFrom('actions').select('id').where('id', 'in', actions).execute()
+          ? await trx.selectFrom('actions').select(['id', 'name']).where('id', 'in', actions).execute()
           : [];
         if (known.length !== actions.length) throw HttpError.of(404, 'access.actionNotFound');
+        if (isAdminGroup(group) && !known.some((a) => a.name === MANAGE_ACCESS)) {
+          throw HttpError.of(422, 'access.adminGroupNeedsManageAccess');
+        }
         const before = await trx.selectFrom('groupActions').select('actionId').where('groupId', '=', body.id).execute();
         await trx.deleteFrom('groupActions').where('groupId', '=', body.id).execute();
         if (actions.length) {
@@ -454,16 +518,20 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
     },
 
     removeAction: async ({ body, principal }) => {
-      const before = await db.selectFrom('actions').selectAll().where('id', '=', body.id).executeTakeFirst();
-      if (!before) throw HttpError.of(404, 'access.actionNotFound');
-      if (actionsUsedByContract.has(before.name)) throw HttpError.of(422, 'access.actionInUse');
-      await db.deleteFrom('actions').where('id', '=', body.id).execute();
-      await audit(db, {
-        actorUserId: actor(principal),
-        action: 'removeAction',
-        entity: 'action',
-        entityId: body.id,
-        before,
+      await db.transaction().execute(async (trx) => {
+        const before = await trx.selectFrom('actions').selectAll().where('id', '=', body.id).executeTakeFirst();
+        if (!before) throw HttpError.of(404, 'access.actionNotFound');
+        if (actionsUsedByContract.has(before.name)) throw HttpError.of(422, 'access.actionInUse');
+        const groups = await trx.selectFrom('groupActions').select('groupId').where('actionId', '=', body.id).execute();
+        // Grants go with the action (on delete cascade); the audit entry keeps which groups had it.
+        await trx.deleteFrom('actions').where('id', '=', body.id).execute();
+        await audit(trx, {
+          actorUserId: actor(principal),
+          action: 'removeAction',
+          entity: 'action',
+          entityId: body.id,
+          before: { ...before, groups: groups.map((g) => g.groupId) },
+        });
       });
       return ok(null, msg('access.removed'));
     },

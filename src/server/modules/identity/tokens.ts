@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
+import { HttpError } from '../../http/errors';
 import { randomToken, sha256 } from '../../lib/crypto';
 
 /** last_used_at is refreshed at most this often, so reads do not write on every request. */
@@ -30,7 +31,10 @@ export const clientOf = (request: FastifyRequest): Client => ({
   ip: request.ip || null,
 });
 
+/** Every log-in ends here, so a deactivated account is refused in one place (after its proof was checked). */
 export async function issueToken(db: DB, userId: number, client?: Client): Promise<string> {
+  const user = await db.selectFrom('users').select('deactivatedAt').where('id', '=', userId).executeTakeFirst();
+  if (user?.deactivatedAt) throw HttpError.of(403, 'login.deactivated');
   const token = randomToken(32);
   await db
     .insertInto('userTokens')
@@ -184,6 +188,7 @@ export function tokenAuthenticator(db: DB, policy: SessionPolicy) {
       .where('userTokens.revokedAt', 'is', null)
       .where('userTokens.lastUsedAt', '>', idleSince)
       .where('userTokens.createdAt', '>', issuedSince)
+      .where('users.deactivatedAt', 'is', null)
       .executeTakeFirst();
     if (!row) return null;
     if (Date.now() - new Date(row.lastUsedAt).getTime() > TOUCH_INTERVAL_MS) {
