@@ -112,7 +112,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 6 * 1024 * 1024,
-    trustProxy: true,
+    // Off unless TRUST_PROXY names the proxy: otherwise any client could pick its address in X-Forwarded-For.
+    trustProxy: config.trustProxy,
     // Per-request lines only when debugging; errors and our own events are always logged.
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',

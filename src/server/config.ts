@@ -3,6 +3,7 @@
  * A bad value stops the server with one line that names the variable and what is wrong.
  */
 import path from 'node:path';
+import { compile as compileProxyTrust } from '@fastify/proxy-addr';
 import { canonicalMobile } from '../shared/mobile';
 
 export type SmsDriver = 'log' | 'kavenegar';
@@ -29,6 +30,18 @@ export interface AppConfig {
   kavenegar: { apiKey: string; template: string; baseUrl: string } | null;
   /** Log-in code requests allowed per mobile number and per IP address in each window. */
   smsLimits: { perMobile: number; perIp: number; windowSeconds: number };
+  /**
+   * The proxies whose X-Forwarded-For to believe (addresses, CIDRs, or proxy-addr's names such as `loopback`);
+   * false: none, the socket's address is the client's. Believing any sender would let a client pick its address.
+   */
+  trustProxy: false | string[];
+  /**
+   * Wrong passwords (password and e-mail log-in) allowed per account and per address before a wait, the
+   * first wait (doubling with each further failure) and its cap.
+   */
+  loginLimits: { perAccount: number; perIp: number; lockSeconds: number; maxLockSeconds: number };
+  /** National-code lookups allowed per user and per address in each window. */
+  inquiryLimits: { perUser: number; perIp: number; windowSeconds: number };
   /** Administrator seeded on first start; a random password is generated and printed when unset. */
   admin: { username: string; password: string | undefined };
   /** A log-in token stops working after this long unused, and this long after it was issued, whichever is first. */
@@ -116,6 +129,42 @@ function parseSessions(env: Env): AppConfig['sessions'] {
   return { idleSeconds, maxAgeSeconds };
 }
 
+const TRUST_PROXY_HELP = 'TRUST_PROXY must be false or the proxy addresses/CIDRs, comma-separated (e.g. 127.0.0.1)';
+
+function parseTrustProxy(raw: string | undefined): AppConfig['trustProxy'] {
+  const value = (raw ?? '').trim();
+  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+  if (['true', 'yes', 'on', '1'].includes(value) || /^\d+$/.test(value)) {
+    // Trusting every sender, or a hop count (Fastify trusts no one for a number), cannot tell a proxy from a
+    // client that writes its own header: the proxy has to be named.
+    throw new ConfigError(`${TRUST_PROXY_HELP}, got "${raw}": name the proxy instead of trusting any sender`);
+  }
+  const list = value.split(',').map((s) => s.trim());
+  try {
+    if (list.includes('')) throw new TypeError('empty entry');
+    compileProxyTrust(list);
+  } catch (error) {
+    throw new ConfigError(`${TRUST_PROXY_HELP}, got "${raw}" (${(error as Error).message})`);
+  }
+  return list;
+}
+
+function parseLoginLimits(env: Env): AppConfig['loginLimits'] {
+  const lockSeconds = parsePositiveInt('LOGIN_LOCK_SECONDS', env.LOGIN_LOCK_SECONDS, 30);
+  const maxLockSeconds = parsePositiveInt('LOGIN_LOCK_MAX_SECONDS', env.LOGIN_LOCK_MAX_SECONDS, 900);
+  if (maxLockSeconds < lockSeconds || maxLockSeconds > DAY_SECONDS) {
+    throw new ConfigError(
+      `LOGIN_LOCK_MAX_SECONDS must be from LOGIN_LOCK_SECONDS (${lockSeconds}) to ${DAY_SECONDS}, got ${maxLockSeconds}`,
+    );
+  }
+  return {
+    perAccount: parsePositiveInt('LOGIN_FAILURES_PER_ACCOUNT', env.LOGIN_FAILURES_PER_ACCOUNT, 5),
+    perIp: parsePositiveInt('LOGIN_FAILURES_PER_IP', env.LOGIN_FAILURES_PER_IP, 20),
+    lockSeconds,
+    maxLockSeconds,
+  };
+}
+
 function parseAdminUsername(raw: string | undefined): string {
   const value = canonicalMobile(raw || '09120000000');
   if (!value) throw new ConfigError(`ADMIN_USERNAME must be a mobile number (09 and 9 digits), got "${raw}"`);
@@ -148,6 +197,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
       perMobile: parsePositiveInt('SMS_LIMIT_PER_MOBILE', env.SMS_LIMIT_PER_MOBILE, 5),
       perIp: parsePositiveInt('SMS_LIMIT_PER_IP', env.SMS_LIMIT_PER_IP, 30),
       windowSeconds: parsePositiveInt('SMS_LIMIT_WINDOW_SECONDS', env.SMS_LIMIT_WINDOW_SECONDS, 600),
+    },
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    loginLimits: parseLoginLimits(env),
+    inquiryLimits: {
+      perUser: parsePositiveInt('INQUIRY_LIMIT_PER_USER', env.INQUIRY_LIMIT_PER_USER, 10),
+      perIp: parsePositiveInt('INQUIRY_LIMIT_PER_IP', env.INQUIRY_LIMIT_PER_IP, 30),
+      windowSeconds: parsePositiveInt('INQUIRY_LIMIT_WINDOW_SECONDS', env.INQUIRY_LIMIT_WINDOW_SECONDS, 3600),
     },
     admin: { username: parseAdminUsername(env.ADMIN_USERNAME), password: env.ADMIN_PASSWORD || undefined },
     sessions: parseSessions(env),
