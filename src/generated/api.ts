@@ -26,7 +26,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in with e-mail, password and the captcha answer */
+        /**
+         * Log in with e-mail, password and the captcha answer
+         * @description Wrong passwords count as for loginByPassword (same per-account and per-address limits, 429).
+         */
         post: operations["loginByEmail"];
         delete?: never;
         options?: never;
@@ -247,7 +250,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in with a mobile number or national code and a password */
+        /**
+         * Log in with a mobile number or national code and a password
+         * @description Wrong passwords are counted per account (shared with the e-mail log-in) and per client address: after LOGIN_FAILURES_PER_ACCOUNT (5) or LOGIN_FAILURES_PER_IP (20) failures each further one waits longer (LOGIN_LOCK_SECONDS, doubling, at most LOGIN_LOCK_MAX_SECONDS), and during a wait every attempt, even with the right password, is 429 with a Persian message that says how long. A success resets the account's count. The SMS-code log-in is never held back by these counts.
+         */
         post: operations["loginByPassword"];
         delete?: never;
         options?: never;
@@ -398,7 +404,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The captcha image (SVG); served once per key until it expires */
+        /** The captcha image (PNG); served once per key until it expires */
         get: operations["getCaptchaImage"];
         put?: never;
         post?: never;
@@ -2112,13 +2118,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             "4XX": components["responses"]["ClientError"];
-            /** @description SVG image */
+            /** @description PNG image (a raster, so no markup spells the answer) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/svg+xml": string;
+                    "image/png": string;
                 };
             };
         };

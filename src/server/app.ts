@@ -18,7 +18,7 @@ import { migrate } from './db/migrate';
 import { seedDemoCatalogue, seedSystemParameters } from './db/seed';
 import { HttpError } from './http/errors';
 import { type MessageKey, msg } from './http/messages';
-import { databaseRateLimiter, redisRateLimiter } from './lib/rate-limit';
+import { databaseFailureBackoff, databaseRateLimiter, redisFailureBackoff, redisRateLimiter } from './lib/rate-limit';
 import { getOrCreateSecret } from './lib/secrets';
 import { accessHandlers } from './modules/access/handlers';
 import { seedAccess } from './modules/access/seed';
@@ -26,6 +26,7 @@ import { catalogueHandlers } from './modules/catalogue/handlers';
 import { referenceHandlers } from './modules/catalogue/reference-handlers';
 import { Catalogue } from './modules/desks/catalogue';
 import { identityHandlers } from './modules/identity/handlers';
+import { loginGuard } from './modules/identity/login-limits';
 import { createSmsSender } from './modules/identity/sms';
 import { tokenAuthenticator } from './modules/identity/tokens';
 import { requestHandlers } from './modules/requests/handlers';
@@ -177,6 +178,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       storage,
       live,
       sessions: config.sessions,
+      loginGuard: loginGuard(redis ? redisFailureBackoff(redis) : databaseFailureBackoff(db), config.loginLimits),
+      inquiryLimits: config.inquiryLimits,
       codes: {
         db,
         sms: createSmsSender(config, fastify.log),

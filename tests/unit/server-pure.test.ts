@@ -1,8 +1,9 @@
 /** Pure helpers of the server that deserve their own checks. */
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { splitStatements } from '../../src/server/db/migrate';
 import { menuFor } from '../../src/server/modules/access/menu';
-import { renderCaptchaSvg } from '../../src/server/modules/identity/captcha';
+import { renderCaptchaPng } from '../../src/server/modules/identity/captcha';
 import { ageInYears } from '../../src/server/modules/identity/profile';
 import { maskMobile } from '../../src/server/modules/identity/users-store';
 import { sniffImageKind } from '../../src/server/modules/storage/images';
@@ -43,10 +44,14 @@ describe('menuFor', () => {
 });
 
 describe('captcha image', () => {
-  it('draws the digits as paths, never as text', () => {
-    const svg = renderCaptchaSvg('12345');
-    expect(svg).toMatch(/^<svg /);
-    expect(svg).not.toMatch(/<text|12345/);
+  it('is a PNG (no markup that spells the digits), drawn at twice its displayed 170x56', async () => {
+    const png = await renderCaptchaPng('12345');
+    expect(sniffImageKind(png)).toBe('png');
+    expect(png.toString('latin1')).not.toMatch(/<svg|<path|12345/);
+    const meta = await sharp(png).metadata();
+    expect([meta.width, meta.height]).toEqual([340, 112]);
+    // Two drawings of the same answer differ (jitter and speckles), so no image can be looked up.
+    expect((await renderCaptchaPng('12345')).equals(png)).toBe(false);
   });
 });
 

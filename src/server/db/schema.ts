@@ -105,7 +105,8 @@ export interface MobileValidationCodesTable {
 export interface CaptchasTable {
   id: string;
   answerHash: string;
-  imageSvg: string;
+  /** The PNG drawn when the captcha was made (node-postgres gives a Buffer, PGlite a Uint8Array). */
+  imagePng: Uint8Array;
   expiresAt: ColumnType<Date, Date | string, Date | string>;
   usedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
@@ -114,6 +115,13 @@ export interface RateLimitHitsTable {
   key: string;
   windowStart: ColumnType<Date, Date | string, Date | string>;
   hits: Generated<number>;
+}
+
+export interface FailureCountersTable {
+  key: string;
+  failures: Generated<number>;
+  lockedUntil: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  expiresAt: ColumnType<Date, Date | string, Date | string>;
 }
 
 export interface ActionsTable {
@@ -292,6 +300,7 @@ export interface Database {
   mobileNoChanges: MobileNoChangesTable;
   captchas: CaptchasTable;
   rateLimitHits: RateLimitHitsTable;
+  failureCounters: FailureCountersTable;
   actions: ActionsTable;
   groups: GroupsTable;
   groupUsers: GroupUsersTable;

@@ -1,10 +1,12 @@
 /**
- * One-time image captchas for the e-mail log-in. The answer is stored hashed with an expiry; the image
- * draws its digits as jittered stroke paths (no <text>, so the SVG source does not spell the answer)
- * over noise lines. An answer is checked once: right or wrong, the captcha is spent.
+ * One-time image captchas for the e-mail log-in. The answer is stored hashed with an expiry; the image is a
+ * PNG (drawn from jittered strokes, crossed by noise lines and speckled), so no markup spells the digits.
+ * It slows bulk attempts; the per-account and per-address limits are the defence
+ * (docs/decisions/005-captcha-and-login-limits.md). An answer is checked once: right or wrong, it is spent.
  */
 import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
+import sharp from 'sharp';
 import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { numericCode, randomToken, safeEqual, sha256 } from '../../lib/crypto';
@@ -25,16 +27,18 @@ const SEGMENTS: Record<string, [number, number, number, number]> = {
 const DIGIT_SEGMENTS = ['abcdef', 'bc', 'abged', 'abgcd', 'fgbc', 'afgcd', 'afgedc', 'abc', 'abcdefg', 'abcdfg'];
 
 const jitter = (n: number) => n + randomInt(-2, 3);
+const WIDTH = 170;
+const HEIGHT = 56;
+/** Drawn at twice the displayed size, for sharp phone screens. */
+const SCALE = 2;
 
-export function renderCaptchaSvg(answer: string): string {
-  const width = 170;
-  const height = 56;
+const noiseCurve = (stroke: string, width: number) =>
+  `<path d="M${randomInt(0, WIDTH)} ${randomInt(0, HEIGHT)} Q${randomInt(0, WIDTH)} ${randomInt(0, HEIGHT)} ${randomInt(0, WIDTH)} ${randomInt(0, HEIGHT)}" stroke="${stroke}" stroke-width="${width}" fill="none"/>`;
+
+/** The drawing, as SVG; it never leaves the server (renderCaptchaPng rasterises it). */
+function drawCaptcha(answer: string): string {
   const parts: string[] = [];
-  for (let i = 0; i < 6; i++) {
-    parts.push(
-      `<path d="M${randomInt(0, width)} ${randomInt(0, height)} Q${randomInt(0, width)} ${randomInt(0, height)} ${randomInt(0, width)} ${randomInt(0, height)}" stroke="#9aa5b1" stroke-width="1.5" fill="none"/>`,
-    );
-  }
+  for (let i = 0; i < 6; i++) parts.push(noiseCurve('#9aa5b1', 1.5));
   [...answer].forEach((digit, index) => {
     const x0 = 14 + index * 30 + randomInt(-3, 4);
     const y0 = 10 + randomInt(-3, 4);
@@ -46,10 +50,30 @@ export function renderCaptchaSvg(answer: string): string {
       })
       .join('');
     parts.push(
-      `<path transform="translate(${x0} ${y0}) rotate(${rotate} 10 18)" d="${d}" stroke="#1f2933" stroke-width="3.2" stroke-linecap="round" fill="none"/>`,
+      `<path transform="translate(${x0} ${y0}) rotate(${rotate} 10 18) skewX(${randomInt(-10, 11)})" d="${d}" stroke="#1f2933" stroke-width="${(2.6 + randomInt(0, 10) / 10).toFixed(1)}" stroke-linecap="round" fill="none"/>`,
     );
   });
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><rect width="100%" height="100%" fill="#f5f7fa"/>${parts.join('')}</svg>`;
+  // Lines in the digits' own colour across them, so a stroke alone does not tell a segment.
+  for (let i = 0; i < 2; i++) parts.push(noiseCurve('#1f2933', 1.2));
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH * SCALE}" height="${HEIGHT * SCALE}" viewBox="0 0 ${WIDTH} ${HEIGHT}"><rect width="100%" height="100%" fill="#f5f7fa"/>${parts.join('')}</svg>`;
+}
+
+/** The captcha as a PNG: the drawing rasterised, with random speckles mixed into its pixels. */
+export async function renderCaptchaPng(answer: string): Promise<Buffer> {
+  const { data, info } = await sharp(Buffer.from(drawCaptcha(answer)))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  for (let i = 0; i < data.length; i += info.channels) {
+    const r = randomInt(0, 100);
+    if (r >= 12) continue;
+    // One pixel in eight: darker or lighter by up to a third, in grey.
+    const delta = (r % 2 ? 1 : -1) * randomInt(20, 90);
+    for (let c = 0; c < info.channels; c++) data[i + c] = Math.max(0, Math.min(255, (data[i + c] ?? 0) + delta));
+  }
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 }
 
 const hashAnswer = (key: string, answer: string) => sha256(`${key}:${answer}`);
@@ -62,7 +86,7 @@ export async function createCaptcha(db: DB): Promise<{ captchaKey: string }> {
     .values({
       id: captchaKey,
       answerHash: hashAnswer(captchaKey, answer),
-      imageSvg: renderCaptchaSvg(answer),
+      imagePng: await renderCaptchaPng(answer),
       expiresAt: sql<Date>`now() + make_interval(secs => ${CAPTCHA_LIFETIME_SECONDS})` as unknown as Date,
     })
     .execute();
@@ -73,16 +97,16 @@ export async function createCaptcha(db: DB): Promise<{ captchaKey: string }> {
   return { captchaKey };
 }
 
-/** The image of a live captcha; null when unknown, used or expired. */
-export async function captchaImage(db: DB, captchaKey: string): Promise<string | null> {
+/** The PNG of a live captcha; null when unknown, used or expired. */
+export async function captchaImage(db: DB, captchaKey: string): Promise<Buffer | null> {
   const row = await db
     .selectFrom('captchas')
-    .select('imageSvg')
+    .select('imagePng')
     .where('id', '=', captchaKey)
     .where('usedAt', 'is', null)
     .where('expiresAt', '>', sql<Date>`now()`)
     .executeTakeFirst();
-  return row?.imageSvg ?? null;
+  return row ? Buffer.from(row.imagePng) : null;
 }
 
 export async function consumeCaptcha(db: DB, captchaKey: string, answer: string): Promise<void> {

@@ -12,6 +12,7 @@ import { MAX_IMAGE_BYTES, reencodeImage, sniffImageKind } from '../storage/image
 import type { Storage } from '../storage/storage';
 import { taskTypeOf } from '../tasks/task-types';
 import { CAPTCHA_LIFETIME_SECONDS, captchaImage, consumeCaptcha, createCaptcha } from './captcha';
+import type { LoginGuard } from './login-limits';
 import { type MobileCodeDeps, sendMobileValidationCode, verifyMobileValidationCode } from './mobile-codes';
 import { inquiryNationalCode, updateProfile } from './profile';
 import {
@@ -54,6 +55,10 @@ export interface IdentityDeps {
   storage: Storage;
   live: LiveEvents;
   sessions: SessionPolicy;
+  /** Wrong-password limits of the password and e-mail log-ins (never of the code log-in). */
+  loginGuard: LoginGuard;
+  /** National-code lookups allowed per user and per address in each window (counted in codes.rateLimiter). */
+  inquiryLimits: { perUser: number; perIp: number; windowSeconds: number };
 }
 
 /** Attempts to change the own password per user and window: a stolen token cannot guess the current one. */
@@ -72,6 +77,8 @@ export function identityHandlers({
   storage,
   live,
   sessions,
+  loginGuard,
+  inquiryLimits,
 }: IdentityDeps): Pick<Handlers, IdentityOperation> {
   const approvePolicy = (category: ProductCategory) => async (ctx: { principal: { userId: number } | null }) => {
     await db
@@ -103,10 +110,14 @@ export function identityHandlers({
         .select(['id', 'passwordHash'])
         .where(mobileNo ? 'mobileNo' : 'nationalCode', '=', mobileNo ?? nationalCode)
         .executeTakeFirst();
-      if (!(await verifyPassword(body.password, user?.passwordHash ?? null)) || !user) {
-        throw HttpError.of(422, 'login.password.wrong');
-      }
-      return ok({ userToken: await issueToken(db, user.id, clientOf(request)) }, msg('login.success'));
+      // Counted per account whichever name was used, and per address; a wait refuses even the right password.
+      await loginGuard.attempt(
+        user ? `user:${user.id}` : `name:${mobileNo ?? nationalCode}`,
+        request.ip,
+        async () => (await verifyPassword(body.password, user?.passwordHash ?? null)) && Boolean(user),
+        'login.password.wrong',
+      );
+      return ok({ userToken: await issueToken(db, user!.id, clientOf(request)) }, msg('login.success'));
     },
 
     createCaptcha: async () => {
@@ -119,23 +130,28 @@ export function identityHandlers({
     },
 
     getCaptchaImage: async ({ params, reply }) => {
-      const svg = await captchaImage(db, params.captchaKey ?? '');
-      if (!svg) throw HttpError.of(404, 'login.captcha.invalid');
-      await reply.type('image/svg+xml').header('cache-control', 'no-store').send(svg);
+      const png = await captchaImage(db, params.captchaKey ?? '');
+      if (!png) throw HttpError.of(404, 'login.captcha.invalid');
+      await reply.type('image/png').header('cache-control', 'no-store').send(png);
       return undefined as never;
     },
 
     loginByEmail: async ({ body, request }) => {
       await consumeCaptcha(db, body.captchaKey, toEnglishDigits(body.captcha));
+      const email = body.email.trim().toLowerCase();
       const user = await db
         .selectFrom('users')
         .select(['id', 'passwordHash'])
-        .where('email', '=', body.email.trim().toLowerCase())
+        .where('email', '=', email)
         .executeTakeFirst();
-      if (!(await verifyPassword(body.password, user?.passwordHash ?? null)) || !user) {
-        throw HttpError.of(422, 'login.email.wrong');
-      }
-      return ok({ userToken: await issueToken(db, user.id, clientOf(request)) }, msg('login.success'));
+      // The same per-account counter as the password log-in: two doors do not double the guesses.
+      await loginGuard.attempt(
+        user ? `user:${user.id}` : `email:${email}`,
+        request.ip,
+        async () => (await verifyPassword(body.password, user?.passwordHash ?? null)) && Boolean(user),
+        'login.email.wrong',
+      );
+      return ok({ userToken: await issueToken(db, user!.id, clientOf(request)) }, msg('login.success'));
     },
 
     fetchUserData: async ({ principal }) => ok(await loadUserDto(db, principal!.userId)),
