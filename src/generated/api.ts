@@ -216,7 +216,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Whether a national code already belongs to another user (their mobile number masked) */
+        /**
+         * Whether a national code already belongs to another user (their mobile number masked)
+         * @description At most INQUIRY_LIMIT_PER_USER (10) lookups per user and INQUIRY_LIMIT_PER_IP (30) per address in each INQUIRY_LIMIT_WINDOW_SECONDS (3600); beyond, 429 with a Persian message that says how long to wait. Looking up the caller's own national code is not counted.
+         */
         post: operations["inquiryNationalCode"];
         delete?: never;
         options?: never;

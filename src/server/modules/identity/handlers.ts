@@ -4,7 +4,7 @@ import { canonicalMobile } from '../../../shared/mobile';
 import { isValidNationalCode } from '../../../shared/validation';
 import type { Handlers } from '../../contract/handlers';
 import type { DB } from '../../db/database';
-import { HttpError, ok, tooManyRequests } from '../../http/errors';
+import { HttpError, ok, tooManyRequests, tooManyRequestsFor } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import type { LiveEvents } from '../../realtime/events';
@@ -222,8 +222,18 @@ export function identityHandlers({
       return ok(user, msg('profile.saved'));
     },
 
-    inquiryNationalCode: async ({ body, principal }) => {
-      const other = await inquiryNationalCode(db, principal!, body.nationalCode);
+    inquiryNationalCode: async ({ body, principal, request }) => {
+      // Each answer may reveal a masked mobile number: limited per user and per address like the code requests.
+      const limit = async () => {
+        for (const [key, max] of [
+          [`inquiry:user:${principal!.userId}`, inquiryLimits.perUser],
+          [`inquiry:ip:${request.ip}`, inquiryLimits.perIp],
+        ] as const) {
+          const hit = await codes.rateLimiter.hit(key, max, inquiryLimits.windowSeconds);
+          if (!hit.allowed) throw tooManyRequestsFor('profile.inquiry.tooMany', hit.retryAfterSeconds);
+        }
+      };
+      const other = await inquiryNationalCode(db, principal!, body.nationalCode, limit);
       return ok({ otherUserData: other ? { mobileNo: maskMobile(other.mobileNo) } : null });
     },
 

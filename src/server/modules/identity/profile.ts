@@ -109,16 +109,22 @@ export async function updateProfile(
   });
 }
 
+/**
+ * Who else holds `nationalCode`. The caller's own code reveals nothing and is not counted (the profile page
+ * looks it up on every visit); any other lookup passes `limit` first, which throws when too many were made.
+ */
 export async function inquiryNationalCode(
   db: DB,
   principal: Principal,
   nationalCode: string,
+  limit: () => Promise<void>,
 ): Promise<{ mobileNo: string | null } | null> {
-  const other = await db
+  const owner = await db
     .selectFrom('users')
-    .select('mobileNo')
+    .select(['id', 'mobileNo'])
     .where('nationalCode', '=', toEnglishDigits(nationalCode.trim()))
-    .where('id', '!=', principal.userId)
     .executeTakeFirst();
-  return other ? { mobileNo: other.mobileNo } : null;
+  if (owner?.id === principal.userId) return null;
+  await limit();
+  return owner ? { mobileNo: owner.mobileNo } : null;
 }
