@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/server/config';
 import { type RunningServer, startServer } from '../support/server';
 
+/** Fixed windows start on the clock: a day-long one is not crossed while a test runs. */
+const DAY = '86400';
+
 /** 45 code requests for 45 numbers, each claiming another address, from this one process. */
 async function requestCodes(server: RunningServer, forwardedFor: (i: number) => string): Promise<number[]> {
   const statuses: number[] = [];
@@ -23,7 +26,7 @@ async function requestCodes(server: RunningServer, forwardedFor: (i: number) => 
 describe('without TRUST_PROXY (the default)', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ web: false, env: { SMS_LIMIT_PER_IP: '10' } });
+    server = await startServer({ web: false, env: { SMS_LIMIT_PER_IP: '10', SMS_LIMIT_WINDOW_SECONDS: DAY } });
   });
   afterAll(async () => server?.stop());
 
@@ -37,7 +40,10 @@ describe('without TRUST_PROXY (the default)', () => {
 describe('with TRUST_PROXY naming the proxy', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ web: false, env: { SMS_LIMIT_PER_IP: '10', TRUST_PROXY: '127.0.0.1' } });
+    server = await startServer({
+      web: false,
+      env: { SMS_LIMIT_PER_IP: '10', SMS_LIMIT_WINDOW_SECONDS: DAY, TRUST_PROXY: '127.0.0.1' },
+    });
   });
   afterAll(async () => server?.stop());
 

@@ -2,6 +2,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { splitStatements } from '../../src/server/db/migrate';
+import { persianWait } from '../../src/server/http/errors';
+import { backoffWaitMs } from '../../src/server/lib/rate-limit';
 import { menuFor } from '../../src/server/modules/access/menu';
 import { renderCaptchaPng } from '../../src/server/modules/identity/captcha';
 import { ageInYears } from '../../src/server/modules/identity/profile';
@@ -62,5 +64,24 @@ describe('sniffImageKind', () => {
     expect(sniffImageKind(Buffer.from('RIFF\0\0\0\0WEBPVP8 ', 'latin1'))).toBe('webp');
     expect(sniffImageKind(Buffer.from('GIF89a'))).toBeNull();
     expect(sniffImageKind(Buffer.from('<svg></svg>'))).toBeNull();
+  });
+});
+
+describe('persianWait', () => {
+  it('says a wait in Persian units and digits, rounding up to whole seconds', () => {
+    expect(persianWait(0.2)).toBe('۱ ثانیه');
+    expect(persianWait(30)).toBe('۳۰ ثانیه');
+    expect(persianWait(60)).toBe('۱ دقیقه');
+    expect(persianWait(150.5)).toBe('۲ دقیقه و ۳۱ ثانیه');
+    expect(persianWait(3720)).toBe('۱ ساعت و ۲ دقیقه');
+  });
+});
+
+describe('backoffWaitMs', () => {
+  it('is free for the free failures, then doubles from the base up to the cap', () => {
+    const policy = { freeFailures: 5, baseSeconds: 30, maxSeconds: 900, forgetSeconds: 86_400 };
+    expect([5, 6, 7, 8, 10, 11, 1000].map((n) => backoffWaitMs(n, policy) / 1000)).toEqual([
+      0, 30, 60, 120, 480, 900, 900,
+    ]);
   });
 });
