@@ -18,6 +18,7 @@ import { migrate } from './db/migrate';
 import { seedDemoCatalogue, seedSystemParameters } from './db/seed';
 import { HttpError } from './http/errors';
 import { type MessageKey, msg } from './http/messages';
+import { lockDataDir } from './lib/data-dir-lock';
 import { databaseFailureBackoff, databaseRateLimiter, redisFailureBackoff, redisRateLimiter } from './lib/rate-limit';
 import { getOrCreateSecret } from './lib/secrets';
 import { accessHandlers } from './modules/access/handlers';
@@ -132,7 +133,25 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }
   });
 
-  const database = await openDatabase(config);
+  // The embedded database's folder belongs to one process. With PostgreSQL, processes share the database and
+  // DATA_DIR/storage by design (docs/deploy.md), so only the embedded database takes the lock.
+  const releaseDataDir =
+    config.databaseUrl === undefined
+      ? await lockDataDir(config.dataDir, (error) => {
+          fastify.log.fatal({ err: error }, 'another process took the data directory lock over; stopping');
+          process.exit(1);
+        })
+      : null;
+  const unlockDataDir = async () => {
+    await releaseDataDir?.().catch(() => {});
+  };
+  let database: DatabaseHandle;
+  try {
+    database = await openDatabase(config);
+  } catch (error) {
+    await unlockDataDir();
+    throw error;
+  }
   let redis: Redis | null = null;
   let seeded: { generatedPassword: string | null };
   let storageSecret: string;
@@ -146,11 +165,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   } catch (error) {
     redis?.disconnect();
     await database.close();
+    await unlockDataDir();
     throw error;
   }
   fastify.addHook('onClose', async () => {
     await redis?.quit().catch(() => redis?.disconnect());
     await database.close();
+    await unlockDataDir();
   });
   const { db } = database;
   const storage = new Storage(path.join(config.dataDir, 'storage'), storageSecret);

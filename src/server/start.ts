@@ -10,6 +10,7 @@ import { adminPasswordNotice } from './admin-notice';
 import { buildApp, RedisUnavailableError } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseUnavailableError } from './db/database';
+import { DataDirLockedError } from './lib/data-dir-lock';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -54,7 +55,12 @@ async function main(): Promise<void> {
   try {
     app = await buildApp(config);
   } catch (error) {
-    if (error instanceof DatabaseUnavailableError || error instanceof RedisUnavailableError) fail(error.message);
+    if (
+      error instanceof DatabaseUnavailableError ||
+      error instanceof RedisUnavailableError ||
+      error instanceof DataDirLockedError
+    )
+      fail(error.message);
     throw error;
   }
   const { fastify } = app;
