@@ -73,6 +73,19 @@ const FASTIFY_ERROR_MESSAGES: Record<string, MessageKey> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'http.badRequest',
 };
 
+/**
+ * Whether an unknown path may be a page of the web app, which its router resolves from index.html. API and
+ * storage paths are not, nor assets: anything under /assets/ or whose last segment has a file extension
+ * (`.js`, `.map`, `.png`, `.woff2`, …; no page path has one). A missing asset is a 404, never the HTML page.
+ */
+function isPageRoute(url: string): boolean {
+  const pathname = url.split(/[?#]/, 1)[0] ?? '';
+  if (pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/storage/')) return false;
+  if (pathname.startsWith('/assets/')) return false;
+  const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return !/\.[A-Za-z0-9]{1,10}$/.test(last);
+}
+
 function installErrorHandling(fastify: FastifyInstance, webIndex: string | null): void {
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
@@ -91,9 +104,7 @@ function installErrorHandling(fastify: FastifyInstance, webIndex: string | null)
   });
 
   fastify.setNotFoundHandler((request, reply) => {
-    const url = request.url;
-    const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/storage/');
-    if (!isApi && webIndex && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (webIndex && isPageRoute(request.url) && (request.method === 'GET' || request.method === 'HEAD')) {
       // History fallback: the web app's router decides what an unknown path shows.
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html');
     }
