@@ -42,7 +42,7 @@ export function describeParameter(unit: ParameterUnit, stored: number): string {
 
 /**
  * What a person typed (any digits, thousands separators, '٫' or '.' as the point) as the stored value;
- * null when it is not a non-negative number or has more decimals than the unit allows.
+ * null when it is not a non-negative number. Too many decimals are left for checkParameter to name.
  */
 export function parseParameter(unit: ParameterUnit, text: string): number | null {
   const clean = toEnglishDigits(text.trim())
@@ -51,7 +51,6 @@ export function parseParameter(unit: ParameterUnit, text: string): number | null
   const match = /^(\d+)(?:\.(\d*))?$/.exec(clean);
   if (!match) return null;
   const fraction = (match[2] ?? '').replace(/0+$/, '');
-  if (fraction.length > DECIMALS[unit]) return null;
   // Integer arithmetic on the digits, so 0.29 × 100 is 29, not 28.999999999999996.
   const scale = SCALE[unit];
   const places = Math.round(Math.log10(scale));
@@ -70,7 +69,8 @@ export function checkParameter(def: ParameterDefinition, stored: number): Parame
   const storedDecimals = DECIMALS[def.unit] - Math.round(Math.log10(SCALE[def.unit]));
   const shifted = stored * 10 ** storedDecimals;
   if (Math.abs(shifted - Math.round(shifted)) > 1e-9) {
-    const key = storedDecimals === 0 ? 'systemParameter.notInteger' : 'systemParameter.tooPrecise';
+    // Named as a person types it: whole rial and seconds, two decimals of a percent or a currency unit.
+    const key = DECIMALS[def.unit] === 0 ? 'systemParameter.notInteger' : 'systemParameter.tooPrecise';
     return { key, params: { title: def.title } };
   }
   const min = def.minimum ?? 0;

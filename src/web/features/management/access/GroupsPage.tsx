@@ -1,158 +1,236 @@
-import { Button, Card, Checkbox, Dialog, Flex, Heading, Text, TextField } from '@radix-ui/themes';
+/**
+ * Groups hold users and actions: add, edit (names, members, actions) and remove with a confirmation that says
+ * how many members lose the group's actions. The administrators group keeps its system name and is never
+ * removed (the server refuses both).
+ */
+import { PlusIcon } from '@radix-ui/react-icons';
+import { Button, Callout, Card, CheckboxGroup, Dialog, Flex, Heading, Strong, Text } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import groupsTable from '../../../../../schemas/tables/groups.json';
-import type { components } from '../../../../generated/api';
+import { formatNumber } from '../../../../shared/format';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { asTableDef, DataTable } from '../../data-table/DataTable';
-import { showError, showSnackbar } from '../../shell/snackbar';
+import { showSnackbar } from '../../shell/snackbar';
+import { ConfirmDialog } from './ConfirmDialog';
+import { Field } from './Field';
+import { actionsQuery, type Group, invalidateAccess, staffQuery } from './queries';
 
-type Group = components['schemas']['Group'];
-type Action = components['schemas']['Action'];
-type UserSummary = components['schemas']['UserSummary'];
+/** The seeded group every administrator belongs to (src/server/modules/access/menu.ts ADMIN_GROUP). */
+const ADMIN_GROUP = 'administrators';
+const SYSTEM_NAME = /^[a-z][A-Za-z0-9]{1,49}$/;
+const SYSTEM_NAME_HINT = 'حروف لاتین و رقم، با حرف کوچک آغاز شود (مثلا support).';
 
-function GroupEditor({ group, onClose }: { group: Group | null; onClose: (saved: boolean) => void }) {
-  const actions = useQuery({
-    queryKey: ['actions'],
-    queryFn: () => call<{ items: Action[] }>(api.GET('/api/users/getActions')),
-  });
-  const staff = useQuery({
-    queryKey: ['staffUsers'],
-    queryFn: () => call<{ items: UserSummary[] }>(api.GET('/api/users/getUsers')),
-  });
-  const [chosenActions, setChosenActions] = useState<Set<number>>(new Set(group?.actions));
-  const [members, setMembers] = useState<Set<number>>(new Set(group?.users));
-  const toggle = (set: Set<number>, id: number) => {
-    const next = new Set(set);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    return next;
-  };
-  const save = async () => {
-    if (!group) return;
+function GroupDialog({ group, onClose }: { group: Group | null; onClose: () => void }) {
+  const actions = useQuery(actionsQuery);
+  const staff = useQuery(staffQuery);
+  const [name, setName] = useState(group?.name ?? '');
+  const [title, setTitle] = useState(group?.title ?? '');
+  const [chosenActions, setChosenActions] = useState<string[]>((group?.actions ?? []).map(String));
+  const [members, setMembers] = useState<string[]>((group?.users ?? []).map(String));
+  const [touched, setTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const isAdmin = group?.name === ADMIN_GROUP;
+
+  const nameError = SYSTEM_NAME.test(name) ? null : SYSTEM_NAME_HINT;
+  const titleError = title.trim() ? (title.length > 100 ? 'حداکثر ۱۰۰ حرف.' : null) : 'عنوان را وارد نمایید.';
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (nameError || titleError) return;
+    setBusy(true);
+    setError(null);
     try {
-      await call(api.POST('/api/users/saveGroupActions', { body: { id: group.id, actions: [...chosenActions] } }));
-      await call(api.POST('/api/users/saveGroupUsers', { body: { id: group.id, users: [...members] } }));
-      showSnackbar('ذخیره شد.', 'green');
-      onClose(true);
-    } catch (error) {
-      showError(error);
+      const saved = await call<{ id: number }>(
+        api.POST('/api/users/saveGroup', { body: { ...(group ? { id: group.id } : {}), name, title: title.trim() } }),
+      );
+      const id = saved.id;
+      await call(api.POST('/api/users/saveGroupActions', { body: { id, actions: chosenActions.map(Number) } }));
+      await call(api.POST('/api/users/saveGroupUsers', { body: { id, users: members.map(Number) } }));
+      showSnackbar(group ? 'گروه ذخیره شد.' : 'گروه افزوده شد.', 'green');
+      invalidateAccess();
+      onClose();
+    } catch (err) {
+      // A part may have been saved (the group itself, say): show what the server has now.
+      invalidateAccess();
+      setError(digMessage(err) ?? FALLBACK_MESSAGE);
+    } finally {
+      setBusy(false);
     }
   };
+
   return (
-    <Dialog.Root open={group !== null} onOpenChange={(o) => !o && onClose(false)}>
-      <Dialog.Content maxWidth="min(720px, 92vw)">
-        <Dialog.Title>{group?.title}</Dialog.Title>
-        <Flex gap="5" wrap="wrap">
-          <Flex direction="column" gap="1" style={{ flex: 1, minWidth: 240 }}>
-            <Text weight="bold">دسترسی‌ها</Text>
-            {(actions.data?.items ?? []).map((a) => (
-              <Text as="label" size="2" key={a.id}>
-                <Flex gap="2" align="center">
-                  <Checkbox
-                    checked={chosenActions.has(a.id)}
-                    onCheckedChange={() => setChosenActions((s) => toggle(s, a.id))}
-                  />
-                  {a.title}
-                </Flex>
-              </Text>
-            ))}
+    <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
+      <Dialog.Content maxWidth="min(760px, 94vw)">
+        <Dialog.Title>{group ? `ویرایش گروه «${group.title}»` : 'افزودن گروه'}</Dialog.Title>
+        <Dialog.Description size="2" color="gray" mb="3">
+          اعضای گروه همه دسترسی‌های آن را دارند.
+        </Dialog.Description>
+        <form onSubmit={(e) => void save(e)} noValidate>
+          <Flex direction="column" gap="3">
+            <Flex gap="3" wrap="wrap">
+              <div style={{ flex: '1 1 200px' }}>
+                <Field
+                  id="group-title"
+                  label="عنوان"
+                  value={title}
+                  onChange={setTitle}
+                  error={touched ? titleError : null}
+                />
+              </div>
+              <div style={{ flex: '1 1 200px' }}>
+                <Field
+                  id="group-name"
+                  label="نام سیستمی (لاتین)"
+                  dir="ltr"
+                  value={name}
+                  onChange={setName}
+                  disabled={isAdmin}
+                  error={touched || name ? nameError : null}
+                  hint={isAdmin ? 'نام سیستمی گروه مدیران تغییر نمی‌کند.' : undefined}
+                />
+              </div>
+            </Flex>
+            <Flex gap="5" wrap="wrap">
+              <Flex direction="column" gap="2" style={{ flex: '1 1 260px' }}>
+                <Text weight="bold" id="group-actions-label">
+                  دسترسی‌ها
+                </Text>
+                {actions.isPending && <Text color="gray">در حال بارگذاری...</Text>}
+                <CheckboxGroup.Root
+                  value={chosenActions}
+                  onValueChange={setChosenActions}
+                  aria-labelledby="group-actions-label"
+                >
+                  {(actions.data?.items ?? []).map((a) => (
+                    <CheckboxGroup.Item key={a.id} value={String(a.id)}>
+                      {a.title}
+                    </CheckboxGroup.Item>
+                  ))}
+                </CheckboxGroup.Root>
+              </Flex>
+              <Flex direction="column" gap="2" style={{ flex: '1 1 200px' }}>
+                <Text weight="bold" id="group-members-label">
+                  اعضا (کارمندان)
+                </Text>
+                {staff.isPending && <Text color="gray">در حال بارگذاری...</Text>}
+                <CheckboxGroup.Root value={members} onValueChange={setMembers} aria-labelledby="group-members-label">
+                  {(staff.data?.items ?? []).map((u) => (
+                    <CheckboxGroup.Item key={u.id} value={String(u.id)}>
+                      {u.name}
+                      {!u.isActive && (
+                        <Text color="gray" size="1">
+                          {' '}
+                          (غیرفعال)
+                        </Text>
+                      )}
+                    </CheckboxGroup.Item>
+                  ))}
+                </CheckboxGroup.Root>
+              </Flex>
+            </Flex>
+            {error && (
+              <Callout.Root color="red" role="alert">
+                <Callout.Text>{error}</Callout.Text>
+              </Callout.Root>
+            )}
+            <Flex justify="end" gap="3" wrap="wrap">
+              <Dialog.Close>
+                <Button type="button" variant="soft" color="gray">
+                  انصراف
+                </Button>
+              </Dialog.Close>
+              <Button type="submit" loading={busy} disabled={!actions.data || !staff.data}>
+                {group ? 'ذخیره گروه' : 'افزودن گروه'}
+              </Button>
+            </Flex>
           </Flex>
-          <Flex direction="column" gap="1" style={{ flex: 1, minWidth: 200 }}>
-            <Text weight="bold">اعضا (کارمندان)</Text>
-            {(staff.data?.items ?? []).map((u) => (
-              <Text as="label" size="2" key={u.id}>
-                <Flex gap="2" align="center">
-                  <Checkbox checked={members.has(u.id)} onCheckedChange={() => setMembers((s) => toggle(s, u.id))} />
-                  {u.name}
-                </Flex>
-              </Text>
-            ))}
-          </Flex>
-        </Flex>
-        <Flex justify="end" gap="2" mt="4">
-          <Dialog.Close>
-            <Button variant="soft" color="gray">
-              انصراف
-            </Button>
-          </Dialog.Close>
-          <Button onClick={() => void save()}>ذخیره</Button>
-        </Flex>
+        </form>
       </Dialog.Content>
     </Dialog.Root>
   );
 }
 
-/** Groups hold users and actions. */
-export default function GroupsPage() {
-  const [refreshKey, setRefreshKey] = useState(0);
-  const [name, setName] = useState('');
-  const [title, setTitle] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [editing, setEditing] = useState<Group | null>(null);
+/** What removing the group takes from its members, in a sentence. */
+function removalEffect(group: Group): string {
+  const members = formatNumber(group.users.length);
+  const actions = formatNumber(group.actions.length);
+  if (group.users.length === 0) return 'این گروه عضوی ندارد.';
+  if (group.actions.length === 0) return `${members} عضو این گروه از آن بیرون می‌روند؛ این گروه دسترسی‌ای نمی‌دهد.`;
+  return `${members} عضو این گروه ${actions} دسترسی آن را از دست می‌دهند (مگر گروه دیگری همان را بدهد).`;
+}
 
-  const create = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      await call(api.POST('/api/users/saveGroup', { body: { name, title } }));
-      setName('');
-      setTitle('');
-      setRefreshKey((k) => k + 1);
-    } catch (err) {
-      setError(digMessage(err) ?? FALLBACK_MESSAGE);
-    }
-  };
+type Open = { kind: 'add' } | { kind: 'edit' | 'remove'; group: Group };
+
+export default function GroupsPage() {
+  const [open, setOpen] = useState<Open | null>(null);
+  const close = () => setOpen(null);
+  const group = open && open.kind !== 'add' ? open.group : null;
 
   return (
     <Flex direction="column" gap="3">
-      <Heading size="6">گروه‌ها</Heading>
-      <Card size="2">
-        <form onSubmit={create}>
-          <Flex gap="2" wrap="wrap">
-            <TextField.Root
-              placeholder="نام سیستمی (لاتین)"
-              dir="ltr"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              aria-label="نام سیستمی"
-              required
-            />
-            <TextField.Root
-              placeholder="عنوان"
-              value={title}
-              onChange={(e) => setTitle(e.target.value)}
-              aria-label="عنوان"
-              required
-            />
-            <Button type="submit">افزودن گروه</Button>
-          </Flex>
-          {error && (
-            <Text size="1" color="red" role="alert">
-              {error}
-            </Text>
-          )}
-        </form>
-      </Card>
+      <Flex justify="between" align="center" gap="2" wrap="wrap">
+        <Heading size="6">گروه‌ها</Heading>
+        <Button onClick={() => setOpen({ kind: 'add' })}>
+          <PlusIcon /> افزودن گروه
+        </Button>
+      </Flex>
       <Card size="2">
         <DataTable
           def={asTableDef(groupsTable)}
-          refreshKey={refreshKey}
-          actions={(row) => (
-            <Button size="1" variant="soft" onClick={() => setEditing(row as unknown as Group)}>
-              ویرایش
-            </Button>
-          )}
-        />
-      </Card>
-      {editing && (
-        <GroupEditor
-          group={editing}
-          onClose={(saved) => {
-            setEditing(null);
-            if (saved) setRefreshKey((k) => k + 1);
+          actions={(row) => {
+            const g = row as unknown as Group;
+            return (
+              <Flex gap="2" wrap="wrap">
+                <Button
+                  size="1"
+                  variant="soft"
+                  aria-label={`ویرایش گروه ${g.title}`}
+                  onClick={() => setOpen({ kind: 'edit', group: g })}
+                >
+                  ویرایش
+                </Button>
+                {g.name !== ADMIN_GROUP && (
+                  <Button
+                    size="1"
+                    variant="soft"
+                    color="red"
+                    aria-label={`حذف گروه ${g.title}`}
+                    onClick={() => setOpen({ kind: 'remove', group: g })}
+                  >
+                    حذف
+                  </Button>
+                )}
+              </Flex>
+            );
           }}
         />
+      </Card>
+      {open?.kind === 'add' && <GroupDialog group={null} onClose={close} />}
+      {open?.kind === 'edit' && group && <GroupDialog group={group} onClose={close} />}
+      {group && (
+        <ConfirmDialog
+          key={group.id}
+          open={open?.kind === 'remove'}
+          title="حذف گروه"
+          confirmLabel="حذف شود"
+          onConfirm={async () => {
+            await call(api.POST('/api/users/removeGroup', { body: { id: group.id } }));
+            showSnackbar(`گروه «${group.title}» حذف شد.`, 'green');
+            invalidateAccess();
+          }}
+          onClose={close}
+        >
+          <Flex direction="column" gap="2">
+            <Text>
+              گروه <Strong>«{group.title}»</Strong> حذف شود؟
+            </Text>
+            <Text>{removalEffect(group)}</Text>
+            <Text color="gray">حساب اعضا و دسترسی‌ها خودشان حذف نمی‌شوند؛ این کار در سابقه تغییرات ثبت می‌شود.</Text>
+          </Flex>
+        </ConfirmDialog>
       )}
     </Flex>
   );

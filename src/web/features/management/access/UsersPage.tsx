@@ -1,95 +1,114 @@
-import { Button, Card, Checkbox, Flex, Heading, Text, TextField } from '@radix-ui/themes';
-import { type FormEvent, useState } from 'react';
+/**
+ * Users: search every account, add one, and per row everything the contract offers staff — edit, groups,
+ * password reset, notes (metaData), deactivate (with a confirmation) and reactivate. Nothing is deleted.
+ */
+import { DotsHorizontalIcon, PlusIcon } from '@radix-ui/react-icons';
+import { Button, Card, DropdownMenu, Flex, Heading } from '@radix-ui/themes';
+import { useAtomValue } from 'jotai';
+import { useState } from 'react';
 import usersTable from '../../../../../schemas/tables/users.json';
-import { isValidMobile } from '../../../../shared/validation';
-import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { api, call } from '../../../lib/api-client';
+import { userAtom } from '../../auth/session';
 import { asTableDef, DataTable } from '../../data-table/DataTable';
-import { showSnackbar } from '../../shell/snackbar';
+import { showError, showSnackbar } from '../../shell/snackbar';
+import { ConfirmDialog } from './ConfirmDialog';
+import { DeactivationText } from './DeactivationText';
+import { PasswordResetDialog } from './PasswordResetDialog';
+import { invalidateAccess, type UserSummary } from './queries';
+import { UserEditDialog } from './UserEditDialog';
+import { UserGroupsDialog } from './UserGroupsDialog';
+import { UserNotesDialog } from './UserNotesDialog';
 
-/** Users: search every account; add a staff member with a password. */
+type Kind = 'edit' | 'groups' | 'password' | 'notes' | 'deactivate';
+type Open = { kind: 'add' } | { kind: Kind; user: UserSummary };
+
+async function reactivate(user: UserSummary) {
+  try {
+    await call(
+      api.POST('/api/users/saveUser', {
+        body: { id: user.id, mobileNo: user.mobileNo ?? '', isStaff: user.isStaff, isActive: true },
+      }),
+    );
+    showSnackbar(`حساب «${user.name}» دوباره فعال شد.`, 'green');
+    invalidateAccess();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function RowMenu({ user, self, onOpen }: { user: UserSummary; self: boolean; onOpen: (kind: Kind) => void }) {
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger>
+        <Button size="1" variant="soft" aria-label={`عملیات کاربر ${user.name}`}>
+          <DotsHorizontalIcon /> عملیات
+        </Button>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Content>
+        <DropdownMenu.Item onSelect={() => onOpen('edit')}>ویرایش</DropdownMenu.Item>
+        <DropdownMenu.Item onSelect={() => onOpen('groups')}>گروه‌ها</DropdownMenu.Item>
+        {!self && <DropdownMenu.Item onSelect={() => onOpen('password')}>تغییر رمز عبور</DropdownMenu.Item>}
+        <DropdownMenu.Item onSelect={() => onOpen('notes')}>یادداشت‌ها</DropdownMenu.Item>
+        {!self && <DropdownMenu.Separator />}
+        {!self &&
+          (user.isActive ? (
+            <DropdownMenu.Item color="red" onSelect={() => onOpen('deactivate')}>
+              غیرفعال کردن
+            </DropdownMenu.Item>
+          ) : (
+            <DropdownMenu.Item color="green" onSelect={() => void reactivate(user)}>
+              فعال کردن دوباره
+            </DropdownMenu.Item>
+          ))}
+      </DropdownMenu.Content>
+    </DropdownMenu.Root>
+  );
+}
+
 export default function UsersPage() {
-  const [refreshKey, setRefreshKey] = useState(0);
-  const [mobileNo, setMobileNo] = useState('');
-  const [firstName, setFirstName] = useState('');
-  const [lastName, setLastName] = useState('');
-  const [password, setPassword] = useState('');
-  const [isStaff, setIsStaff] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!isValidMobile(mobileNo)) {
-      setError('شماره موبایل، صحیح نیست.');
-      return;
-    }
-    setError(null);
-    try {
-      await call(
-        api.POST('/api/users/saveUser', {
-          body: { mobileNo, firstName, lastName, isStaff, ...(password ? { password } : {}) },
-        }),
-      );
-      showSnackbar('ذخیره شد.', 'green');
-      setMobileNo('');
-      setFirstName('');
-      setLastName('');
-      setPassword('');
-      setRefreshKey((k) => k + 1);
-    } catch (err) {
-      setError(digMessage(err) ?? FALLBACK_MESSAGE);
-    }
-  };
+  const me = useAtomValue(userAtom);
+  const [open, setOpen] = useState<Open | null>(null);
+  const close = () => setOpen(null);
+  const user = open && open.kind !== 'add' ? open.user : null;
 
   return (
     <Flex direction="column" gap="3">
-      <Heading size="6">کاربران</Heading>
+      <Flex justify="between" align="center" gap="2" wrap="wrap">
+        <Heading size="6">کاربران</Heading>
+        <Button onClick={() => setOpen({ kind: 'add' })}>
+          <PlusIcon /> افزودن کاربر
+        </Button>
+      </Flex>
       <Card size="2">
-        <form onSubmit={save}>
-          <Flex gap="2" wrap="wrap" align="end">
-            <TextField.Root
-              placeholder="موبایل"
-              dir="ltr"
-              value={mobileNo}
-              onChange={(e) => setMobileNo(e.target.value)}
-              aria-label="موبایل"
-            />
-            <TextField.Root
-              placeholder="نام"
-              value={firstName}
-              onChange={(e) => setFirstName(e.target.value)}
-              aria-label="نام"
-            />
-            <TextField.Root
-              placeholder="نام خانوادگی"
-              value={lastName}
-              onChange={(e) => setLastName(e.target.value)}
-              aria-label="نام خانوادگی"
-            />
-            <TextField.Root
-              placeholder="رمز عبور (اختیاری)"
-              type="password"
-              dir="ltr"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              aria-label="رمز عبور"
-            />
-            <Text as="label" size="2">
-              <Flex gap="1" align="center">
-                <Checkbox checked={isStaff} onCheckedChange={(c) => setIsStaff(c === true)} /> کارمند
-              </Flex>
-            </Text>
-            <Button type="submit">افزودن کاربر</Button>
-          </Flex>
-          {error && (
-            <Text size="1" color="red" role="alert">
-              {error}
-            </Text>
-          )}
-        </form>
+        <DataTable
+          def={asTableDef(usersTable)}
+          actions={(row) => {
+            const u = row as unknown as UserSummary;
+            return <RowMenu user={u} self={u.id === me?.id} onOpen={(kind) => setOpen({ kind, user: u })} />;
+          }}
+        />
       </Card>
-      <Card size="2">
-        <DataTable def={asTableDef(usersTable)} refreshKey={refreshKey} />
-      </Card>
+      {open?.kind === 'add' && <UserEditDialog user={null} self={false} onClose={close} />}
+      {open?.kind === 'edit' && user && <UserEditDialog user={user} self={user.id === me?.id} onClose={close} />}
+      {open?.kind === 'groups' && user && <UserGroupsDialog user={user} onClose={close} />}
+      {open?.kind === 'password' && user && <PasswordResetDialog user={user} onClose={close} />}
+      {open?.kind === 'notes' && user && <UserNotesDialog user={user} onClose={close} />}
+      {user && (
+        <ConfirmDialog
+          key={user.id}
+          open={open?.kind === 'deactivate'}
+          title="غیرفعال کردن حساب"
+          confirmLabel="غیرفعال شود"
+          onConfirm={async () => {
+            await call(api.POST('/api/users/removeUser', { body: { id: user.id } }));
+            showSnackbar(`حساب «${user.name}» غیرفعال شد.`, 'green');
+            invalidateAccess();
+          }}
+          onClose={close}
+        >
+          <DeactivationText user={user} />
+        </ConfirmDialog>
+      )}
     </Flex>
   );
 }

@@ -1,0 +1,89 @@
+/** Set another user's password; their open sessions end, so they log in again with the new one. */
+import { Button, Callout, Dialog, Flex } from '@radix-ui/themes';
+import { type FormEvent, useState } from 'react';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { showSnackbar } from '../../shell/snackbar';
+import { Field } from './Field';
+import type { UserSummary } from './queries';
+
+export function PasswordResetDialog({ user, onClose }: { user: UserSummary; onClose: () => void }) {
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const passwordError = !password
+    ? 'رمز عبور جدید را وارد نمایید.'
+    : password.length < 8
+      ? 'رمز عبور باید حداقل ۸ کاراکتر باشد.'
+      : null;
+  const repeatError = repeat !== password ? 'تکرار رمز عبور با آن یکی نیست.' : null;
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (passwordError || repeatError) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await call(api.POST('/api/users/changePassword', { body: { id: user.id, password } }));
+      showSnackbar('رمز عبور کاربر تغییر کرد و نشست‌های او پایان یافت.', 'green');
+      onClose();
+    } catch (err) {
+      setError(digMessage(err) ?? FALLBACK_MESSAGE);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
+      <Dialog.Content maxWidth="min(440px, 92vw)">
+        <Dialog.Title>تغییر رمز عبور «{user.name}»</Dialog.Title>
+        <Dialog.Description size="2" color="gray" mb="3">
+          نشست‌های باز این کاربر پایان می‌یابد و باید با رمز تازه وارد شود.
+        </Dialog.Description>
+        <form onSubmit={(e) => void save(e)} noValidate>
+          <Flex direction="column" gap="3">
+            <Field
+              id="reset-password"
+              label="رمز عبور جدید"
+              type="password"
+              dir="ltr"
+              autoComplete="new-password"
+              value={password}
+              onChange={setPassword}
+              error={touched || password ? passwordError : null}
+            />
+            <Field
+              id="reset-password-repeat"
+              label="تکرار رمز عبور جدید"
+              type="password"
+              dir="ltr"
+              autoComplete="new-password"
+              value={repeat}
+              onChange={setRepeat}
+              error={touched || repeat ? repeatError : null}
+            />
+            {error && (
+              <Callout.Root color="red" role="alert">
+                <Callout.Text>{error}</Callout.Text>
+              </Callout.Root>
+            )}
+            <Flex gap="3" justify="end" wrap="wrap">
+              <Dialog.Close>
+                <Button type="button" variant="soft" color="gray">
+                  انصراف
+                </Button>
+              </Dialog.Close>
+              <Button type="submit" loading={busy}>
+                تغییر رمز عبور
+              </Button>
+            </Flex>
+          </Flex>
+        </form>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,75 @@
+/** Which groups a user belongs to: a list of checkboxes, saved at once (api/users/saveUserGroups). */
+import { Button, Callout, CheckboxGroup, Dialog, Flex, Text } from '@radix-ui/themes';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { showSnackbar } from '../../shell/snackbar';
+import { groupsQuery, invalidateAccess, type UserSummary } from './queries';
+
+export function UserGroupsDialog({ user, onClose }: { user: UserSummary; onClose: () => void }) {
+  const groups = useQuery(groupsQuery);
+  const [chosen, setChosen] = useState<string[]>(user.groups.map(String));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const save = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await call(api.POST('/api/users/saveUserGroups', { body: { id: user.id, groups: chosen.map(Number) } }));
+      showSnackbar('گروه‌های کاربر ذخیره شد.', 'green');
+      invalidateAccess();
+      onClose();
+    } catch (err) {
+      setError(digMessage(err) ?? FALLBACK_MESSAGE);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
+      <Dialog.Content maxWidth="min(480px, 92vw)">
+        <Dialog.Title>گروه‌های «{user.name}»</Dialog.Title>
+        <Dialog.Description size="2" color="gray" mb="3">
+          {user.isStaff
+            ? 'کاربر دسترسی‌های همه گروه‌های انتخاب‌شده را دارد.'
+            : 'این کاربر کارمند نیست؛ تا کارمند نشود، دسترسی گروه‌ها به او نمی‌رسد.'}
+        </Dialog.Description>
+        {groups.isPending && <Text color="gray">در حال بارگذاری...</Text>}
+        {groups.isError && (
+          <Callout.Root color="red">
+            <Callout.Text>{digMessage(groups.error) ?? FALLBACK_MESSAGE}</Callout.Text>
+          </Callout.Root>
+        )}
+        {groups.data && (
+          <CheckboxGroup.Root value={chosen} onValueChange={setChosen} aria-label="گروه‌ها">
+            {groups.data.items.map((g) => (
+              <CheckboxGroup.Item key={g.id} value={String(g.id)}>
+                {g.title}{' '}
+                <Text color="gray" size="1" className="ltr">
+                  ({g.name})
+                </Text>
+              </CheckboxGroup.Item>
+            ))}
+          </CheckboxGroup.Root>
+        )}
+        {error && (
+          <Callout.Root color="red" mt="3" role="alert">
+            <Callout.Text>{error}</Callout.Text>
+          </Callout.Root>
+        )}
+        <Flex gap="3" mt="4" justify="end" wrap="wrap">
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              انصراف
+            </Button>
+          </Dialog.Close>
+          <Button loading={busy} disabled={!groups.data} onClick={() => void save()}>
+            ذخیره گروه‌ها
+          </Button>
+        </Flex>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * System parameters as people read and type them (issue 15, point 14): the one conversion between stored values
+ * and rial, percent, seconds and whole currency units, and the checks against each definition.
+ */
+import { describe, expect, it } from 'vitest';
+import defaults from '../../schemas/config/systemParameters.json' with { type: 'json' };
+import {
+  checkParameter,
+  describeParameter,
+  displayParameter,
+  type ParameterDefinition,
+  parseParameter,
+} from '../../src/shared/system-parameters';
+
+const definitions = defaults.parameters as Array<ParameterDefinition & { value: number }>;
+const def = (key: string) => definitions.find((d) => d.key === key)!;
+
+describe('display', () => {
+  it('shows rial with thousands separators and foreign cents in whole currency units', () => {
+    expect(describeParameter('rial', 500000)).toBe('500,000 ریال');
+    expect(describeParameter('currencyCents', 100)).toBe('1 واحد ارز');
+    expect(displayParameter('currencyCents', 1000050)).toBe('10,000.5');
+    expect(describeParameter('percent', 2.5)).toBe('2.5 درصد');
+    expect(describeParameter('seconds', 86400)).toBe('86,400 ثانیه');
+  });
+});
+
+describe('typing', () => {
+  it('reads any digits and separators back to the stored value', () => {
+    expect(parseParameter('rial', '۷۵۰,۰۰۰')).toBe(750000);
+    expect(parseParameter('rial', ' 1,000,000 ')).toBe(1000000);
+    expect(parseParameter('currencyCents', '12.34')).toBe(1234);
+    expect(parseParameter('currencyCents', '0.29')).toBe(29);
+    expect(parseParameter('currencyCents', '۱۰٫۵')).toBe(1050);
+    expect(parseParameter('percent', '2.5')).toBe(2.5);
+    expect(parseParameter('seconds', '300')).toBe(300);
+  });
+
+  it('gives null for what is not a non-negative number', () => {
+    for (const text of ['', 'abc', '-5', '1.2.3', '1e5', '.']) expect(parseParameter('rial', text), text).toBeNull();
+  });
+
+  it('round-trips every default through display and typing', () => {
+    for (const d of definitions) {
+      expect(parseParameter(d.unit, displayParameter(d.unit, Number(d.value))), d.key).toBe(d.value);
+    }
+  });
+});
+
+describe('checks', () => {
+  it('accepts every default and names what is wrong in Persian terms', () => {
+    for (const d of definitions) expect(checkParameter(d, Number(d.value)), d.key).toBeNull();
+    expect(checkParameter(def('fixedFee'), parseParameter('rial', '12.5')!)).toEqual({
+      key: 'systemParameter.notInteger',
+      params: { title: 'کارمزد ثابت' },
+    });
+    expect(checkParameter(def('minAmount'), parseParameter('currencyCents', '1.234')!)?.key).toBe(
+      'systemParameter.tooPrecise',
+    );
+    expect(checkParameter(def('feePercent'), 2.555)?.key).toBe('systemParameter.tooPrecise');
+    expect(checkParameter(def('feePercent'), 101)).toEqual({
+      key: 'systemParameter.outOfRange',
+      params: { title: 'کارمزد خدمات', min: '0 درصد', max: '100 درصد' },
+    });
+    expect(checkParameter(def('minAmount'), 0)?.key).toBe('systemParameter.outOfRange');
+  });
+});
