@@ -1,78 +1,124 @@
 /**
- * A date typed in the chosen calendar (Jalali YYYY/MM/DD or Gregorian YYYY-MM-DD), stored Gregorian.
- * Text that is not a valid date is kept with an '@' prefix so nothing the user typed is lost.
+ * A date typed in the chosen calendar (Jalali YYYY/MM/DD or Gregorian YYYY-MM-DD, in Latin, Persian or
+ * Arabic-Indic digits) or picked from a month calendar, stored Gregorian. Text that is not a valid date is
+ * kept with an '@' prefix so nothing the user typed is lost.
+ *
+ * While the field has focus its text stays exactly as typed (rewriting '1375/06/1' to '1375/06/01' under the
+ * cursor made days 10 to 31 impossible to type); it turns into the canonical text when the field is left.
+ * A date still being typed ('1375/0') is no value yet rather than an invalid one: the field is called invalid
+ * once its text can no longer become a date, or when it is left.
  */
-import { Text, TextField } from '@radix-ui/themes';
-import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
-import { gregorianToJalali, jalaliToGregorian } from '../../shared/calendar';
-import { toEnglishDigits } from '../../shared/digits';
-import { calendarAtom } from '../features/shell/calendar';
+import { Flex, Text, TextField } from '@radix-ui/themes';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { CalendarKind } from '../../shared/calendar';
+import { formatDateText, isDateTextPrefix, parseDateText } from '../../shared/calendar/date-text';
+import { DatePicker, type DateRange } from './DatePicker';
 
 export const INVALID_PREFIX = '@';
 
-function toDisplay(stored: string, calendar: 'fa' | 'en'): string {
+function toDisplay(stored: string, calendar: CalendarKind): string {
   if (!stored) return '';
   if (stored.startsWith(INVALID_PREFIX)) return stored.slice(1);
-  if (calendar === 'en') return stored;
-  try {
-    return gregorianToJalali(stored);
-  } catch {
-    // A stored day outside the Jalali table (e.g. year 0500 typed in Gregorian) shows as it was typed.
-    return stored;
-  }
+  // A stored day the calendar cannot show (a Gregorian year outside the Jalali table) shows as stored.
+  return formatDateText(stored, calendar) || stored;
 }
 
-function toStored(text: string, calendar: 'fa' | 'en'): string {
-  const value = toEnglishDigits(text.trim());
-  if (!value) return '';
-  if (calendar === 'fa') {
-    try {
-      // Any real Jalali day (past or future: birth dates and passport expiries alike); the form's rules bound it.
-      return jalaliToGregorian(value);
-    } catch {
-      return INVALID_PREFIX + text;
-    }
-  }
-  const valid = /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
-  return valid && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value) ? value : INVALID_PREFIX + text;
+function toStored(text: string, calendar: CalendarKind, typing: boolean): string {
+  if (!text.trim()) return '';
+  const iso = parseDateText(text, calendar);
+  if (iso) return iso;
+  return typing && isDateTextPrefix(text, calendar) ? '' : INVALID_PREFIX + text;
 }
 
 export function JalaliDateInput({
   id,
   value,
   onChange,
+  calendar,
+  range = {},
   disabled,
+  onFocus,
+  onBlur,
+  invalid: shownInvalid,
 }: {
   id: string;
+  /** Gregorian 'YYYY-MM-DD', '' or '@' and the text typed. */
   value: string;
   onChange: (stored: string) => void;
-  disabled?: boolean;
+  calendar: CalendarKind;
+  /** The days the picker offers (a birth date: none after today). */
+  range?: DateRange;
+  disabled?: boolean | undefined;
+  onFocus?: (() => void) | undefined;
+  onBlur?: (() => void) | undefined;
+  /** Given when the caller shows the field's errors itself (the form engine): then no message of its own here. */
+  invalid?: boolean | undefined;
 }) {
-  const calendar = useAtomValue(calendarAtom);
   const [text, setText] = useState(() => toDisplay(value, calendar));
-  useEffect(() => setText(toDisplay(value, calendar)), [calendar, value]);
-  const invalid = value.startsWith(INVALID_PREFIX);
+  const input = useRef<HTMLInputElement>(null);
+  const errorId = useId();
+  // What the text was last derived from: a new value from outside (a reset, a live reload) or another calendar
+  // replaces the text; the value this field just emitted for the text being typed does not.
+  const synced = useRef({ value, calendar });
+  useEffect(() => {
+    if (synced.current.value === value && synced.current.calendar === calendar) return;
+    synced.current = { value, calendar };
+    setText(toDisplay(value, calendar));
+  }, [value, calendar]);
+
+  const emit = (stored: string) => {
+    synced.current = { value: stored, calendar };
+    onChange(stored);
+  };
+
+  const ownError = shownInvalid === undefined && value.startsWith(INVALID_PREFIX);
+
   return (
-    <>
+    <Flex direction="column" gap="1">
       <TextField.Root
+        ref={input}
         id={id}
         dir="ltr"
-        inputMode="numeric"
+        inputMode="decimal"
+        autoComplete="off"
         placeholder={calendar === 'fa' ? '1370/06/31' : '1991-09-22'}
         value={text}
         disabled={disabled}
-        aria-invalid={invalid}
+        aria-invalid={shownInvalid ?? ownError}
+        aria-describedby={ownError ? errorId : undefined}
+        data-calendar={calendar}
+        onFocus={onFocus}
+        onBlur={() => {
+          const stored = toStored(text, calendar, false);
+          if (stored !== value) emit(stored);
+          if (!stored.startsWith(INVALID_PREFIX)) setText(toDisplay(stored, calendar));
+          onBlur?.();
+        }}
         onChange={(e) => {
           setText(e.target.value);
-          onChange(toStored(e.target.value, calendar));
+          emit(toStored(e.target.value, calendar, true));
         }}
-      />
-      {invalid && (
-        <Text size="1" color="red" role="alert">
+      >
+        <TextField.Slot side="right">
+          <DatePicker
+            calendar={calendar}
+            value={value}
+            range={range}
+            fieldRef={input}
+            disabled={disabled}
+            testId={`${id}-picker`}
+            onPick={(iso) => {
+              setText(toDisplay(iso, calendar));
+              emit(iso);
+            }}
+          />
+        </TextField.Slot>
+      </TextField.Root>
+      {ownError && (
+        <Text id={errorId} size="1" color="red" role="alert">
           تاریخ معتبر نیست.
         </Text>
       )}
-    </>
+    </Flex>
   );
 }

@@ -8,10 +8,12 @@ import { Badge, Box, Button, Callout, Card, Flex, Heading, Spinner, Text, TextFi
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useMemo, useState } from 'react';
 import messages from '../../../../schemas/messages/fa.json';
+import { todayIso } from '../../../shared/calendar/month-grid';
 import { toEnglishDigits } from '../../../shared/digits';
 import { isPersianText, isValidNationalCode } from '../../../shared/validation';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { loadUser, loginDialogOpenAtom, type User, userAtom } from '../auth/session';
+import { calendarAtom } from '../shell/calendar';
 import { DateText } from '../shell/DateText';
 import { showSnackbar } from '../shell/snackbar';
 import { CardImageUpload } from './CardImageUpload';
@@ -113,6 +115,7 @@ function ProfileEditor({ user }: { user: User }) {
   const [inquiry, setInquiry] = useState<Inquiry>({ state: 'idle' });
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
+  const calendar = useAtomValue(calendarAtom);
   const locked = user.approvedLevel >= 1;
   const errors = validate(form);
   const changed = JSON.stringify(form) !== JSON.stringify(initial);
@@ -236,7 +239,16 @@ function ProfileEditor({ user }: { user: User }) {
               <DateText value={form.dateOfBirth} format="slashDate" />
             </Text>
           ) : (
-            <JalaliDateInput id="p-dob" value={form.dateOfBirth} onChange={set('dateOfBirth')} />
+            <JalaliDateInput
+              id="p-dob"
+              value={form.dateOfBirth}
+              onChange={set('dateOfBirth')}
+              // A date being typed has no value yet: say it is missing only once the field is left again.
+              onFocus={() => setBlurred((b) => new Set([...b].filter((k) => k !== 'dateOfBirth')))}
+              onBlur={blur('dateOfBirth')}
+              calendar={calendar}
+              range={{ max: todayIso() }}
+            />
           )}
         </Row>
         <Row id="p-card" label="تصویر کارت ملی" error={shown('nationalCardImageAddress')}>

@@ -1,15 +1,25 @@
 import type { WidgetProps } from '@rjsf/utils';
 import { Flex, RadioGroup, Text } from '@radix-ui/themes';
+import { useAtomValue } from 'jotai';
 import { JalaliDateInput } from '../../../lib/JalaliDateInput';
+import { calendarAtom } from '../../shell/calendar';
 
-/** A date typed in the chosen calendar; the form keeps Gregorian YYYY-MM-DD (invalid text kept with '@'). */
-export function JalaliDateWidget({ id, value, onChange, disabled, readonly }: WidgetProps) {
+/**
+ * A date typed or picked in the chosen calendar; the form keeps Gregorian YYYY-MM-DD (invalid text kept with '@').
+ * Leaving it marks the field visited, so an empty required date says so.
+ */
+export function JalaliDateWidget({ id, value, onChange, onBlur, disabled, readonly, rawErrors }: WidgetProps) {
+  const calendar = useAtomValue(calendarAtom);
   return (
     <JalaliDateInput
       id={id}
       value={String(value ?? '')}
+      calendar={calendar}
       disabled={disabled || readonly}
       onChange={(v) => onChange(v || undefined)}
+      onBlur={() => onBlur(id, value)}
+      // The field template shows the schema's message ('تاریخ معتبر نیست.'); the input only marks itself.
+      invalid={Boolean(rawErrors?.length)}
     />
   );
 }
