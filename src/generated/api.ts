@@ -1272,6 +1272,7 @@ export interface components {
             desk: string;
             deskTitle: string;
             expectedPrice: number;
+            /** @description The desk's form fields as submitted, without the form's writeOnly fields: the third-party password is stored with the request and never returned in a list. */
             fields: {
                 [key: string]: string | number | boolean | null;
             };

@@ -27,6 +27,30 @@ export interface PriceBreakdown {
 /** 12.345 → 1235 (cents): the one rounding of a foreign amount. */
 export const toMinorUnits = (amount: number) => Math.round(amount * 100);
 
+/** Decimals every amount is kept with (minor units are hundredths, whatever the currency). */
+export const MINOR_UNIT_DIGITS = 2;
+
+/**
+ * The decimals an amount in `code` may have: the currency's ISO 4217 minor unit as the runtime's Intl knows it
+ * (USD 2, JPY 0), at most the MINOR_UNIT_DIGITS the model keeps (so KWD's 3 become 2). Currencies carry no
+ * decimals field of their own; an unknown code gets the 2 of the model.
+ */
+export function currencyDecimals(code: string): number {
+  try {
+    const { maximumFractionDigits } = new Intl.NumberFormat('en', {
+      style: 'currency',
+      currency: code.trim(),
+    }).resolvedOptions();
+    return Math.min(MINOR_UNIT_DIGITS, maximumFractionDigits ?? MINOR_UNIT_DIGITS);
+  } catch {
+    return MINOR_UNIT_DIGITS;
+  }
+}
+
+/** Whether `amount` is written with at most `decimals` decimals (100.01 has 2, 100.004 has 3). */
+export const hasAtMostDecimals = (amount: number, decimals: number) =>
+  Number.isFinite(amount) && Number(amount.toFixed(decimals)) === amount;
+
 export function priceOf(amountMinor: number, rate: number, p: PricingParameters): PriceBreakdown {
   if (!Number.isSafeInteger(amountMinor) || amountMinor <= 0)
     throw new RangeError('amount must be a positive integer of minor units');

@@ -13,6 +13,7 @@ let server: RunningServer;
 let admin: string;
 let usd: { id: number; rate: number };
 let cardGroup: number;
+let swiftGroup: number;
 let cashGroup: number;
 
 beforeAll(async () => {
@@ -26,6 +27,7 @@ beforeAll(async () => {
     items: Array<{ id: number; isCash: boolean }>;
   };
   cardGroup = groups.items.find((g) => !g.isCash)!.id;
+  swiftGroup = groups.items.find((g) => !g.isCash && g.id !== cardGroup)!.id;
   cashGroup = groups.items.find((g) => g.isCash)!.id;
 });
 afterAll(async () => server?.stop());
@@ -44,6 +46,18 @@ const generalForm = () => ({
 
 let key = 0;
 const idem = () => ({ 'idempotency-key': `test-key-${Date.now()}-${key++}` });
+
+/** A quote for `amount` USD paid by card. */
+async function priceFor(token: string, amount: number): Promise<{ quoteId: string; amount: number }> {
+  const res = await post(
+    server,
+    '/api/me/desks/uafCpr/priceInquiry',
+    { currency: usd.id, amount, requestedPaymentMethodGroup: cardGroup },
+    bearer(token),
+  );
+  if (res.status !== 200) throw new Error(`priceInquiry: ${res.status} ${res.body.msg}`);
+  return res.body.data as { quoteId: string; amount: number };
+}
 
 describe('price inquiry', () => {
   it('prices 100 USD with the server rate and the system parameters', async () => {
@@ -124,11 +138,12 @@ describe('request submission', () => {
     const different = await post(server, '/api/me/desks/uafCpr/requests', { ...body, subject: 'other' }, headers);
     expect(different.status).toBe(422);
 
-    // Two at once with one key (a double click) still make one request.
+    // Two at once with one key (a double click) still make one request (from a new quote: the first is spent).
     const twinHeaders = { ...bearer(token), ...idem() };
+    const twinBody = { ...body, quoteId: (await priceFor(token, 100)).quoteId };
     const twins = await Promise.all([
-      post(server, '/api/me/desks/uafCpr/requests', body, twinHeaders),
-      post(server, '/api/me/desks/uafCpr/requests', body, twinHeaders),
+      post(server, '/api/me/desks/uafCpr/requests', twinBody, twinHeaders),
+      post(server, '/api/me/desks/uafCpr/requests', twinBody, twinHeaders),
     ]);
     const ids = new Set(twins.filter((t) => t.status === 200).map((t) => (t.body.data as { id: number }).id));
     expect(ids.size).toBe(1);
@@ -225,10 +240,16 @@ describe('request submission', () => {
       { ...bearer(token), ...idem() },
     );
     expect(res.status).toBe(200);
-    expect((res.body.data as { fields: Record<string, unknown> }).fields).toMatchObject({
-      targetPageUsername: '-',
-      targetPagePassword: '-',
-    });
+    const { id, fields } = res.body.data as { id: number; fields: Record<string, unknown> };
+    expect(fields).toMatchObject({ targetPageUsername: '-' });
+    // The password is stored with the request, but never answered (write-only).
+    expect(fields).not.toHaveProperty('targetPagePassword');
+    const stored = await server.app.database.db
+      .selectFrom('purchases')
+      .select('fields')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(stored.fields).toMatchObject({ targetPageUsername: '-', targetPagePassword: '-' });
   });
 
   it("keeps one customer's requests invisible to another, and shows them to staff", async () => {
@@ -238,6 +259,164 @@ describe('request submission', () => {
     const all = await post(server, '/api/sys/searchPurchases', undefined, bearer(admin));
     expect((all.body.data as { total: number }).total).toBeGreaterThanOrEqual(3);
     expect((await post(server, '/api/sys/searchPurchases', undefined, bearer(other))).status).toBe(403);
+  });
+});
+
+describe('the third-party password', () => {
+  it('is stored with the request and never returned in a list or in the submit answer', async () => {
+    const token = await verifiedCustomer('09150000011', '0030123453');
+    const quote = await priceFor(token, 100);
+    const secret = 'Tp-9f3kQ-secret';
+    const res = await post(
+      server,
+      '/api/me/desks/uafCpr/requests',
+      { ...generalForm(), targetPagePassword: secret, quoteId: quote.quoteId },
+      { ...bearer(token), ...idem() },
+    );
+    expect(res.status).toBe(200);
+    const { id } = res.body.data as { id: number };
+    expect(JSON.stringify(res.body)).not.toContain(secret);
+
+    const lists = [
+      await post(server, '/api/me/searchPurchases', undefined, bearer(token)),
+      await post(server, '/api/sys/searchPurchases', { perPage: 500 }, bearer(admin)),
+    ];
+    for (const list of lists) {
+      expect(list.status).toBe(200);
+      expect(JSON.stringify(list.body)).not.toContain(secret);
+      const items = (list.body.data as { items: Array<{ id: number; fields: Record<string, unknown> }> }).items;
+      expect(items.find((item) => item.id === id)?.fields).toMatchObject({ targetPageUsername: 'student1' });
+      for (const item of items) expect(item.fields).not.toHaveProperty('targetPagePassword');
+    }
+    const stored = await server.app.database.db
+      .selectFrom('purchases')
+      .select('fields')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect((stored.fields as Record<string, unknown>).targetPagePassword).toBe(secret);
+  });
+});
+
+describe('one quote, one request', () => {
+  const submit = (token: string, body: Record<string, unknown>, key = idem()) =>
+    post(server, '/api/me/desks/uafCpr/requests', body, { ...bearer(token), ...key });
+  const requestsFrom = async (quoteId: string) =>
+    (await server.app.database.db.selectFrom('purchases').select('id').where('quoteId', '=', quoteId).execute()).length;
+
+  it('is spent by its request: a new key gets 409 with a fresh quote, a replay of the first key its result', async () => {
+    const token = await verifiedCustomer('09150000012', '0040556670');
+    const quote = await priceFor(token, 70);
+    const body = { ...generalForm(), amount: 70, quoteId: quote.quoteId };
+    const firstKey = idem();
+    const first = await submit(token, body, firstKey);
+    expect(first.status).toBe(200);
+    const firstId = (first.body.data as { id: number }).id;
+
+    const second = await submit(token, body);
+    expect(second.status).toBe(409);
+    expect(second.body.msg).toBe(
+      'با این قیمت پیش‌تر یک درخواست ثبت شده است. برای ثبت درخواستی دیگر، قیمت جدید را بررسی و تایید کنید.',
+    );
+    const fresh = (second.body.data as { quote: { quoteId: string; amount: number } }).quote;
+    expect(fresh.quoteId).not.toBe(quote.quoteId);
+    expect(fresh.amount).toBe(70);
+
+    const replay = await submit(token, body, firstKey);
+    expect(replay.status).toBe(200);
+    expect((replay.body.data as { id: number }).id).toBe(firstId);
+    expect(await requestsFrom(quote.quoteId)).toBe(1);
+
+    // The fresh quote makes the customer's deliberate second request.
+    const again = await submit(token, { ...body, quoteId: fresh.quoteId });
+    expect(again.status).toBe(200);
+    expect((again.body.data as { id: number }).id).not.toBe(firstId);
+  });
+
+  it('remembers the payment method group it was priced for and refuses another', async () => {
+    const token = await verifiedCustomer('09150000013', '0051234564');
+    const quote = await priceFor(token, 40);
+    const res = await submit(token, {
+      ...generalForm(),
+      amount: 40,
+      requestedPaymentMethodGroup: swiftGroup,
+      quoteId: quote.quoteId,
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.msg).toBe('این قیمت برای روش پرداخت دیگری استعلام شده است. قیمت جدید را بررسی و تایید کنید.');
+    expect(await requestsFrom(quote.quoteId)).toBe(0);
+    const stored = await server.app.database.db
+      .selectFrom('quotes')
+      .select(['paymentMethodGroupId', 'spentAt'])
+      .where('id', '=', quote.quoteId)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ paymentMethodGroupId: cardGroup, spentAt: null });
+    // The same quote with the group it was priced for still works.
+    expect((await submit(token, { ...generalForm(), amount: 40, quoteId: quote.quoteId })).status).toBe(200);
+  });
+
+  it('makes exactly one request from 20 parallel submissions with 20 different keys', async () => {
+    const token = await verifiedCustomer('09150000014', '0062345672');
+    const quote = await priceFor(token, 30);
+    const body = { ...generalForm(), amount: 30, quoteId: quote.quoteId };
+    const results = await Promise.all(Array.from({ length: 20 }, () => submit(token, body)));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+    expect(await requestsFrom(quote.quoteId)).toBe(1);
+    const mine = await post(server, '/api/me/searchPurchases', undefined, bearer(token));
+    expect((mine.body.data as { total: number }).total).toBe(1);
+  });
+});
+
+describe('amounts and search text', () => {
+  it('refuses more decimals than the currency has, and accepts cents', async () => {
+    const token = await verifiedCustomer('09150000015', '0073456780');
+    const tooFine = await post(
+      server,
+      '/api/me/desks/uafCpr/priceInquiry',
+      { currency: usd.id, amount: 100.004, requestedPaymentMethodGroup: cardGroup },
+      bearer(token),
+    );
+    expect(tooFine.status).toBe(422);
+    expect(tooFine.body.msg).toBe('مبلغ به دلار آمریکا حداکثر ۲ رقم اعشار می‌پذیرد.');
+    const submitted = await post(
+      server,
+      '/api/me/desks/uafCpr/requests',
+      { ...generalForm(), amount: 100.004, quoteId: 'anything' },
+      { ...bearer(token), ...idem() },
+    );
+    expect(submitted.status).toBe(422);
+    expect(submitted.body.msg).toBe('مبلغ به دلار آمریکا حداکثر ۲ رقم اعشار می‌پذیرد.');
+
+    const quote = await priceFor(token, 100.01);
+    expect(quote.amount).toBe(100.01);
+    const ok = await post(
+      server,
+      '/api/me/desks/uafCpr/requests',
+      { ...generalForm(), amount: 100.01, quoteId: quote.quoteId },
+      { ...bearer(token), ...idem() },
+    );
+    expect(ok.status).toBe(200);
+    expect((ok.body.data as { amount: number }).amount).toBe(100.01);
+    const me = (await post(server, '/api/me/fetchUserData', undefined, bearer(token))).body.data as { id: number };
+    const rows = await server.app.database.db
+      .selectFrom('purchases')
+      .select('amountMinor')
+      .where('userId', '=', me.id)
+      .execute();
+    expect(rows.map((r) => r.amountMinor)).toEqual([10001]);
+  });
+
+  it('takes % and _ in a request search literally', async () => {
+    const all = await post(server, '/api/sys/searchPurchases', { perPage: 500 }, bearer(admin));
+    expect((all.body.data as { total: number }).total).toBeGreaterThan(0);
+    for (const search of ['%', '_', '%%', 'uaf%', '\\']) {
+      const res = await post(server, '/api/sys/searchPurchases', { search }, bearer(admin));
+      expect(res.status, search).toBe(200);
+      expect((res.body.data as { total: number }).total, search).toBe(0);
+    }
+    const desk = await post(server, '/api/sys/searchPurchases', { search: 'uafC' }, bearer(admin));
+    expect((desk.body.data as { total: number }).total).toBeGreaterThan(0);
   });
 });
 

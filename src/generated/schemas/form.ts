@@ -24,6 +24,10 @@ export interface FormType {
       [k: string]: {
         type: 'string' | 'number' | 'integer' | 'boolean';
         title: string;
+        /**
+         * A secret the customer sends (a password): stored with the request, never returned in a list
+         */
+        writeOnly?: boolean;
         'x-messages'?: {
           [k: string]: string;
         };

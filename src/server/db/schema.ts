@@ -202,6 +202,10 @@ export interface QuotesTable {
   totalCosts: number;
   expectedPrice: number;
   expiresAt: ColumnType<Date, Date | string, Date | string>;
+  /** The payment method group the quote was priced for (null on quotes made before migration 006). */
+  paymentMethodGroupId: number | null;
+  /** When the request made from this quote was created; a spent quote makes no other request. */
+  spentAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   createdAt: Generated<Date>;
 }
 

@@ -25,12 +25,24 @@ const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) 
 
 export class Catalogue {
   readonly deskForms = new Map<string, DeskForm>();
+  /**
+   * Fields some form marks `writeOnly` (a third-party password): kept with a request, never listed. Taken over
+   * every form, so a request of a desk since removed from the catalogue is covered too.
+   */
+  readonly writeOnlyFields: ReadonlySet<string>;
 
   private constructor(
     readonly categories: Category[],
     readonly desks: Desk[],
     readonly forms: FormType[],
   ) {
+    this.writeOnlyFields = new Set(
+      forms.flatMap((f) =>
+        Object.entries(f.schema.properties)
+          .filter(([, property]) => property.writeOnly === true)
+          .map(([name]) => name),
+      ),
+    );
     for (const desk of desks) {
       const form = forms.find((f) => f.formType === desk.formType);
       if (!form) throw new Error(`desk ${desk.identifier}: unknown form type ${desk.formType}`);

@@ -6,21 +6,33 @@
 import { createHash } from 'node:crypto';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { components } from '../../../generated/api';
-import { type PriceBreakdown, payablePrice, priceOf, toMinorUnits } from '../../../shared/pricing';
+import { toPersianDigits } from '../../../shared/digits';
+import {
+  currencyDecimals,
+  hasAtMostDecimals,
+  type PriceBreakdown,
+  payablePrice,
+  priceOf,
+  toMinorUnits,
+} from '../../../shared/pricing';
 import { addSharedKeywords } from '../../../shared/validation/ajv-keywords';
 import type { Principal } from '../../contract/handlers';
 import { describeValidationError } from '../../contract/validator';
 import type { DB } from '../../db/database';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
-import { msg } from '../../http/messages';
+import { type MessageKey, msg } from '../../http/messages';
 import { randomToken } from '../../lib/crypto';
+import { likePattern } from '../../lib/sql';
 import type { Catalogue, DeskForm } from '../desks/catalogue';
 
 export type Quote = components['schemas']['Quote'];
 export type Purchase = components['schemas']['Purchase'];
+
+/** Thrown inside the submission's transaction to roll it back when another request spent the quote first. */
+class QuoteSpent extends Error {}
 
 /** Display-only fields a client may echo back; they are ignored, never trusted. */
 const DISPLAY_FIELDS = ['grossPrice', 'totalCosts', 'expectedPrice', 'payablePrice'];
@@ -111,7 +123,13 @@ export class RequestService {
       .where('id', '=', Number(input.requestedPaymentMethodGroup))
       .executeTakeFirst();
     if (!group || group.isCash !== desk.isCashService) throw HttpError.of(422, 'desk.paymentMethodNotAllowed');
-    const amountMinor = toMinorUnits(Number(input[form.amountField]));
+    const amount = Number(input[form.amountField]);
+    const decimals = currencyDecimals(currency.code);
+    if (!hasAtMostDecimals(amount, decimals)) {
+      if (decimals === 0) throw HttpError.of(422, 'desk.amountWhole', { currency: currency.title });
+      throw HttpError.of(422, 'desk.amountDecimals', { currency: currency.title, decimals: toPersianDigits(decimals) });
+    }
+    const amountMinor = toMinorUnits(amount);
     const params = await this.pricingParameters();
     if (amountMinor < params.minAmount) throw HttpError.of(422, 'desk.amountTooSmall');
     if (amountMinor > params.maxAmount) throw HttpError.of(422, 'desk.amountTooLarge');
@@ -143,7 +161,11 @@ export class RequestService {
   async priceInquiry(deskIdentifier: string, input: Record<string, unknown>, principal: Principal): Promise<Quote> {
     const deskForm = this.deskFormOrThrow(deskIdentifier);
     this.validatePriceInputs(deskForm, input);
-    const { currency, amountMinor, params } = await this.resolvePriceInputs(deskForm, input, principal.userId);
+    const { currency, amountMinor, paymentMethodGroupId, params } = await this.resolvePriceInputs(
+      deskForm,
+      input,
+      principal.userId,
+    );
     const price = priceOf(amountMinor, currency.rate, params.pricing);
     const row = await this.db
       .insertInto('quotes')
@@ -152,6 +174,7 @@ export class RequestService {
         userId: principal.userId,
         desk: deskIdentifier,
         currencyId: currency.id,
+        paymentMethodGroupId,
         ...price,
         expiresAt: sql<Date>`now() + make_interval(secs => ${params.quoteLifetimeSeconds})` as unknown as Date,
       })
@@ -203,7 +226,11 @@ export class RequestService {
     this.validate(desk.identifier, schema, fields);
     if (typeof quoteId !== 'string' || quoteId.length === 0) throw HttpError.of(400, 'quote.required');
 
-    const { currency, amountMinor } = await this.resolvePriceInputs(deskForm, fields, principal.userId);
+    const { currency, amountMinor, paymentMethodGroupId } = await this.resolvePriceInputs(
+      deskForm,
+      fields,
+      principal.userId,
+    );
     const quote = await this.db
       .selectFrom('quotes')
       .selectAll()
@@ -212,52 +239,35 @@ export class RequestService {
       .where('userId', '=', principal.userId)
       .where('desk', '=', deskIdentifier)
       .executeTakeFirst();
-    if (!quote?.live || quote.currencyId !== currency.id || quote.amountMinor !== amountMinor) {
-      const fresh = await this.priceInquiry(deskIdentifier, fields, principal);
-      throw new HttpError(409, msg(quote && !quote.live ? 'quote.expired' : 'quote.mismatch'), { quote: fresh });
-    }
+    const refusal = quoteRefusal(quote, { currencyId: currency.id, amountMinor, paymentMethodGroupId });
+    if (!quote || refusal) throw await this.refuseQuote(refusal ?? 'quote.mismatch', deskIdentifier, fields, principal);
 
-    const purchaseId = await this.db.transaction().execute(async (trx) => {
-      const claimed = await trx
-        .insertInto('idempotencyKeys')
-        .values({ userId: principal.userId, key: idempotencyKey, requestHash, purchaseId: null })
-        .onConflict((oc) => oc.columns(['userId', 'key']).doNothing())
-        .returning('key')
-        .executeTakeFirst();
-      if (!claimed) return null; // a concurrent twin won the key; replay its result below
-      const wallet = await this.walletBalance(principal.userId, trx);
-      const created = await trx
-        .insertInto('purchases')
-        .values({
-          userId: principal.userId,
-          desk: desk.identifier,
-          productCategory: desk.productCategory,
-          formType: desk.formType,
-          state: 'waitingForPayment',
-          fields: JSON.stringify(fields),
-          quoteId: quote.id,
-          currencyId: quote.currencyId,
-          amountMinor: quote.amountMinor,
-          rate: quote.rate,
-          grossPrice: quote.grossPrice,
-          fee: quote.fee,
-          tax: quote.tax,
-          operationCost: quote.operationCost,
-          totalCosts: quote.totalCosts,
-          expectedPrice: quote.expectedPrice,
-          walletAmount: Math.min(wallet, quote.expectedPrice),
-          payablePrice: payablePrice(quote.expectedPrice, wallet),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx
-        .updateTable('idempotencyKeys')
-        .set({ purchaseId: created.id })
-        .where('userId', '=', principal.userId)
-        .where('key', '=', idempotencyKey)
-        .execute();
-      return created.id;
-    });
+    let purchaseId: number | null;
+    try {
+      purchaseId = await this.db.transaction().execute(async (trx) => {
+        const claimed = await trx
+          .insertInto('idempotencyKeys')
+          .values({ userId: principal.userId, key: idempotencyKey, requestHash, purchaseId: null })
+          .onConflict((oc) => oc.columns(['userId', 'key']).doNothing())
+          .returning('key')
+          .executeTakeFirst();
+        if (!claimed) return null; // a concurrent twin won the key; replay its result below
+        // A quote makes one request: the first transaction to mark it spent wins; on PostgreSQL a concurrent
+        // one waits for that row lock, then finds it spent and rolls back, key claim included.
+        const spent = await trx
+          .updateTable('quotes')
+          .set({ spentAt: sql<Date>`now()` as unknown as Date })
+          .where('id', '=', quote.id)
+          .where('spentAt', 'is', null)
+          .returning('id')
+          .executeTakeFirst();
+        if (!spent) throw new QuoteSpent();
+        return this.createPurchase(trx, deskForm, fields, quote, principal, idempotencyKey);
+      });
+    } catch (error) {
+      if (error instanceof QuoteSpent) throw await this.refuseQuote('quote.spent', deskIdentifier, fields, principal);
+      throw error;
+    }
     if (purchaseId === null) {
       const winner = await this.db
         .selectFrom('idempotencyKeys')
@@ -268,6 +278,59 @@ export class RequestService {
       return this.replay(winner, requestHash, principal);
     }
     return { purchase: (await this.searchPurchases({ ids: [purchaseId] })).items[0]!, replayed: false };
+  }
+
+  /** 409 with a fresh quote for the same inputs, so the customer can confirm the new price and try again. */
+  private async refuseQuote(
+    key: MessageKey,
+    deskIdentifier: string,
+    fields: Record<string, unknown>,
+    principal: Principal,
+  ): Promise<HttpError> {
+    const fresh = await this.priceInquiry(deskIdentifier, fields, principal);
+    return new HttpError(409, msg(key), { quote: fresh });
+  }
+
+  private async createPurchase(
+    trx: Kysely<Database>,
+    { desk }: DeskForm,
+    fields: Record<string, unknown>,
+    quote: Selectable<Database['quotes']>,
+    principal: Principal,
+    idempotencyKey: string,
+  ): Promise<number> {
+    const wallet = await this.walletBalance(principal.userId, trx);
+    const created = await trx
+      .insertInto('purchases')
+      .values({
+        userId: principal.userId,
+        desk: desk.identifier,
+        productCategory: desk.productCategory,
+        formType: desk.formType,
+        state: 'waitingForPayment',
+        fields: JSON.stringify(fields),
+        quoteId: quote.id,
+        currencyId: quote.currencyId,
+        amountMinor: quote.amountMinor,
+        rate: quote.rate,
+        grossPrice: quote.grossPrice,
+        fee: quote.fee,
+        tax: quote.tax,
+        operationCost: quote.operationCost,
+        totalCosts: quote.totalCosts,
+        expectedPrice: quote.expectedPrice,
+        walletAmount: Math.min(wallet, quote.expectedPrice),
+        payablePrice: payablePrice(quote.expectedPrice, wallet),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable('idempotencyKeys')
+      .set({ purchaseId: created.id })
+      .where('userId', '=', principal.userId)
+      .where('key', '=', idempotencyKey)
+      .execute();
+    return created.id;
   }
 
   private async replay(
@@ -281,6 +344,11 @@ export class RequestService {
     const purchase = (await this.searchPurchases({ ids: [previous.purchaseId], userId: principal.userId })).items[0];
     if (!purchase) throw HttpError.of(404, 'http.notFound');
     return { purchase, replayed: true };
+  }
+
+  /** A request's fields as lists show them: without write-only secrets (the third-party password). */
+  private listedFields<T>(fields: Record<string, T>): Record<string, T> {
+    return Object.fromEntries(Object.entries(fields).filter(([name]) => !this.catalogue.writeOnlyFields.has(name)));
   }
 
   async searchPurchases(filter: {
@@ -305,7 +373,7 @@ export class RequestService {
       const term = filter.search.trim();
       q = /^\d+$/.test(term)
         ? q.where('purchases.id', '=', Number(term))
-        : q.where('purchases.desk', 'ilike', `%${term}%`);
+        : q.where('purchases.desk', 'ilike', likePattern(term));
     }
     const perPage = filter.perPage ?? 50;
     const page = filter.page ?? 1;
@@ -364,12 +432,28 @@ export class RequestService {
         expectedPrice: r.expectedPrice,
         walletAmount: r.walletAmount,
         payablePrice: r.payablePrice,
-        fields: r.fields as Record<string, string | number | boolean>,
+        fields: this.listedFields(r.fields as Record<string, string | number | boolean>),
         customerName: [r.firstName, r.lastName].filter(Boolean).join(' ') || r.mobileNo || '',
         createdAt: new Date(r.createdAt).toISOString(),
       })),
     };
   }
+}
+
+/**
+ * Why `quote` cannot make a request priced from these inputs, or null when it can: it must exist, be unspent
+ * and live, and be for the same currency, amount and payment method group.
+ */
+function quoteRefusal(
+  quote: (Selectable<Database['quotes']> & { live: boolean }) | undefined,
+  priced: { currencyId: number; amountMinor: number; paymentMethodGroupId: number },
+): MessageKey | null {
+  if (!quote) return 'quote.mismatch';
+  if (quote.spentAt !== null) return 'quote.spent';
+  if (!quote.live) return 'quote.expired';
+  if (quote.currencyId !== priced.currencyId || quote.amountMinor !== priced.amountMinor) return 'quote.mismatch';
+  if (quote.paymentMethodGroupId !== priced.paymentMethodGroupId) return 'quote.paymentMethodMismatch';
+  return null;
 }
 
 /** JSON with sorted keys, so the same body always hashes the same. */

@@ -93,6 +93,8 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
     enabled: ready,
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
+    // A quote makes one request (the server spends it): never reuse one after the desk page is left.
+    gcTime: 0,
   });
   const quote = ready ? quoteQuery.data : undefined;
   const expiresAt = quote ? quoteQuery.dataUpdatedAt + quote.expiresInSeconds * 1000 : null;

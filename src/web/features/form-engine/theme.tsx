@@ -6,6 +6,7 @@ import type { FieldTemplateProps, ObjectFieldTemplateProps, RegistryWidgetsType,
 import { AmountWidget } from './widgets/AmountWidget';
 import { JalaliDateWidget, RadioWidget } from './widgets/DateWidgets';
 import { ImageUploadWidget } from './widgets/ImageUploadWidget';
+import { PasswordWidget } from './widgets/PasswordWidget';
 import {
   CurrencySelectWidget,
   GoogleAdsAccountSelectWidget,
@@ -83,6 +84,8 @@ const widgets: RegistryWidgetsType = {
   paymentMethodGroupSelect: PaymentMethodGroupSelectWidget,
   googleAdsAccountSelect: GoogleAdsAccountSelectWidget,
   imageUpload: ImageUploadWidget,
+  PasswordWidget,
+  password: PasswordWidget,
   jalaliDate: JalaliDateWidget,
   RadioWidget,
   radio: RadioWidget,
