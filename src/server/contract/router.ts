@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, HttpError, unauthorized } from '../http/errors';
 import { msg } from '../http/messages';
 import { type Contract, type Operation, toRoutePattern } from './contract';
+import { findUnstorableText } from './text-guard';
 import type { AnyHandler, Authenticator, Principal } from './handlers';
 import { ContractValidator } from './validator';
 
@@ -44,6 +45,10 @@ export function registerContractRoutes(app: FastifyInstance, options: RouterOpti
         const principal = await authenticate(request);
         authorize(operation, principal);
         let body: unknown = request.body ?? {};
+        for (const input of [body, request.params, request.query]) {
+          const field = findUnstorableText(input);
+          if (field !== null) throw HttpError.of(400, 'http.unstorableText', { field });
+        }
         if (validateRequest) {
           if (!validateRequest(body)) throw new HttpError(400, validator.describe(validateRequest.errors));
         } else if (!operation.multipart) {
