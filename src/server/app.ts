@@ -32,6 +32,7 @@ import { createSmsSender } from './modules/identity/sms';
 import { tokenAuthenticator } from './modules/identity/tokens';
 import { requestHandlers } from './modules/requests/handlers';
 import { RequestService } from './modules/requests/service';
+import { scheduleCleanup } from './modules/storage/cleanup';
 import { Storage } from './modules/storage/storage';
 import { taskHandlers } from './modules/tasks/handlers';
 import { LiveEvents } from './realtime/events';
@@ -44,6 +45,8 @@ export interface App {
   redis: Redis | null;
   /** Set on the start that created the administrator without ADMIN_PASSWORD: print it once. */
   generatedAdminPassword: string | null;
+  /** Uploaded files (DATA_DIR/storage); its clean-up runs on a timer, tests may run it at once. */
+  storage: Storage;
 }
 
 export class RedisUnavailableError extends Error {}
@@ -185,7 +188,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await unlockDataDir();
   });
   const { db } = database;
-  const storage = new Storage(path.join(config.dataDir, 'storage'), storageSecret);
+  const storage = new Storage(path.join(config.dataDir, 'storage'), storageSecret, config.uploadLimits);
+  const uploadCleanup = scheduleCleanup(
+    () => storage.removeOrphans(db, config.uploadLimits.orphanGraceSeconds),
+    fastify.log,
+  );
+  fastify.addHook('preClose', async () => uploadCleanup.stop());
   await fastify.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 2, fields: 5 } });
 
   const webIndex = existsSync(path.join(config.webDir, 'index.html')) ? path.join(config.webDir, 'index.html') : null;
@@ -244,5 +252,5 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     });
   }
 
-  return { fastify, database, config, redis, generatedAdminPassword: seeded.generatedPassword };
+  return { fastify, database, config, redis, generatedAdminPassword: seeded.generatedPassword, storage };
 }

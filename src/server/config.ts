@@ -42,6 +42,11 @@ export interface AppConfig {
   loginLimits: { perAccount: number; perIp: number; lockSeconds: number; maxLockSeconds: number };
   /** National-code lookups allowed per user and per address in each window. */
   inquiryLimits: { perUser: number; perIp: number; windowSeconds: number };
+  /**
+   * Uploads a user may make in any 24 hours (files and bytes), and how old a file attached to nothing (no
+   * profile, request or audit record names it) must be before the periodic clean-up removes it.
+   */
+  uploadLimits: { filesPerDay: number; bytesPerDay: number; orphanGraceSeconds: number };
   /** Administrator seeded on first start; a random password is generated and printed when unset. */
   admin: { username: string; password: string | undefined };
   /** A log-in token stops working after this long unused, and this long after it was issued, whichever is first. */
@@ -204,6 +209,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
       perUser: parsePositiveInt('INQUIRY_LIMIT_PER_USER', env.INQUIRY_LIMIT_PER_USER, 10),
       perIp: parsePositiveInt('INQUIRY_LIMIT_PER_IP', env.INQUIRY_LIMIT_PER_IP, 30),
       windowSeconds: parsePositiveInt('INQUIRY_LIMIT_WINDOW_SECONDS', env.INQUIRY_LIMIT_WINDOW_SECONDS, 3600),
+    },
+    uploadLimits: {
+      filesPerDay: parsePositiveInt('UPLOAD_LIMIT_FILES_PER_DAY', env.UPLOAD_LIMIT_FILES_PER_DAY, 30),
+      bytesPerDay: parsePositiveInt('UPLOAD_LIMIT_MB_PER_DAY', env.UPLOAD_LIMIT_MB_PER_DAY, 50) * 1024 * 1024,
+      orphanGraceSeconds: parsePositiveInt('UPLOAD_ORPHAN_GRACE_SECONDS', env.UPLOAD_ORPHAN_GRACE_SECONDS, DAY_SECONDS),
     },
     admin: { username: parseAdminUsername(env.ADMIN_USERNAME), password: env.ADMIN_PASSWORD || undefined },
     sessions: parseSessions(env),

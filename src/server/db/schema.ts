@@ -171,6 +171,8 @@ export interface UploadsTable {
   mime: string;
   sizeBytes: number;
   isPrivate: Generated<boolean>;
+  /** Set by the clean-up once something was found naming the file; null files past the grace period go. */
+  attachedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   createdAt: Generated<Date>;
 }
 
