@@ -22,6 +22,7 @@ describe('typed date text', () => {
     expect(parseDateText('١٣٧٥/٦/١٥', 'fa')).toBe('1996-09-05');
     expect(parseDateText(' 1375.06.15 ', 'fa')).toBe('1996-09-05');
     expect(parseDateText('۱۳۷۵٫۰۶٫۲۹', 'fa')).toBe('1996-09-19');
+    expect(parseDateText('1375,6,29', 'fa')).toBe('1996-09-19');
     expect(parseDateText('1375/06/1', 'fa')).toBe('1996-08-22');
   });
 

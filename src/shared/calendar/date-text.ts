@@ -1,14 +1,15 @@
 /**
  * The text of a date field. A person types a date in the chosen calendar, year first (Jalali 1375/6/15,
- * Gregorian 1996-09-05), in Latin, Persian or Arabic-Indic digits, with '/', '-', '.' or the Arabic decimal
- * separator '٫' between the parts and one or two digits for month and day. The field stores the Gregorian day
- * and shows it back in a canonical text: Jalali 'YYYY/MM/DD', Gregorian 'YYYY-MM-DD', Latin digits.
+ * Gregorian 1996-09-05), in Latin, Persian or Arabic-Indic digits, one or two digits for month and day, and
+ * between the parts '/', '-' or what a phone's decimal keypad offers ('.', ',' or the Arabic decimal
+ * separator '٫'). The field stores the Gregorian day and shows it back in a canonical text: Jalali
+ * 'YYYY/MM/DD', Gregorian 'YYYY-MM-DD', Latin digits.
  */
 import { toEnglishDigits } from '../digits';
 import { type CalendarKind, formatDate } from './index';
 import { isoOfParts, yearBounds } from './month-grid';
 
-const SEP = '[-/.\u066B]';
+const SEP = '[-/.,\u066B]';
 const FULL = new RegExp(`^(\\d{4})${SEP}(\\d{1,2})${SEP}(\\d{1,2})$`);
 const PARTIAL = new RegExp(`^(\\d{0,4})(?:(${SEP})(\\d{0,2})(?:(${SEP})(\\d{0,2}))?)?$`);
 

@@ -57,7 +57,7 @@ const weekdayOf = (iso: string) => new Date(`${iso}T00:00:00Z`).getUTCDay();
 
 const persian = (n: number) => toPersianDigits(n);
 
-/** 'شنبه ۱۵ شهریور ۱۳۷۵': what a screen reader says for a day. */
+/** 'پنج‌شنبه ۱۵ شهریور ۱۳۷۵': what a screen reader says for a day. */
 function dayLabel(d: GridDay, calendar: CalendarKind): string {
   const weekday = persianWeekdayNames('en')[d.weekday]; // the Sunday-first list, indexed like d.weekday
   return `${weekday} ${persian(d.day)} ${MONTH_NAMES[calendar][d.month - 1]} ${persian(d.year)}`;
