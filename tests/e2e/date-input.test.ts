@@ -268,6 +268,11 @@ describe('the date widget of the IELTS form', () => {
     await typeKeyByKey(preferred, '1406/1/19');
     await preferred.press('Tab');
     expect(await preferred.inputValue()).toBe('1406/01/19');
+    await page.getByTestId('root_preferredTestDate-picker').click();
+    await page.getByRole('grid', { name: 'فروردین ۱۴۰۶' }).waitFor();
+    await preferred.scrollIntoViewIfNeeded();
+    await shot(page, 'date-picker-ielts-phone');
+    await page.keyboard.press('Escape');
     await context.close();
   });
 });
