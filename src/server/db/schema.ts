@@ -76,7 +76,7 @@ export interface UserTokensTable {
   createdAt: Generated<Date>;
   lastUsedAt: ColumnType<Date, Date | string | undefined, Date | string>;
   revokedAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  /** The browser (User-Agent, cut to 300 characters) and address a token was issued to (migration 005_sessions). */
+  /** The browser (User-Agent, cut to 300 characters) and address a token was issued to (migration 006_sessions). */
   userAgent: string | null;
   ip: string | null;
 }
@@ -204,7 +204,7 @@ export interface QuotesTable {
   totalCosts: number;
   expectedPrice: number;
   expiresAt: ColumnType<Date, Date | string, Date | string>;
-  /** The payment method group the quote was priced for (null on quotes made before migration 006). */
+  /** The payment method group the quote was priced for (null on quotes made before migration 009). */
   paymentMethodGroupId: number | null;
   /** When the request made from this quote was created; a spent quote makes no other request. */
   spentAt: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
