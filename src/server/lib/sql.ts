@@ -1,2 +1,33 @@
+/**
+ * Text search, one way everywhere: a case-insensitive "contains" (ILIKE) with LIKE's wildcards in the
+ * typed text taken literally, so `50%` or `a_b` find themselves and never match everything.
+ */
+import type { Expression, ExpressionBuilder, ReferenceExpression, SelectQueryBuilder, SqlBool } from 'kysely';
+
 /** An ILIKE pattern that matches `text` anywhere, with LIKE's wildcards in it taken literally. */
 export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** True where any of `columns` contains `term` (case-insensitive, wildcards literal). */
+export function containsText<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  columns: readonly ReferenceExpression<DB, TB>[],
+  term: string,
+): Expression<SqlBool> {
+  const pattern = likePattern(term);
+  return eb.or(columns.map((column) => eb(column, 'ilike', pattern as never)));
+}
+
+/** `q` narrowed to rows where any of `columns` contains `term`; unchanged when there is no term. */
+export function whereContains<DB, TB extends keyof DB, O>(
+  q: SelectQueryBuilder<DB, TB, O>,
+  columns: readonly ReferenceExpression<DB, TB>[],
+  term: string | undefined,
+): SelectQueryBuilder<DB, TB, O> {
+  return term ? q.where((eb) => containsText(eb, columns, term)) : q;
+}
+
+/** The same test for text held in memory (the desk catalogue): any of `values` contains `term`. */
+export function textContains(values: readonly string[], term: string): boolean {
+  const needle = term.toLowerCase();
+  return values.some((value) => value.toLowerCase().includes(needle));
+}

@@ -1,5 +1,4 @@
 /** Users, groups and actions (named permissions) for administrators; the caller's own access object. */
-import { sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import type { Handlers, Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
@@ -11,7 +10,8 @@ import { revokeAllTokens } from '../identity/tokens';
 import { displayName, newUid } from '../identity/users-store';
 import { assertAdministratorRemains, isAdminGroup, lockAccessChanges, MANAGE_ACCESS } from './guards';
 import { ADMIN_GROUP, menuFor } from './menu';
-import { likePattern } from '../../lib/sql';
+import { type ListEnvelope, listOf, type PageQuery, pageOf } from '../../lib/paging';
+import { containsText } from '../../lib/sql';
 import { canonicalMobile } from '../../../shared/mobile';
 import { toEnglishDigits } from '../../../shared/digits';
 
@@ -40,38 +40,24 @@ type AccessOperation =
 
 async function listUsers(
   db: DB,
-  filter: { isStaff?: boolean | undefined; search?: string | undefined; page?: number; perPage?: number },
-): Promise<{ items: UserSummary[]; total: number }> {
+  filter: PageQuery & { isStaff?: boolean | undefined; search?: string | undefined },
+): Promise<ListEnvelope<UserSummary>> {
   let q = db.selectFrom('users');
   if (filter.isStaff !== undefined) q = q.where('isStaff', '=', filter.isStaff);
   if (filter.search) {
-    const pattern = likePattern(filter.search);
+    const term = filter.search;
     // Stored numbers are canonical: a whole number in any spelling finds its user, and a part typed
     // in Persian digits matches too.
-    const mobile = canonicalMobile(filter.search);
-    const digits = likePattern(toEnglishDigits(filter.search.trim()));
+    const mobile = canonicalMobile(term);
     q = q.where((eb) =>
       eb.or([
         ...(mobile ? [eb('mobileNo', '=', mobile)] : []),
-        eb('mobileNo', 'ilike', digits),
-        eb('firstName', 'ilike', pattern),
-        eb('lastName', 'ilike', pattern),
-        eb('nationalCode', 'ilike', pattern),
-        eb('email', 'ilike', pattern),
+        containsText(eb, ['mobileNo'], toEnglishDigits(term.trim())),
+        containsText(eb, ['firstName', 'lastName', 'nationalCode', 'email'], term),
       ]),
     );
   }
-  const perPage = filter.perPage ?? 50;
-  const page = filter.page ?? 1;
-  const [rows, count] = await Promise.all([
-    q
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .execute(),
-    q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
-  ]);
+  const { items: rows, total } = await pageOf(q, filter, (x) => x.selectAll().orderBy('id', 'desc'));
   const memberships = rows.length
     ? await db
         .selectFrom('groupUsers')
@@ -84,7 +70,7 @@ async function listUsers(
         .execute()
     : [];
   return {
-    total: count.total,
+    total,
     items: rows.map((u) => ({
       id: u.id,
       uid: u.uid,
@@ -338,14 +324,15 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
         db.selectFrom('groupUsers').selectAll().execute(),
         db.selectFrom('groupActions').selectAll().execute(),
       ]);
-      return ok({
-        total: groups.length,
-        items: groups.map((g) => ({
-          ...g,
-          users: members.filter((m) => m.groupId === g.id).map((m) => m.userId),
-          actions: grants.filter((a) => a.groupId === g.id).map((a) => a.actionId),
-        })),
-      });
+      return ok(
+        listOf(
+          groups.map((g) => ({
+            ...g,
+            users: members.filter((m) => m.groupId === g.id).map((m) => m.userId),
+            actions: grants.filter((a) => a.groupId === g.id).map((a) => a.actionId),
+          })),
+        ),
+      );
     },
 
     saveGroup: async ({ body, principal }) => {
@@ -468,10 +455,7 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
 
     getActions: async () => {
       const actions = await db.selectFrom('actions').selectAll().orderBy('id').execute();
-      return ok({
-        total: actions.length,
-        items: actions.map((a) => ({ ...a, usedByContract: actionsUsedByContract.has(a.name) })),
-      });
+      return ok(listOf(actions.map((a) => ({ ...a, usedByContract: actionsUsedByContract.has(a.name) }))));
     },
 
     saveAction: async ({ body, principal }) => {

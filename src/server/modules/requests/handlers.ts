@@ -3,6 +3,7 @@ import type { Handlers } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
+import { listOf } from '../../lib/paging';
 import type { LiveEvents } from '../../realtime/events';
 import type { Catalogue } from '../desks/catalogue';
 import type { RequestService } from './service';
@@ -46,7 +47,7 @@ export function requestHandlers(
         .select(['identifier', 'title', 'color', 'stateIsFinal', 'stateIsFailure'])
         .orderBy('sortOrder')
         .execute();
-      return ok({ items, total: items.length });
+      return ok(listOf(items));
     },
   };
 }

@@ -25,7 +25,8 @@ import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
 import { type MessageKey, msg } from '../../http/messages';
 import { randomToken } from '../../lib/crypto';
-import { likePattern } from '../../lib/sql';
+import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
+import { whereContains } from '../../lib/sql';
 import type { Catalogue, DeskForm } from '../desks/catalogue';
 
 export type Quote = components['schemas']['Quote'];
@@ -351,15 +352,15 @@ export class RequestService {
     return Object.fromEntries(Object.entries(fields).filter(([name]) => !this.catalogue.writeOnlyFields.has(name)));
   }
 
-  async searchPurchases(filter: {
-    userId?: number;
-    ids?: number[];
-    state?: string | undefined;
-    desk?: string | undefined;
-    search?: string | undefined;
-    page?: number | undefined;
-    perPage?: number | undefined;
-  }): Promise<{ items: Purchase[]; total: number }> {
+  async searchPurchases(
+    filter: {
+      userId?: number;
+      ids?: number[];
+      state?: string | undefined;
+      desk?: string | undefined;
+      search?: string | undefined;
+    } & PageQuery,
+  ): Promise<ListEnvelope<Purchase>> {
     let q = this.db
       .selectFrom('purchases')
       .innerJoin('purchaseStates', 'purchaseStates.identifier', 'purchases.state')
@@ -371,14 +372,10 @@ export class RequestService {
     if (filter.desk) q = q.where('purchases.desk', '=', filter.desk);
     if (filter.search) {
       const term = filter.search.trim();
-      q = /^\d+$/.test(term)
-        ? q.where('purchases.id', '=', Number(term))
-        : q.where('purchases.desk', 'ilike', likePattern(term));
+      q = /^\d+$/.test(term) ? q.where('purchases.id', '=', Number(term)) : whereContains(q, ['purchases.desk'], term);
     }
-    const perPage = filter.perPage ?? 50;
-    const page = filter.page ?? 1;
-    const [rows, count] = await Promise.all([
-      q
+    const { items: rows, total } = await pageOf(q, filter, (x) =>
+      x
         .select([
           'purchases.id',
           'purchases.desk',
@@ -405,14 +402,10 @@ export class RequestService {
           'users.mobileNo',
         ])
         .orderBy('purchases.createdAt', 'desc')
-        .orderBy('purchases.id', 'desc')
-        .limit(perPage)
-        .offset((page - 1) * perPage)
-        .execute(),
-      q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
-    ]);
+        .orderBy('purchases.id', 'desc'),
+    );
     return {
-      total: count.total,
+      total,
       items: rows.map((r) => ({
         id: r.id,
         desk: r.desk,

@@ -13,6 +13,7 @@ import type { Database, TasksTable } from '../../db/schema';
 import { HttpError, ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';
+import { listOf, pageOf } from '../../lib/paging';
 import type { LiveEvents } from '../../realtime/events';
 import { displayName, loadUserDto } from '../identity/users-store';
 import type { Storage } from '../storage/storage';
@@ -94,7 +95,7 @@ export function taskHandlers(
       const items = taskTypes
         .filter((t) => visible.includes(t.identifier))
         .map((t) => ({ ...t, openCount: counts.find((c) => c.type === t.identifier)?.n ?? 0 }));
-      return ok({ items, total: items.length });
+      return ok(listOf(items));
     },
 
     searchTasks: async ({ body, principal }) => {
@@ -102,19 +103,8 @@ export function taskHandlers(
       if (types.length === 0) return ok({ items: [], total: 0 });
       let q = db.selectFrom('tasks').where('type', 'in', types);
       q = body?.state ? q.where('state', '=', body.state) : q.where('state', 'in', ['open', 'claimed']);
-      const perPage = body?.perPage ?? 50;
-      const page = body?.page ?? 1;
-      const [rows, count] = await Promise.all([
-        q
-          .selectAll()
-          .orderBy('createdAt')
-          .orderBy('id')
-          .limit(perPage)
-          .offset((page - 1) * perPage)
-          .execute(),
-        q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
-      ]);
-      return ok({ items: await toTaskDtos(db, rows), total: count.total });
+      const { items, total } = await pageOf(q, body ?? {}, (x) => x.selectAll().orderBy('createdAt').orderBy('id'));
+      return ok({ items: await toTaskDtos(db, items), total });
     },
 
     fetchApproveProfileAsL1TaskData: async ({ body, principal }) => {
