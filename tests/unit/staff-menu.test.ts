@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import actionCatalogue from '../../schemas/access/actions.json' with { type: 'json' };
 import { loadContract } from '../../src/server/contract/contract';
 import { MENU_BY_ACTION, menuFor } from '../../src/server/modules/access/menu';
-import { canOpenStaffRoute, STAFF_PAGES, staffPagesOf } from '../../src/web/features/auth/staff-pages';
+import { canOpenStaffRoute, STAFF_PAGES, staffPagesOf } from '../../src/web/lib/staff-pages';
 
 const catalogue = new Set(actionCatalogue.actions.map((a) => a.name));
 

@@ -6,12 +6,12 @@ import { useHydrateAtoms } from 'jotai/utils';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { type ReactNode, useEffect } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { followOtherTabs, initSession } from '../features/auth/session';
+import { followOtherTabs, initSession } from '../lib/session';
 import { queryClient } from '../lib/query';
 import { store } from '../lib/store';
 import { Guard, NotFoundRedirect } from './Guard';
 import { RouteError } from './RouteError';
-import { routes } from './routes';
+import { routes } from '../lib/routes';
 import { Shell } from './Shell';
 
 const router = createBrowserRouter([

@@ -2,16 +2,16 @@ import { Flex, Spinner } from '@radix-ui/themes';
 import { useAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet } from 'react-router-dom';
-import { loginDialogOpenAtom } from '../features/auth/session';
-import { Breadcrumbs } from '../features/shell/Breadcrumbs';
-import { LiveUpdates } from '../features/shell/LiveUpdates';
-import { ProgressBar } from '../features/shell/ProgressBar';
-import { Snackbar } from '../features/shell/snackbar';
-import { TopBar } from '../features/shell/TopBar';
+import { loginDialogOpenAtom } from '../lib/session';
+import { Breadcrumbs } from '../components/shell/Breadcrumbs';
+import { LiveUpdates } from '../components/shell/LiveUpdates';
+import { ProgressBar } from '../components/shell/ProgressBar';
+import { Snackbar } from '../components/shell/snackbar';
+import { TopBar } from '../components/shell/TopBar';
 import { whenIdle } from '../lib/idle';
 
 // The drawer and the log-in form are not part of the first page: they load once it is idle, or when first opened.
-const loadDrawer = () => import('../features/shell/Drawer');
+const loadDrawer = () => import('../components/shell/Drawer');
 const Drawer = lazy(() => loadDrawer().then((m) => ({ default: m.Drawer })));
 const loadLoginDialog = () => import('../features/auth/LoginDialog');
 const LoginDialog = lazy(() => loadLoginDialog().then((m) => ({ default: m.LoginDialog })));

@@ -8,7 +8,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { formatPhone, toPersianDigits } from '../../../shared/format';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
-import { loginDialogOpenAtom, userAtom } from './session';
+import { loginDialogOpenAtom, userAtom } from '../../lib/session';
 import { SessionsPanel } from './SessionsPanel';
 
 export default function AccountPage() {

@@ -11,8 +11,8 @@ import { toEnglishDigits } from '../../../shared/digits';
 import { formatPhone } from '../../../shared/format';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { queryClient } from '../../lib/query';
-import { showSnackbar } from '../shell/snackbar';
-import { loadUser, loginDialogOpenAtom, storedTokenAtom, userAtom } from './session';
+import { showSnackbar } from '../../components/shell/snackbar';
+import { loadUser, loginDialogOpenAtom, storedTokenAtom, userAtom } from '../../lib/session';
 
 function PasswordField({
   id,

@@ -10,8 +10,8 @@ import { toEnglishDigits } from '../../../shared/digits';
 import { canonicalMobile } from '../../../shared/mobile';
 import { isValidMobile, isValidNationalCode } from '../../../shared/validation';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
-import { logInWith } from './session';
-import { mmss, useCountdown } from './useCountdown';
+import { logInWith } from '../../lib/session';
+import { mmss, useCountdown } from '../../lib/useCountdown';
 
 const m = messages.messages;
 

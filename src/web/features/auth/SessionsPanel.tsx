@@ -11,8 +11,8 @@ import type { components } from '../../../generated/api';
 import { toPersianDigits } from '../../../shared/format';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { queryClient } from '../../lib/query';
-import { DateText } from '../shell/DateText';
-import { showSnackbar } from '../shell/snackbar';
+import { DateText } from '../../components/date/DateText';
+import { showSnackbar } from '../../components/shell/snackbar';
 
 type Session = components['schemas']['Session'];
 

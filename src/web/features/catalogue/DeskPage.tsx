@@ -1,8 +1,8 @@
 import { Callout, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { Navigate, useLocation, useParams } from 'react-router-dom';
-import { LoadError } from '../shell/LoadError';
-import { catalogueAtom } from './catalogue-query';
+import { LoadError } from '../../components/states/LoadError';
+import { catalogueAtom } from '../../lib/queries/catalogue';
 import { DeskForm } from './DeskForm';
 
 /** A desk from the catalogue with its form; a desk the catalogue marks as not yet open shows as such. */

@@ -1,7 +1,7 @@
 import { Box, Flex, Heading, Text } from '@radix-ui/themes';
 import type { components } from '../../../generated/api';
 import { formatNumber, formatRial } from '../../../shared/format';
-import { mmss, useCountdown } from '../auth/useCountdown';
+import { mmss, useCountdown } from '../../lib/useCountdown';
 
 export type Quote = components['schemas']['Quote'];
 

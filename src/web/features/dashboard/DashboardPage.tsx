@@ -1,11 +1,11 @@
 import { Box, Button, Card, Flex, Heading, Skeleton, Table, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
-import { CategoryCards } from '../catalogue/CategoryCards';
-import { currenciesAtom } from '../catalogue/currencies-query';
-import { DateText } from '../shell/DateText';
-import { LoadError } from '../shell/LoadError';
-import { RialText } from '../shell/RialText';
+import { CategoryCards } from '../../components/CategoryCards';
+import { currenciesAtom } from '../../lib/queries/currencies';
+import { DateText } from '../../components/date/DateText';
+import { LoadError } from '../../components/states/LoadError';
+import { RialText } from '../../components/RialText';
 
 function Rates() {
   const { data, isPending, isError, error, refetch, isFetching } = useAtomValue(currenciesAtom);

@@ -2,8 +2,8 @@ import { Card, Flex, Heading, Table, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { type CalendarKind, type DateFormatName, formatDate } from '../../../shared/calendar';
 import { formatNumber, formatPhone, formatRial, toPersianDigits } from '../../../shared/format';
-import { calendarAtom } from '../shell/calendar';
-import { DateText } from '../shell/DateText';
+import { calendarAtom } from '../../lib/calendar';
+import { DateText } from '../../components/date/DateText';
 
 const FORMATS: DateFormatName[] = ['date', 'slashDate', 'weekdayDate', 'dateTime'];
 const CALENDARS: Array<[CalendarKind, string]> = [

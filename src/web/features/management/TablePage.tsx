@@ -1,5 +1,5 @@
 import { Card, Flex, Heading } from '@radix-ui/themes';
-import { asTableDef, DataTable } from '../data-table/DataTable';
+import { asTableDef, DataTable } from '../../components/data-table/DataTable';
 
 /** A management page that is one table from schemas/tables. */
 export function TablePage({ table }: { table: unknown }) {

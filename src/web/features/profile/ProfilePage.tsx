@@ -12,12 +12,12 @@ import { todayIso } from '../../../shared/calendar/month-grid';
 import { toEnglishDigits } from '../../../shared/digits';
 import { isPersianText, isValidNationalCode } from '../../../shared/validation';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
-import { loadUser, loginDialogOpenAtom, type User, userAtom } from '../auth/session';
-import { calendarAtom } from '../shell/calendar';
-import { DateText } from '../shell/DateText';
-import { showSnackbar } from '../shell/snackbar';
+import { loadUser, loginDialogOpenAtom, type User, userAtom } from '../../lib/session';
+import { calendarAtom } from '../../lib/calendar';
+import { DateText } from '../../components/date/DateText';
+import { showSnackbar } from '../../components/shell/snackbar';
 import { CardImageUpload } from './CardImageUpload';
-import { INVALID_PREFIX, JalaliDateInput } from '../../lib/JalaliDateInput';
+import { INVALID_PREFIX, JalaliDateInput } from '../../components/date/JalaliDateInput';
 
 const m = messages.messages;
 

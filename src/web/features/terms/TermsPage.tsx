@@ -3,10 +3,10 @@ import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { api } from '../../lib/api-client';
-import { loadUser, userAtom } from '../auth/session';
-import { catalogueAtom } from '../catalogue/catalogue-query';
-import { showError, showSnackbar } from '../shell/snackbar';
-import { POLICY_OPERATIONS, type PolicyCategory } from './policies';
+import { loadUser, userAtom } from '../../lib/session';
+import { catalogueAtom } from '../../lib/queries/catalogue';
+import { showError, showSnackbar } from '../../components/shell/snackbar';
+import { POLICY_OPERATIONS, type PolicyCategory } from '../../lib/policy-approval';
 
 export function TermsText() {
   return (

@@ -8,10 +8,10 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import actionsTable from '../../../../../schemas/tables/actions.json';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { asTableDef, DataTable } from '../../data-table/DataTable';
-import { showSnackbar } from '../../shell/snackbar';
+import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
+import { showSnackbar } from '../../../components/shell/snackbar';
 import { ConfirmDialog } from './ConfirmDialog';
-import { Field } from './Field';
+import { Field } from '../../../components/FormField';
 import { type Action, groupsQuery, invalidateAccess } from './queries';
 
 const SYSTEM_NAME = /^[a-z][A-Za-z0-9]{1,49}$/;

@@ -10,10 +10,10 @@ import { type FormEvent, useState } from 'react';
 import groupsTable from '../../../../../schemas/tables/groups.json';
 import { formatNumber } from '../../../../shared/format';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { asTableDef, DataTable } from '../../data-table/DataTable';
-import { showSnackbar } from '../../shell/snackbar';
+import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
+import { showSnackbar } from '../../../components/shell/snackbar';
 import { ConfirmDialog } from './ConfirmDialog';
-import { Field } from './Field';
+import { Field } from '../../../components/FormField';
 import { actionsQuery, type Group, invalidateAccess, staffQuery } from './queries';
 
 /** The seeded group every administrator belongs to (src/server/modules/access/menu.ts ADMIN_GROUP). */

@@ -2,8 +2,8 @@
 import { Button, Callout, Dialog, Flex } from '@radix-ui/themes';
 import { type FormEvent, useState } from 'react';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { showSnackbar } from '../../shell/snackbar';
-import { Field } from './Field';
+import { showSnackbar } from '../../../components/shell/snackbar';
+import { Field } from '../../../components/FormField';
 import type { UserSummary } from './queries';
 
 export function PasswordResetDialog({ user, onClose }: { user: UserSummary; onClose: () => void }) {

@@ -6,10 +6,10 @@ import { Button, Callout, Checkbox, Dialog, Flex, Text } from '@radix-ui/themes'
 import { type FormEvent, useState } from 'react';
 import { isValidMobile } from '../../../../shared/validation';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { showSnackbar } from '../../shell/snackbar';
+import { showSnackbar } from '../../../components/shell/snackbar';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DeactivationText } from './DeactivationText';
-import { Field } from './Field';
+import { Field } from '../../../components/FormField';
 import { invalidateAccess, type UserSummary } from './queries';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

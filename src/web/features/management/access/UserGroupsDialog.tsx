@@ -3,7 +3,7 @@ import { Button, Callout, CheckboxGroup, Dialog, Flex, Text } from '@radix-ui/th
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { showSnackbar } from '../../shell/snackbar';
+import { showSnackbar } from '../../../components/shell/snackbar';
 import { groupsQuery, invalidateAccess, type UserSummary } from './queries';
 
 export function UserGroupsDialog({ user, onClose }: { user: UserSummary; onClose: () => void }) {

@@ -7,7 +7,7 @@ import { Button, Callout, Dialog, Flex, IconButton, Text, TextField } from '@rad
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { showSnackbar } from '../../shell/snackbar';
+import { showSnackbar } from '../../../components/shell/snackbar';
 import type { UserSummary } from './queries';
 
 type Value = string | number | boolean;

@@ -8,9 +8,9 @@ import { toEnglishDigits } from '../../../../shared/digits';
 import { formatRial } from '../../../../shared/format';
 import { isInteger } from '../../../../shared/validation';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { canAtom } from '../../auth/policy';
-import { DateText } from '../../shell/DateText';
-import { showSnackbar } from '../../shell/snackbar';
+import { canAtom } from '../../../lib/policy';
+import { DateText } from '../../../components/date/DateText';
+import { showSnackbar } from '../../../components/shell/snackbar';
 import { SystemParameters } from './SystemParameters';
 
 type Currency = components['schemas']['Currency'];

@@ -30,7 +30,7 @@ import {
   UNIT_LABEL,
 } from '../../../../shared/system-parameters';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { showSnackbar } from '../../shell/snackbar';
+import { showSnackbar } from '../../../components/shell/snackbar';
 
 type Parameter = components['schemas']['SystemParameter'];
 

@@ -4,8 +4,8 @@ import { useEffect, useState } from 'react';
 import type { components } from '../../../../generated/api';
 import { formatPhone } from '../../../../shared/format';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { DateText } from '../../shell/DateText';
-import { showSnackbar } from '../../shell/snackbar';
+import { DateText } from '../../../components/date/DateText';
+import { showSnackbar } from '../../../components/shell/snackbar';
 
 type TaskData = {
   task: components['schemas']['Task'];

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import tasksTable from '../../../../../schemas/tables/tasks.json';
 import type { components } from '../../../../generated/api';
 import { api, call } from '../../../lib/api-client';
-import { asTableDef, DataTable } from '../../data-table/DataTable';
+import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
 import { ProfileReviewDialog } from './ProfileReviewDialog';
 
 type TaskType = components['schemas']['TaskType'];

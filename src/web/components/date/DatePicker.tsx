@@ -7,7 +7,7 @@
 import { CalendarIcon, ChevronLeftIcon, ChevronRightIcon } from '@radix-ui/react-icons';
 import { Flex, IconButton, Popover } from '@radix-ui/themes';
 import { type KeyboardEvent, type RefObject, useEffect, useRef, useState } from 'react';
-import { type CalendarKind, weekStartsOn } from '../../shared/calendar';
+import { type CalendarKind, weekStartsOn } from '../../../shared/calendar';
 import {
   addDays,
   addMonths,
@@ -21,8 +21,8 @@ import {
   todayIso,
   weekdayInitials,
   yearBounds,
-} from '../../shared/calendar/month-grid';
-import { toPersianDigits } from '../../shared/digits';
+} from '../../../shared/calendar/month-grid';
+import { toPersianDigits } from '../../../shared/digits';
 import './DatePicker.css';
 
 export interface DateRange {

@@ -3,7 +3,7 @@
  * maps each contract action to entries in src/server/modules/access/menu.ts). Pure data, so a unit test can
  * hold the two sides together.
  */
-import type { RouteName } from '../../app/routes';
+import type { RouteName } from './routes';
 
 interface AccessMenu {
   menu: readonly string[];

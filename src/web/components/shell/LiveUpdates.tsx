@@ -3,7 +3,7 @@ import { Box, Callout, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { connectLive } from '../../lib/realtime';
-import { loadUser, sessionReadyAtom, userAtom } from '../auth/session';
+import { loadUser, sessionReadyAtom, userAtom } from '../../lib/session';
 
 interface TaskSnack {
   color: string;

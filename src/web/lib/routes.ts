@@ -4,7 +4,7 @@
  */
 import type { ComponentType } from 'react';
 import ErrorPage from '../features/errors/ErrorPage';
-import { lazyPage } from '../lib/lazy-page';
+import { lazyPage } from './lazy-page';
 
 /** `staff`: login-required, and the server's access menu must name the route (see features/auth/policy). */
 export type Access = 'public' | 'login' | 'guest' | 'staff';

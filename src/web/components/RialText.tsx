@@ -1,4 +1,4 @@
-import { formatNumber } from '../../../shared/format';
+import { formatNumber } from '../../shared/format';
 
 /** An amount in rial: en-US thousands separators, the digits isolated left to right, the unit after them in Persian order. */
 export function RialText({ value, testId }: { value: number | bigint | string; testId?: string }) {

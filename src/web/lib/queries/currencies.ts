@@ -1,7 +1,7 @@
 /** Public currency list with rial rates; refetched when a currency.updated event arrives. */
 import { atomWithQuery } from 'jotai-tanstack-query';
 import type { components } from '../../../generated/api';
-import { api, call } from '../../lib/api-client';
+import { api, call } from '../api-client';
 
 export type Currency = components['schemas']['Currency'];
 

@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { type DateFormatName, formatDate } from '../../../shared/calendar';
-import { calendarAtom } from './calendar';
+import { calendarAtom } from '../../lib/calendar';
 
 /** A date in the calendar the user chose (Jalali by default). */
 export function DateText({

@@ -4,10 +4,10 @@
  * after log-in and at start-up, and token and user are cleared when that fails.
  */
 import { atom } from 'jotai';
-import type { components } from '../../../generated/api';
-import { ApiError, api, call, digMessage, FALLBACK_MESSAGE, onUnauthorized, TOKEN_KEY } from '../../lib/api-client';
-import { queryClient } from '../../lib/query';
-import { store } from '../../lib/store';
+import type { components } from '../../generated/api';
+import { ApiError, api, call, digMessage, FALLBACK_MESSAGE, onUnauthorized, TOKEN_KEY } from './api-client';
+import { queryClient } from './query';
+import { store } from './store';
 
 export type User = components['schemas']['User'];
 export type UserAccess = components['schemas']['UserAccess'];

@@ -10,8 +10,8 @@
  */
 import { Flex, Text, TextField } from '@radix-ui/themes';
 import { useEffect, useId, useRef, useState } from 'react';
-import type { CalendarKind } from '../../shared/calendar';
-import { formatDateText, isDateTextPrefix, parseDateText } from '../../shared/calendar/date-text';
+import type { CalendarKind } from '../../../shared/calendar';
+import { formatDateText, isDateTextPrefix, parseDateText } from '../../../shared/calendar/date-text';
 import { DatePicker, type DateRange } from './DatePicker';
 
 export const INVALID_PREFIX = '@';

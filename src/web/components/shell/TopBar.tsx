@@ -4,12 +4,12 @@ import { lazy, type Ref, Suspense, useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
 import { whenIdle } from '../../lib/idle';
-import { userAtom } from '../auth/session';
+import { userAtom } from '../../lib/session';
 
 const loadUserMenu = () => import('./UserMenu');
 const UserMenu = lazy(loadUserMenu);
 const ChangePasswordDialog = lazy(() =>
-  import('../auth/ChangePasswordDialog').then((m) => ({ default: m.ChangePasswordDialog })),
+  import('../../features/auth/ChangePasswordDialog').then((m) => ({ default: m.ChangePasswordDialog })),
 );
 
 /**

@@ -23,7 +23,7 @@ import type { DataTable as TableDef } from '../../../generated/schemas/table';
 import { formatDate } from '../../../shared/calendar';
 import { formatNumber, formatPhone, formatRial } from '../../../shared/format';
 import { ApiError, api, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
-import { calendarAtom } from '../shell/calendar';
+import { calendarAtom } from '../../lib/calendar';
 import { showSnackbar } from '../shell/snackbar';
 import { type ExportFormat, exportRows } from './export';
 

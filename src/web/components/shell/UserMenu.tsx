@@ -7,9 +7,9 @@ import { PersonIcon } from '@radix-ui/react-icons';
 import { DropdownMenu, IconButton } from '@radix-ui/themes';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useNavigate } from 'react-router-dom';
-import { pathOf } from '../../app/routes';
-import { staffPagesAtom } from '../auth/policy';
-import { loginDialogOpenAtom, logout, userAtom } from '../auth/session';
+import { pathOf } from '../../lib/routes';
+import { staffPagesAtom } from '../../lib/policy';
+import { loginDialogOpenAtom, logout, userAtom } from '../../lib/session';
 
 export default function UserMenu({
   defaultOpen,

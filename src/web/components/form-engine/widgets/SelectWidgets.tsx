@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { components } from '../../../../generated/api';
 import { formatRial } from '../../../../shared/format';
 import { api, call } from '../../../lib/api-client';
-import { currenciesQueryKey } from '../../catalogue/currencies-query';
+import { currenciesQueryKey } from '../../../lib/queries/currencies';
 
 type Currency = components['schemas']['Currency'];
 type Group = components['schemas']['PaymentMethodGroup'];

@@ -3,7 +3,7 @@ import { atomWithQuery } from 'jotai-tanstack-query';
 import type { ProductCategories } from '../../../generated/schemas/categories';
 import type { Desk } from '../../../generated/schemas/desk';
 import type { FormType } from '../../../generated/schemas/form';
-import { api, call } from '../../lib/api-client';
+import { api, call } from '../api-client';
 
 export type Category = ProductCategories['categories'][number];
 export type { Desk, FormType };

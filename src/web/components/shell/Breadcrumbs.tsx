@@ -3,8 +3,8 @@ import { Flex, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
 import { Link, matchPath, useLocation } from 'react-router-dom';
-import { type RouteDef, routeByName, routes } from '../../app/routes';
-import { type CatalogueData, catalogueAtom } from '../catalogue/catalogue-query';
+import { type RouteDef, routeByName, routes } from '../../lib/routes';
+import { type CatalogueData, catalogueAtom } from '../../lib/queries/catalogue';
 
 interface Crumb {
   title: string;
