@@ -15,7 +15,6 @@ import type { AnyHandler, Authenticator, Handlers } from './contract/handlers';
 import { registerContractRoutes } from './contract/router';
 import { type DatabaseHandle, openDatabase } from './db/database';
 import { migrate } from './db/migrate';
-import { seedDemoCatalogue, seedSystemParameters } from './db/seed';
 import { HttpError } from './http/errors';
 import { type MessageKey, msg } from './http/messages';
 import { lockDataDir } from './lib/data-dir-lock';
@@ -25,6 +24,7 @@ import { accessHandlers } from './modules/access/handlers';
 import { seedAccess } from './modules/access/seed';
 import { catalogueHandlers } from './modules/catalogue/handlers';
 import { referenceHandlers } from './modules/catalogue/reference-handlers';
+import { seedDemoCatalogue } from './modules/catalogue/seed';
 import { Catalogue } from './modules/desks/catalogue';
 import { identityHandlers } from './modules/identity/handlers';
 import { loginGuard } from './modules/identity/login-limits';
@@ -32,6 +32,8 @@ import { createSmsSender } from './modules/identity/sms';
 import { tokenAuthenticator } from './modules/identity/tokens';
 import { requestHandlers } from './modules/requests/handlers';
 import { RequestService } from './modules/requests/service';
+import { settingsHandlers } from './modules/settings/handlers';
+import { seedSystemParameters } from './modules/settings/service';
 import { scheduleCleanup } from './modules/storage/cleanup';
 import { Storage } from './modules/storage/storage';
 import { taskHandlers } from './modules/tasks/handlers';
@@ -209,10 +211,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const live = new LiveEvents(broadcaster);
   const handlers: Handlers = {
     getHealth: async () => ({ result: true, msg: '', data: { database: database.kind } }),
-    ...catalogueHandlers(db, {
-      currencyUpdated: (currency) => live.currencyUpdated(currency),
-      systemParametersUpdated: () => live.systemParametersUpdated(),
-    }),
+    ...catalogueHandlers(db, { currencyUpdated: (currency) => live.currencyUpdated(currency) }),
+    ...settingsHandlers(db, { systemParametersUpdated: () => live.systemParametersUpdated() }),
     ...identityHandlers({
       db,
       storage,

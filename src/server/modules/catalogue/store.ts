@@ -1,4 +1,4 @@
-/** Repository functions for currencies, payment method groups and system parameters. */
+/** Repository functions for currencies and payment method groups. */
 import type { components } from '../../../generated/api';
 import type { DB } from '../../db/database';
 import { type ListEnvelope, type PageQuery as Paging, pageOf } from '../../lib/paging';
@@ -35,11 +35,4 @@ export async function searchCurrencies(
 export async function searchPaymentMethodGroups(db: DB, query: PageQuery): Promise<ListEnvelope<PaymentMethodGroup>> {
   const q = whereContains(db.selectFrom('paymentMethodGroups'), ['title'], query.search);
   return pageOf(q, query, (x) => x.select(['id', 'title', 'description', 'isCash']).orderBy('sortOrder').orderBy('id'));
-}
-
-export async function fetchSystemParameters(db: DB, onlyPublic: boolean): Promise<Record<string, unknown>> {
-  let q = db.selectFrom('systemParameters').select(['key', 'value']);
-  if (onlyPublic) q = q.where('isPublic', '=', true);
-  const rows = await q.orderBy('key').execute();
-  return Object.fromEntries(rows.map((r) => [r.key, r.value]));
 }

@@ -8,6 +8,7 @@ import { HttpError, tooManyRequests } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { numericCode, safeEqual, sha256 } from '../../lib/crypto';
 import type { RateLimiter } from '../../lib/rate-limit';
+import { readSetting } from '../settings/service';
 import type { SmsSender } from './sms';
 
 export const MAX_WRONG_CODES = 5;
@@ -21,16 +22,6 @@ export interface MobileCodeDeps {
   sms: SmsSender;
   rateLimiter: RateLimiter;
   limits: { perMobile: number; perIp: number; windowSeconds: number };
-}
-
-async function codeLifetimeSeconds(db: DB): Promise<number> {
-  const row = await db
-    .selectFrom('systemParameters')
-    .select('value')
-    .where('key', '=', 'mobileValidationCodeLifetimeSeconds')
-    .executeTakeFirst();
-  const value = Number(row?.value);
-  return Number.isInteger(value) && value > 0 ? value : 120;
 }
 
 function activeCodeQuery(db: DB, mobileNo: string) {
@@ -63,7 +54,7 @@ export async function sendMobileValidationCode(
     const left = Math.ceil((new Date(active.expiresAt).getTime() - Date.now()) / 1000);
     return { expirationDuration: Math.max(1, left), activeCodeExists: true };
   }
-  const lifetime = await codeLifetimeSeconds(db);
+  const lifetime = await readSetting(db, 'mobileValidationCodeLifetimeSeconds');
   const code = numericCode(CODE_DIGITS);
   const inserted = await db
     .insertInto('mobileValidationCodes')

@@ -28,6 +28,7 @@ import { randomToken } from '../../lib/crypto';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import { whereContains } from '../../lib/sql';
 import type { Catalogue, DeskForm } from '../desks/catalogue';
+import { readSettings } from '../settings/service';
 
 export type Quote = components['schemas']['Quote'];
 export type Purchase = components['schemas']['Purchase'];
@@ -74,21 +75,17 @@ export class RequestService {
   }
 
   private async pricingParameters() {
-    const rows = await this.db.selectFrom('systemParameters').select(['key', 'value']).execute();
-    const value = (key: string, fallback: number) => {
-      const v = Number(rows.find((r) => r.key === key)?.value);
-      return Number.isFinite(v) ? v : fallback;
-    };
+    const settings = await readSettings(this.db);
     return {
       pricing: {
-        feePercent: value('feePercent', 0),
-        fixedFee: value('fixedFee', 0),
-        taxPercentOnFee: value('taxPercentOnFee', 0),
-        operationCost: value('operationCost', 0),
+        feePercent: settings.feePercent,
+        fixedFee: settings.fixedFee,
+        taxPercentOnFee: settings.taxPercentOnFee,
+        operationCost: settings.operationCost,
       },
-      minAmount: value('minAmount', 1),
-      maxAmount: value('maxAmount', Number.MAX_SAFE_INTEGER),
-      quoteLifetimeSeconds: value('quoteLifetimeSeconds', 300),
+      minAmount: settings.minAmount,
+      maxAmount: settings.maxAmount,
+      quoteLifetimeSeconds: settings.quoteLifetimeSeconds,
     };
   }
 

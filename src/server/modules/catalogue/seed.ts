@@ -1,22 +1,11 @@
 /**
- * Seeds what every installation needs (system parameter defaults; missing keys only, staff edits survive)
- * and, on an empty database, the demo catalogue (currencies, payment method groups).
+ * The demo catalogue (currencies, payment method groups and methods, third parties, bank accounts), seeded
+ * into an empty database at start when SEED_DEMO is on. Part of the catalogue module, which owns these tables.
  */
 
 import { sql } from 'kysely';
-import defaults from '../../../schemas/config/systemParameters.json' with { type: 'json' };
-import demo from '../../../schemas/demo/catalogue.json' with { type: 'json' };
-import type { DB } from './database';
-
-export async function seedSystemParameters(db: DB): Promise<void> {
-  for (const p of defaults.parameters) {
-    await db
-      .insertInto('systemParameters')
-      .values({ key: p.key, value: JSON.stringify(p.value), isPublic: p.isPublic })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-  }
-}
+import demo from '../../../../schemas/demo/catalogue.json' with { type: 'json' };
+import type { DB } from '../../db/database';
 
 export async function seedDemoCatalogue(db: DB): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
