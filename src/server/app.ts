@@ -173,7 +173,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   let storageSecret: string;
   try {
     if (config.redisUrl) redis = await connectRedis(config.redisUrl, config.redisKeyPrefix);
-    await migrate(database.db);
+    await migrate(database);
     await seedSystemParameters(database.db);
     if (config.seedDemo) await seedDemoCatalogue(database.db);
     seeded = await seedAccess(database.db, config.admin);

@@ -10,6 +10,7 @@ import { adminPasswordNotice } from './admin-notice';
 import { buildApp, RedisUnavailableError } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseUnavailableError } from './db/database';
+import { MigrationError } from './db/migrate';
 import { DataDirLockedError } from './lib/data-dir-lock';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -58,7 +59,8 @@ async function main(): Promise<void> {
     if (
       error instanceof DatabaseUnavailableError ||
       error instanceof RedisUnavailableError ||
-      error instanceof DataDirLockedError
+      error instanceof DataDirLockedError ||
+      error instanceof MigrationError
     )
       fail(error.message);
     throw error;

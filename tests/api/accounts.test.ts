@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/database';
-import { migrate, splitStatements } from '../../src/server/db/migrate';
+import { migrate } from '../../src/server/db/migrate';
 import { hashCode } from '../../src/server/modules/identity/mobile-codes';
 import { ADMIN_PASSWORD, bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
 
@@ -189,12 +189,11 @@ describe('migration 005 on a database with duplicate spellings', () => {
     await sql`create table schema_migrations (name text primary key, applied_at timestamptz not null default now())`.execute(
       db,
     );
+    // The schema before migration 005, as the old runner left it (its bookkeeping included): migrate() adopts it.
     for (const file of readdirSync(migrationsDir)
       .filter((f) => f.endsWith('.sql') && f < '005')
       .sort()) {
-      for (const statement of splitStatements(readFileSync(path.join(migrationsDir, file), 'utf8'))) {
-        await sql.raw(statement).execute(db);
-      }
+      await handle.runScript(db, readFileSync(path.join(migrationsDir, file), 'utf8'));
       await sql`insert into schema_migrations (name) values (${file})`.execute(db);
     }
   });
@@ -225,7 +224,8 @@ describe('migration 005 on a database with duplicate spellings', () => {
         .executeTakeFirstOrThrow();
       ids.push(row.id);
     }
-    await migrate(db);
+    // Nothing the old runner applied runs again: the first migration applied now is 005.
+    expect((await migrate(handle))[0]).toBe('005_mobile_canonical');
 
     const users = await db.selectFrom('users').select(['id', 'mobileNo']).orderBy('id').execute();
     expect(users.map((u) => u.mobileNo)).toEqual([

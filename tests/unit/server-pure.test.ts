@@ -1,7 +1,7 @@
 /** Pure helpers of the server that deserve their own checks. */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { splitStatements } from '../../src/server/db/migrate';
+import { checksumOf } from '../../src/server/db/migrate';
 import { persianWait } from '../../src/server/http/errors';
 import { backoffWaitMs } from '../../src/server/lib/rate-limit';
 import { menuFor } from '../../src/server/modules/access/menu';
@@ -10,12 +10,13 @@ import { ageInYears } from '../../src/server/modules/identity/profile';
 import { maskMobile } from '../../src/server/modules/identity/users-store';
 import { sniffImageKind } from '../../src/server/modules/storage/images';
 
-describe('splitStatements', () => {
-  it('splits on a semicolon at the end of a line and drops comment lines', () => {
-    expect(splitStatements('-- note\ncreate table a (x int);\n\ncreate index i on a (x);\n')).toEqual([
-      'create table a (x int)',
-      'create index i on a (x)',
-    ]);
+describe('checksumOf', () => {
+  it('is the SHA-256 of a migration text, the same with CRLF line ends, and changes with any other edit', () => {
+    const text = 'create table a (x int);\ncreate index i on a (x);\n';
+    expect(checksumOf(text)).toBe('d6ee1d667c4922c5dab10538c00219e7b2fb2c90dbeea155bb9924d24e284d8b');
+    expect(checksumOf(text.replaceAll('\n', '\r\n'))).toBe(checksumOf(text));
+    expect(checksumOf(text.replace('int', 'bigint'))).not.toBe(checksumOf(text));
+    expect(checksumOf(`${text}\n`)).not.toBe(checksumOf(text));
   });
 });
 

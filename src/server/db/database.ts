@@ -5,10 +5,10 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
+import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
-import type { Database } from './schema';
+import type { DB as Database } from '../../generated/db';
 
 export type DB = Kysely<Database>;
 
@@ -30,6 +30,12 @@ export class DatabaseUnavailableError extends Error {}
 export interface DatabaseHandle {
   db: DB;
   kind: 'pglite' | 'postgres';
+  /**
+   * Runs SQL text of several statements (a migration file, `$$ … $$` bodies included) as one simple query on
+   * `on`'s connection: node-postgres uses the simple protocol for a query without parameters, PGlite needs
+   * `exec`. PGlite has one session, so its caller must hold Kysely's only connection (be inside `on`).
+   */
+  runScript(on: DB, text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,7 +67,10 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     );
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  const runScript = async (on: DB, text: string) => {
+    await sql.raw(text).execute(on);
+  };
+  return { db, kind: 'postgres', runScript, close: () => db.destroy() };
 }
 
 async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
@@ -76,7 +85,10 @@ async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
   }
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins: [new CamelCasePlugin()] });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  const runScript = async (_on: DB, text: string) => {
+    await pglite.exec(text);
+  };
+  return { db, kind: 'pglite', runScript, close: () => db.destroy() };
 }
 
 export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): Promise<DatabaseHandle> {
