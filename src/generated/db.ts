@@ -29,6 +29,9 @@ export interface Captchas {
   answerHash: string;
   expiresAt: Timestamp;
   id: string;
+  /**
+   * The PNG drawn when the captcha was made (node-postgres gives a Buffer, PGlite a Uint8Array).
+   */
   imagePng: Uint8Array;
   usedAt: Timestamp | null;
 }
@@ -183,8 +186,14 @@ export interface Quotes {
   grossPrice: number;
   id: string;
   operationCost: number;
+  /**
+   * The payment method group the quote was priced for (null on quotes made before migration 009).
+   */
   paymentMethodGroupId: number | null;
   rate: number;
+  /**
+   * When the request made from this quote was created; a spent quote makes no other request.
+   */
   spentAt: Timestamp | null;
   tax: number;
   totalCosts: number;
@@ -231,6 +240,9 @@ export interface ThirdParties {
 }
 
 export interface Uploads {
+  /**
+   * Set by the clean-up once something was found naming the file; null files past the grace period are removed.
+   */
   attachedAt: Timestamp | null;
   createdAt: Generated<Timestamp>;
   id: Generated<number>;
@@ -252,6 +264,9 @@ export interface Users {
   approvedLevel: Generated<number>;
   createdAt: Generated<Timestamp>;
   dateOfBirth: string | null;
+  /**
+   * Set when staff deactivate the account (it can no longer log in); null while active.
+   */
   deactivatedAt: Timestamp | null;
   email: string | null;
   firstName: string | null;
@@ -272,10 +287,16 @@ export interface Users {
 export interface UserTokens {
   createdAt: Generated<Timestamp>;
   id: Generated<number>;
+  /**
+   * The client address the token was issued to.
+   */
   ip: string | null;
   lastUsedAt: Generated<Timestamp>;
   revokedAt: Timestamp | null;
   tokenHash: string;
+  /**
+   * The browser (User-Agent, cut to 300 characters) the token was issued to.
+   */
   userAgent: string | null;
   userId: number;
 }
