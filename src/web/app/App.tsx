@@ -6,12 +6,13 @@ import { useHydrateAtoms } from 'jotai/utils';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { type ReactNode, useEffect } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { followOtherTabs, initSession } from '../lib/session';
 import { queryClient } from '../lib/query';
+import { routes } from '../lib/routes';
+import { followOtherTabs, initSession } from '../lib/session';
 import { store } from '../lib/store';
 import { Guard, NotFoundRedirect } from './Guard';
+import { PAGES } from './pages';
 import { RouteError } from './RouteError';
-import { routes } from '../lib/routes';
 import { Shell } from './Shell';
 
 const router = createBrowserRouter([
@@ -19,16 +20,19 @@ const router = createBrowserRouter([
     element: <Shell />,
     errorElement: <RouteError />,
     children: [
-      ...routes.map((route) => ({
-        path: route.path,
-        // Each route has its own error element, so a failed page keeps the shell around it.
-        errorElement: <RouteError />,
-        element: (
-          <Guard route={route}>
-            <route.page />
-          </Guard>
-        ),
-      })),
+      ...routes.map((route) => {
+        const Page = PAGES[route.name];
+        return {
+          path: route.path,
+          // Each route has its own error element, so a failed page keeps the shell around it.
+          errorElement: <RouteError />,
+          element: (
+            <Guard route={route}>
+              <Page />
+            </Guard>
+          ),
+        };
+      }),
       { path: '*', element: <NotFoundRedirect /> },
     ],
   },

@@ -8,10 +8,10 @@ import { Flex, Spinner } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { canOpenStaffRoute } from '../lib/policy';
-import { accessAtom, memoryTokenAtom, sessionReadyAtom, storedTokenAtom } from '../lib/session';
 import { NoAccess } from '../components/states/NoAccess';
 import type { RouteDef } from '../lib/routes';
+import { accessAtom, memoryTokenAtom, sessionReadyAtom, storedTokenAtom } from '../lib/session';
+import { canOpenStaffRoute } from '../lib/staff-pages';
 
 export function Guard({ route, children }: { route: RouteDef; children: ReactNode }) {
   const stored = useAtomValue(storedTokenAtom);

@@ -2,19 +2,23 @@ import { Flex, Spinner } from '@radix-ui/themes';
 import { useAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet } from 'react-router-dom';
-import { loginDialogOpenAtom } from '../lib/session';
 import { Breadcrumbs } from '../components/shell/Breadcrumbs';
 import { LiveUpdates } from '../components/shell/LiveUpdates';
 import { ProgressBar } from '../components/shell/ProgressBar';
 import { Snackbar } from '../components/shell/snackbar';
 import { TopBar } from '../components/shell/TopBar';
 import { whenIdle } from '../lib/idle';
+import { loginDialogOpenAtom } from '../lib/session';
 
 // The drawer and the log-in form are not part of the first page: they load once it is idle, or when first opened.
 const loadDrawer = () => import('../components/shell/Drawer');
 const Drawer = lazy(() => loadDrawer().then((m) => ({ default: m.Drawer })));
 const loadLoginDialog = () => import('../features/auth/LoginDialog');
 const LoginDialog = lazy(() => loadLoginDialog().then((m) => ({ default: m.LoginDialog })));
+// The top bar's user menu opens the auth area's change-password dialog, loaded when first opened.
+const ChangePasswordDialog = lazy(() =>
+  import('../features/auth/ChangePasswordDialog').then((m) => ({ default: m.ChangePasswordDialog })),
+);
 
 const DrawerFallback = () => (
   <>
@@ -56,7 +60,12 @@ export function Shell() {
         رفتن به محتوای اصلی
       </a>
       <ProgressBar />
-      <TopBar onMenu={() => setDrawerOpen(true)} inert={drawerOpen} menuButtonRef={menuButton} />
+      <TopBar
+        onMenu={() => setDrawerOpen(true)}
+        inert={drawerOpen}
+        menuButtonRef={menuButton}
+        passwordDialog={ChangePasswordDialog}
+      />
       {drawerOpen && (
         <Suspense fallback={<DrawerFallback />}>
           <Drawer onClose={close} />

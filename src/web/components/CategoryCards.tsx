@@ -1,8 +1,8 @@
 import { Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
-import { LoadError } from './states/LoadError';
 import { catalogueAtom, menuCategories } from '../lib/queries/catalogue';
+import { LoadError } from './states/LoadError';
 
 /** The service menu: educational, internationalExams, embassies and others (googleAds is not in it). */
 export function CategoryCards() {

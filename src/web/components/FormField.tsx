@@ -1,7 +1,7 @@
-/** A labelled text field with its error, as the access dialogs use it. */
+/** A labelled text field with its hint and error, described to screen readers (the staff dialogs use it). */
 import { Flex, Text, TextField } from '@radix-ui/themes';
 
-export function Field({
+export function FormField({
   id,
   label,
   value,

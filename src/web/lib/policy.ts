@@ -8,8 +8,6 @@ import { atom } from 'jotai';
 import { accessAtom } from './session';
 import { staffPagesOf } from './staff-pages';
 
-export { canOpenStaffRoute, STAFF_PAGES, type StaffPage, staffPagesOf } from './staff-pages';
-
 /** The staff screens the signed-in person may open (none for a guest or a customer). */
 export const staffPagesAtom = atom((get) => staffPagesOf(get(accessAtom)));
 

@@ -1,12 +1,10 @@
 /**
- * The route table of SPEC section 2 in one place: name, path, parent (for breadcrumbs), access mode,
- * Persian title, and the lazily loaded page. Each area is its own chunk so the first page stays small.
+ * The route table of SPEC section 2 in one place, as data: name, path, parent (for breadcrumbs), access mode and
+ * Persian title. Pure, so components (breadcrumbs, menus) and features (links) can use it; the lazily loaded page
+ * of each route is bound in app/pages.ts, the only place that knows every page.
  */
-import type { ComponentType } from 'react';
-import ErrorPage from '../features/errors/ErrorPage';
-import { lazyPage } from './lazy-page';
 
-/** `staff`: login-required, and the server's access menu must name the route (see features/auth/policy). */
+/** `staff`: login-required, and the server's access menu must name the route (see lib/policy). */
 export type Access = 'public' | 'login' | 'guest' | 'staff';
 
 export interface RouteDef {
@@ -15,47 +13,25 @@ export interface RouteDef {
   title: string;
   access: Access;
   parent?: string;
-  page: ComponentType;
 }
 
-const UnderConstruction = lazyPage(() => import('../features/errors/UnderConstructionPage'));
-const Dashboard = lazyPage(() => import('../features/dashboard/DashboardPage'));
-const Services = lazyPage(() => import('../features/catalogue/ServicesPage'));
-const Desk = lazyPage(() => import('../features/catalogue/DeskPage'));
-const Terms = lazyPage(() => import('../features/terms/TermsPage'));
-const Testaki = lazyPage(() => import('../features/errors/TestakiPage'));
-const Login = lazyPage(() => import('../features/auth/LoginPage'));
-const Profile = lazyPage(() => import('../features/profile/ProfilePage'));
-const Account = lazyPage(() => import('../features/auth/AccountPage'));
-const MyRequests = lazyPage(() => import('../features/requests/MyRequestsPage'));
-const Currencies = lazyPage(() => import('../features/management/currencies/CurrenciesPage'));
-const Requests = lazyPage(() => import('../features/management/RequestsPage'));
-const Customers = lazyPage(() => import('../features/management/CustomersPage'));
-const Management = lazyPage(() => import('../features/management/ManagementHomePage'));
-const Tasks = lazyPage(() => import('../features/management/tasks/TasksPage'));
-const Users = lazyPage(() => import('../features/management/access/UsersPage'));
-const Groups = lazyPage(() => import('../features/management/access/GroupsPage'));
-const Actions = lazyPage(() => import('../features/management/access/ActionsPage'));
-
 export const routes = [
-  { name: 'dashboard', path: '/', title: 'خانه', access: 'public', page: Dashboard },
+  { name: 'dashboard', path: '/', title: 'خانه', access: 'public' },
   {
     name: 'customerWallet',
     path: '/customer-wallets/:id',
     title: 'موجودی مالی مشتری',
     access: 'public',
     parent: 'dashboard',
-    page: UnderConstruction,
   },
-  { name: 'login', path: '/login', title: 'ورود', access: 'guest', parent: 'dashboard', page: Login },
-  { name: 'management', path: '/management', title: 'مدیریت', access: 'staff', parent: 'dashboard', page: Management },
+  { name: 'login', path: '/login', title: 'ورود', access: 'guest', parent: 'dashboard' },
+  { name: 'management', path: '/management', title: 'مدیریت', access: 'staff', parent: 'dashboard' },
   {
     name: 'authorizationUsers',
     path: '/management/authorization/users',
     title: 'کاربران',
     access: 'staff',
     parent: 'management',
-    page: Users,
   },
   {
     name: 'authorizationGroups',
@@ -63,7 +39,6 @@ export const routes = [
     title: 'گروه‌ها',
     access: 'staff',
     parent: 'management',
-    page: Groups,
   },
   {
     name: 'authorizationActions',
@@ -71,7 +46,6 @@ export const routes = [
     title: 'دسترسی‌ها',
     access: 'staff',
     parent: 'management',
-    page: Actions,
   },
   {
     name: 'tasks',
@@ -79,7 +53,6 @@ export const routes = [
     title: 'کارهای جاری',
     access: 'staff',
     parent: 'management',
-    page: Tasks,
   },
   {
     name: 'currencySettings',
@@ -87,7 +60,6 @@ export const routes = [
     title: 'مدیریت ارزها',
     access: 'staff',
     parent: 'management',
-    page: Currencies,
   },
   {
     name: 'requests',
@@ -95,7 +67,6 @@ export const routes = [
     title: 'درخواست‌ها',
     access: 'staff',
     parent: 'management',
-    page: Requests,
   },
   {
     name: 'customers',
@@ -103,7 +74,6 @@ export const routes = [
     title: 'مشتریان',
     access: 'staff',
     parent: 'management',
-    page: Customers,
   },
   {
     name: 'collections',
@@ -111,7 +81,6 @@ export const routes = [
     title: 'دریافت‌ها',
     access: 'staff',
     parent: 'management',
-    page: UnderConstruction,
   },
   {
     name: 'currencyPayments',
@@ -119,7 +88,6 @@ export const routes = [
     title: 'پرداخت‌های ارزی',
     access: 'staff',
     parent: 'management',
-    page: UnderConstruction,
   },
   {
     name: 'googleMccAccounts',
@@ -127,7 +95,6 @@ export const routes = [
     title: 'پنل‌های مدیریت تبلیغات',
     access: 'staff',
     parent: 'management',
-    page: UnderConstruction,
   },
   {
     name: 'googleAdsAccounts',
@@ -135,16 +102,14 @@ export const routes = [
     title: 'حساب‌های تبلیغاتی',
     access: 'staff',
     parent: 'management',
-    page: UnderConstruction,
   },
-  { name: 'desk', path: '/desks/:desk', title: 'میز خدمت', access: 'public', parent: 'services', page: Desk },
+  { name: 'desk', path: '/desks/:desk', title: 'میز خدمت', access: 'public', parent: 'services' },
   {
     name: 'underConstructionDesk',
     path: '/under-construction-desks/:desk',
     title: 'میز در دست راه‌اندازی',
     access: 'public',
     parent: 'services',
-    page: Desk,
   },
   {
     name: 'myAccount',
@@ -152,7 +117,6 @@ export const routes = [
     title: 'حساب من',
     access: 'public',
     parent: 'dashboard',
-    page: Account,
   },
   {
     name: 'myWallet',
@@ -160,7 +124,6 @@ export const routes = [
     title: 'موجودی مالی من',
     access: 'public',
     parent: 'dashboard',
-    page: UnderConstruction,
   },
   {
     name: 'myProfile',
@@ -168,7 +131,6 @@ export const routes = [
     title: 'پروفایل من',
     access: 'public',
     parent: 'dashboard',
-    page: Profile,
   },
   {
     name: 'myRequests',
@@ -176,7 +138,6 @@ export const routes = [
     title: 'درخواست‌های من',
     access: 'public',
     parent: 'dashboard',
-    page: MyRequests,
   },
   {
     name: 'myGoogleAdsAccounts',
@@ -184,7 +145,6 @@ export const routes = [
     title: 'حساب‌های گوگل ادز من',
     access: 'public',
     parent: 'dashboard',
-    page: UnderConstruction,
   },
   {
     name: 'termsAndConditions',
@@ -192,19 +152,17 @@ export const routes = [
     title: 'قوانین و مقررات',
     access: 'public',
     parent: 'dashboard',
-    page: Terms,
   },
-  { name: 'services', path: '/services', title: 'خدمات', access: 'public', parent: 'dashboard', page: Services },
+  { name: 'services', path: '/services', title: 'خدمات', access: 'public', parent: 'dashboard' },
   {
     name: 'servicesCategory',
     path: '/services/:category',
     title: 'خدمات',
     access: 'public',
     parent: 'services',
-    page: Services,
   },
-  { name: 'testaki', path: '/testaki', title: 'صفحه آزمایشی', access: 'public', parent: 'dashboard', page: Testaki },
-  { name: 'errors', path: '/errors', title: 'خطا', access: 'public', parent: 'dashboard', page: ErrorPage },
+  { name: 'testaki', path: '/testaki', title: 'صفحه آزمایشی', access: 'public', parent: 'dashboard' },
+  { name: 'errors', path: '/errors', title: 'خطا', access: 'public', parent: 'dashboard' },
 ] as const satisfies readonly RouteDef[];
 
 /** Every route name of the table (dashboard, myRequests, currencySettings, …), checked at compile time. */

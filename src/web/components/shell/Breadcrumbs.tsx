@@ -2,9 +2,10 @@
 import { Flex, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
-import { Link, matchPath, useLocation } from 'react-router-dom';
-import { type RouteDef, routeByName, routes } from '../../lib/routes';
+import { Link } from 'react-router-dom';
+import { useCurrentRoute } from '../../lib/current-route';
 import { type CatalogueData, catalogueAtom } from '../../lib/queries/catalogue';
+import { type RouteDef, routeByName } from '../../lib/routes';
 
 interface Crumb {
   title: string;
@@ -13,15 +14,6 @@ interface Crumb {
 }
 
 const APP_NAME = 'ارزپی';
-
-export function useCurrentRoute(): { route: RouteDef; params: Record<string, string> } | null {
-  const { pathname } = useLocation();
-  for (const route of routes) {
-    const match = matchPath(route.path, pathname);
-    if (match) return { route, params: match.params as Record<string, string> };
-  }
-  return null;
-}
 
 function crumbsOf(route: RouteDef, params: Record<string, string>, catalogue: CatalogueData | undefined): Crumb[] {
   const home: Crumb = { title: 'خانه', to: '/' };

@@ -14,11 +14,11 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import type { CalendarKind } from '../../../shared/calendar';
 import { formatPhone } from '../../../shared/format';
-import { pathOf } from '../../lib/routes';
-import { staffPagesAtom } from '../../lib/policy';
-import { loginDialogOpenAtom, logout, userAtom } from '../../lib/session';
-import { catalogueAtom, desksOf, menuCategories } from '../../lib/queries/catalogue';
 import { calendarAtom } from '../../lib/calendar';
+import { staffPagesAtom } from '../../lib/policy';
+import { catalogueAtom, desksOf, menuCategories } from '../../lib/queries/catalogue';
+import { pathOf } from '../../lib/routes';
+import { loginDialogOpenAtom, logout, userAtom } from '../../lib/session';
 
 function DrawerLink({
   to,

@@ -1,16 +1,16 @@
 import { HamburgerMenuIcon, HomeIcon, PersonIcon } from '@radix-ui/react-icons';
 import { Flex, IconButton, Text } from '@radix-ui/themes';
-import { lazy, type Ref, Suspense, useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
+import { type ComponentType, lazy, type Ref, Suspense, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { whenIdle } from '../../lib/idle';
 import { userAtom } from '../../lib/session';
 
 const loadUserMenu = () => import('./UserMenu');
 const UserMenu = lazy(loadUserMenu);
-const ChangePasswordDialog = lazy(() =>
-  import('../../features/auth/ChangePasswordDialog').then((m) => ({ default: m.ChangePasswordDialog })),
-);
+
+/** The dialog the user menu's "change password" opens; the app passes it in (it belongs to the auth area). */
+export type PasswordDialog = ComponentType<{ open: boolean; onOpenChange: (open: boolean) => void }>;
 
 /**
  * The user menu loads once the first page is idle. Until then a look-alike button stands in; pressing it
@@ -48,10 +48,12 @@ export function TopBar({
   onMenu,
   inert,
   menuButtonRef,
+  passwordDialog: ChangePasswordDialog,
 }: {
   onMenu: () => void;
   inert?: boolean;
   menuButtonRef?: Ref<HTMLButtonElement>;
+  passwordDialog: PasswordDialog;
 }) {
   const [passwordOpen, setPasswordOpen] = useState(false);
   const signedIn = useAtomValue(userAtom) !== null;

@@ -7,8 +7,8 @@ import { PersonIcon } from '@radix-ui/react-icons';
 import { DropdownMenu, IconButton } from '@radix-ui/themes';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useNavigate } from 'react-router-dom';
-import { pathOf } from '../../lib/routes';
 import { staffPagesAtom } from '../../lib/policy';
+import { pathOf } from '../../lib/routes';
 import { loginDialogOpenAtom, logout, userAtom } from '../../lib/session';
 
 export default function UserMenu({

@@ -7,8 +7,8 @@ import { Button, Card, DataList, Flex, Heading, Separator, Text } from '@radix-u
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { formatPhone, toPersianDigits } from '../../../shared/format';
-import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { loginDialogOpenAtom, userAtom } from '../../lib/session';
+import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { SessionsPanel } from './SessionsPanel';
 
 export default function AccountPage() {

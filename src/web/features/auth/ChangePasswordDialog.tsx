@@ -9,9 +9,9 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { type ReactNode, useState } from 'react';
 import { toEnglishDigits } from '../../../shared/digits';
 import { formatPhone } from '../../../shared/format';
+import { showSnackbar } from '../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { queryClient } from '../../lib/query';
-import { showSnackbar } from '../../components/shell/snackbar';
 import { loadUser, loginDialogOpenAtom, storedTokenAtom, userAtom } from '../../lib/session';
 
 function PasswordField({

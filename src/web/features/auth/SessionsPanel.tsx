@@ -9,10 +9,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { components } from '../../../generated/api';
 import { toPersianDigits } from '../../../shared/format';
-import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
-import { queryClient } from '../../lib/query';
 import { DateText } from '../../components/date/DateText';
 import { showSnackbar } from '../../components/shell/snackbar';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
+import { queryClient } from '../../lib/query';
 
 type Session = components['schemas']['Session'];
 

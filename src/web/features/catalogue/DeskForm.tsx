@@ -16,15 +16,15 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { effectiveForm } from '../../../shared/catalogue';
 import { formatRial } from '../../../shared/format';
-import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
-import { loadUser, loginDialogOpenAtom, userAtom } from '../../lib/session';
 import { RadixForm } from '../../components/form-engine/theme';
 import { persianTranslator } from '../../components/form-engine/translator';
 import { formValidator, persianErrors } from '../../components/form-engine/validator';
 import { showSnackbar } from '../../components/shell/snackbar';
+import { TermsText } from '../../components/TermsText';
+import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { POLICY_OPERATIONS } from '../../lib/policy-approval';
-import { TermsText } from '../terms/TermsPage';
 import type { Desk, FormType } from '../../lib/queries/catalogue';
+import { loadUser, loginDialogOpenAtom, userAtom } from '../../lib/session';
 import { PriceSummary, type Quote } from './PriceSummary';
 
 type FormData = Record<string, unknown>;

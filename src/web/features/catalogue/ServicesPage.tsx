@@ -1,8 +1,8 @@
 import { Badge, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { Link, Navigate, useParams } from 'react-router-dom';
-import { LoadError } from '../../components/states/LoadError';
 import { CategoryCards } from '../../components/CategoryCards';
+import { LoadError } from '../../components/states/LoadError';
 import { catalogueAtom, desksOf } from '../../lib/queries/catalogue';
 
 /** /services lists the categories; /services/{category} lists that category's desks as cards. */

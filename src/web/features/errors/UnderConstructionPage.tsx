@@ -1,6 +1,6 @@
 import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { Link } from 'react-router-dom';
-import { useCurrentRoute } from '../../components/shell/Breadcrumbs';
+import { useCurrentRoute } from '../../lib/current-route';
 
 /** An honest page for an area that is not built yet: it is routed, guarded and breadcrumbed like the rest. */
 export default function UnderConstructionPage() {

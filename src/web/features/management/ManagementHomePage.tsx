@@ -1,8 +1,8 @@
 import { Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
-import { pathOf } from '../../lib/routes';
 import { staffPagesAtom } from '../../lib/policy';
+import { pathOf } from '../../lib/routes';
 
 /**
  * Staff home: one tile per screen this person's actions open (from the server's access object). The route

@@ -11,13 +11,13 @@ import messages from '../../../../schemas/messages/fa.json';
 import { todayIso } from '../../../shared/calendar/month-grid';
 import { toEnglishDigits } from '../../../shared/digits';
 import { isPersianText, isValidNationalCode } from '../../../shared/validation';
-import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
-import { loadUser, loginDialogOpenAtom, type User, userAtom } from '../../lib/session';
-import { calendarAtom } from '../../lib/calendar';
 import { DateText } from '../../components/date/DateText';
-import { showSnackbar } from '../../components/shell/snackbar';
-import { CardImageUpload } from './CardImageUpload';
 import { INVALID_PREFIX, JalaliDateInput } from '../../components/date/JalaliDateInput';
+import { showSnackbar } from '../../components/shell/snackbar';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
+import { calendarAtom } from '../../lib/calendar';
+import { loadUser, loginDialogOpenAtom, type User, userAtom } from '../../lib/session';
+import { CardImageUpload } from './CardImageUpload';
 
 const m = messages.messages;
 

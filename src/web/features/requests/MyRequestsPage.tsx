@@ -1,8 +1,8 @@
 import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { useAtomValue, useSetAtom } from 'jotai';
 import myRequestsTable from '../../../../schemas/tables/myRequests.json';
-import { loginDialogOpenAtom, userAtom } from '../../lib/session';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
+import { loginDialogOpenAtom, userAtom } from '../../lib/session';
 
 /** The customer's requests with their states and colours; refreshed live when one changes. */
 export default function MyRequestsPage() {

@@ -2,28 +2,12 @@ import { CheckIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
-import { api } from '../../lib/api-client';
-import { loadUser, userAtom } from '../../lib/session';
-import { catalogueAtom } from '../../lib/queries/catalogue';
 import { showError, showSnackbar } from '../../components/shell/snackbar';
+import { TermsText } from '../../components/TermsText';
+import { api } from '../../lib/api-client';
 import { POLICY_OPERATIONS, type PolicyCategory } from '../../lib/policy-approval';
-
-export function TermsText() {
-  return (
-    <Flex direction="column" gap="2" asChild>
-      <ol style={{ lineHeight: 2, paddingInlineStart: 20, margin: 0 }}>
-        <li>به کاربران زیر ۱۸ سال خدمات ارائه نمی‌شود.</li>
-        <li>
-          بازپرداخت وجه حداکثر ظرف سه روز کاری انجام می‌شود؛ به مبلغ بازپرداختی سود تعلق نمی‌گیرد و تبدیل ارز انجام
-          نمی‌شود.
-        </li>
-        <li>اگر بازپرداخت به دلیل اشتباه کاربر باشد، کارمزد و مالیات آن کسر می‌شود.</li>
-        <li>پرداخت با کارت بانکی شخص دیگر پذیرفته نمی‌شود و وجه فقط به همان کارت بازگردانده می‌شود.</li>
-        <li>قیمت هر درخواست پیش از پرداخت اعلام می‌شود و تا پایان زمان اعتبار آن ثابت می‌ماند.</li>
-      </ol>
-    </Flex>
-  );
-}
+import { catalogueAtom } from '../../lib/queries/catalogue';
+import { loadUser, userAtom } from '../../lib/session';
 
 /** Terms and conditions; a signed-in user accepts them per product category (button disabled once approved). */
 export default function TermsPage() {

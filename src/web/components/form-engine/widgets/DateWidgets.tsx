@@ -1,8 +1,8 @@
 import type { WidgetProps } from '@rjsf/utils';
 import { Flex, RadioGroup, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
-import { JalaliDateInput } from '../../date/JalaliDateInput';
 import { calendarAtom } from '../../../lib/calendar';
+import { JalaliDateInput } from '../../date/JalaliDateInput';
 
 /**
  * A date typed or picked in the chosen calendar; the form keeps Gregorian YYYY-MM-DD (invalid text kept with '@').

@@ -3,13 +3,9 @@
 import { Select, Skeleton, Text } from '@radix-ui/themes';
 import type { WidgetProps } from '@rjsf/utils';
 import { useQuery } from '@tanstack/react-query';
-import type { components } from '../../../../generated/api';
 import { formatRial } from '../../../../shared/format';
-import { api, call } from '../../../lib/api-client';
-import { currenciesQueryKey } from '../../../lib/queries/currencies';
-
-type Currency = components['schemas']['Currency'];
-type Group = components['schemas']['PaymentMethodGroup'];
+import { type Currency, currenciesQuery } from '../../../lib/queries/currencies';
+import { paymentMethodGroupsQuery } from '../../../lib/queries/payment-method-groups';
 
 function RadixSelect({
   id,
@@ -47,10 +43,7 @@ function RadixSelect({
 }
 
 export function CurrencySelectWidget({ id, value, onChange, disabled, readonly, options, rawErrors }: WidgetProps) {
-  const query = useQuery({
-    queryKey: currenciesQueryKey,
-    queryFn: () => call<{ items: Currency[] }>(api.POST('/api/public/searchCurrencies', { body: { perPage: 100 } })),
-  });
+  const query = useQuery(currenciesQuery);
   if (query.isPending) return <Skeleton height="32px" />;
   const flag = options.filter as keyof Currency | undefined;
   const items = (query.data?.items ?? []).filter((c) => !flag || c[flag]);
@@ -76,11 +69,7 @@ export function PaymentMethodGroupSelectWidget({
   rawErrors,
   registry,
 }: WidgetProps) {
-  const query = useQuery({
-    queryKey: ['public', 'paymentMethodGroups'],
-    queryFn: () =>
-      call<{ items: Group[] }>(api.POST('/api/public/searchPaymentMethodGroups', { body: { perPage: 100 } })),
-  });
+  const query = useQuery(paymentMethodGroupsQuery);
   if (query.isPending) return <Skeleton height="32px" />;
   const cash = Boolean((registry.formContext as { isCashService?: boolean } | undefined)?.isCashService);
   const items = (query.data?.items ?? []).filter((g) => g.isCash === cash);

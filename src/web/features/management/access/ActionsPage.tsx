@@ -7,11 +7,11 @@ import { Button, Callout, Card, Dialog, Flex, Heading, Strong, Text, TextArea } 
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import actionsTable from '../../../../../schemas/tables/actions.json';
-import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
+import { FormField } from '../../../components/FormField';
 import { showSnackbar } from '../../../components/shell/snackbar';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { ConfirmDialog } from './ConfirmDialog';
-import { Field } from '../../../components/FormField';
 import { type Action, groupsQuery, invalidateAccess } from './queries';
 
 const SYSTEM_NAME = /^[a-z][A-Za-z0-9]{1,49}$/;
@@ -60,14 +60,14 @@ function ActionDialog({ action, onClose }: { action: Action | null; onClose: () 
         </Dialog.Description>
         <form onSubmit={(e) => void save(e)} noValidate>
           <Flex direction="column" gap="3">
-            <Field
+            <FormField
               id="action-title"
               label="عنوان"
               value={title}
               onChange={setTitle}
               error={touched ? titleError : null}
             />
-            <Field
+            <FormField
               id="action-name"
               label="نام سیستمی (لاتین)"
               dir="ltr"

@@ -9,11 +9,11 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import groupsTable from '../../../../../schemas/tables/groups.json';
 import { formatNumber } from '../../../../shared/format';
-import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
+import { FormField } from '../../../components/FormField';
 import { showSnackbar } from '../../../components/shell/snackbar';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { ConfirmDialog } from './ConfirmDialog';
-import { Field } from '../../../components/FormField';
 import { actionsQuery, type Group, invalidateAccess, staffQuery } from './queries';
 
 /** The seeded group every administrator belongs to (src/server/modules/access/menu.ts ADMIN_GROUP). */
@@ -72,7 +72,7 @@ function GroupDialog({ group, onClose }: { group: Group | null; onClose: () => v
           <Flex direction="column" gap="3">
             <Flex gap="3" wrap="wrap">
               <div style={{ flex: '1 1 200px' }}>
-                <Field
+                <FormField
                   id="group-title"
                   label="عنوان"
                   value={title}
@@ -81,7 +81,7 @@ function GroupDialog({ group, onClose }: { group: Group | null; onClose: () => v
                 />
               </div>
               <div style={{ flex: '1 1 200px' }}>
-                <Field
+                <FormField
                   id="group-name"
                   label="نام سیستمی (لاتین)"
                   dir="ltr"

@@ -1,9 +1,9 @@
 /** Set another user's password; their open sessions end, so they log in again with the new one. */
 import { Button, Callout, Dialog, Flex } from '@radix-ui/themes';
 import { type FormEvent, useState } from 'react';
-import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { FormField } from '../../../components/FormField';
 import { showSnackbar } from '../../../components/shell/snackbar';
-import { Field } from '../../../components/FormField';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import type { UserSummary } from './queries';
 
 export function PasswordResetDialog({ user, onClose }: { user: UserSummary; onClose: () => void }) {
@@ -46,7 +46,7 @@ export function PasswordResetDialog({ user, onClose }: { user: UserSummary; onCl
         </Dialog.Description>
         <form onSubmit={(e) => void save(e)} noValidate>
           <Flex direction="column" gap="3">
-            <Field
+            <FormField
               id="reset-password"
               label="رمز عبور جدید"
               type="password"
@@ -56,7 +56,7 @@ export function PasswordResetDialog({ user, onClose }: { user: UserSummary; onCl
               onChange={setPassword}
               error={touched || password ? passwordError : null}
             />
-            <Field
+            <FormField
               id="reset-password-repeat"
               label="تکرار رمز عبور جدید"
               type="password"

@@ -5,11 +5,11 @@
 import { Button, Callout, Checkbox, Dialog, Flex, Text } from '@radix-ui/themes';
 import { type FormEvent, useState } from 'react';
 import { isValidMobile } from '../../../../shared/validation';
-import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { FormField } from '../../../components/FormField';
 import { showSnackbar } from '../../../components/shell/snackbar';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DeactivationText } from './DeactivationText';
-import { Field } from '../../../components/FormField';
 import { invalidateAccess, type UserSummary } from './queries';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -96,7 +96,7 @@ export function UserEditDialog({
           <Flex direction="column" gap="3">
             <Flex gap="3" wrap="wrap">
               <div style={{ flex: '1 1 180px' }}>
-                <Field
+                <FormField
                   id="user-first-name"
                   label="نام"
                   value={firstName}
@@ -105,7 +105,7 @@ export function UserEditDialog({
                 />
               </div>
               <div style={{ flex: '1 1 180px' }}>
-                <Field
+                <FormField
                   id="user-last-name"
                   label="نام خانوادگی"
                   value={lastName}
@@ -114,7 +114,7 @@ export function UserEditDialog({
                 />
               </div>
             </Flex>
-            <Field
+            <FormField
               id="user-mobile"
               label="موبایل"
               type="tel"
@@ -123,7 +123,7 @@ export function UserEditDialog({
               onChange={setMobileNo}
               error={touched || mobileNo ? mobileError : null}
             />
-            <Field
+            <FormField
               id="user-email"
               label="ایمیل (اختیاری)"
               type="email"
@@ -133,7 +133,7 @@ export function UserEditDialog({
               error={emailError}
             />
             {!user && (
-              <Field
+              <FormField
                 id="user-password"
                 label="رمز عبور (اختیاری)"
                 type="password"

@@ -2,8 +2,8 @@
 import { Button, Callout, CheckboxGroup, Dialog, Flex, Text } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { showSnackbar } from '../../../components/shell/snackbar';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { groupsQuery, invalidateAccess, type UserSummary } from './queries';
 
 export function UserGroupsDialog({ user, onClose }: { user: UserSummary; onClose: () => void }) {

@@ -6,8 +6,8 @@ import { PlusIcon, TrashIcon } from '@radix-ui/react-icons';
 import { Button, Callout, Dialog, Flex, IconButton, Text, TextField } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { showSnackbar } from '../../../components/shell/snackbar';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import type { UserSummary } from './queries';
 
 type Value = string | number | boolean;

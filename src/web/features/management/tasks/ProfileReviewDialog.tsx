@@ -3,9 +3,9 @@ import { Badge, Button, Callout, Dialog, Flex, Spinner, Text, TextArea } from '@
 import { useEffect, useState } from 'react';
 import type { components } from '../../../../generated/api';
 import { formatPhone } from '../../../../shared/format';
-import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { DateText } from '../../../components/date/DateText';
 import { showSnackbar } from '../../../components/shell/snackbar';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 
 type TaskData = {
   task: components['schemas']['Task'];

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import tasksTable from '../../../../../schemas/tables/tasks.json';
 import type { components } from '../../../../generated/api';
-import { api, call } from '../../../lib/api-client';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
+import { api, call } from '../../../lib/api-client';
 import { ProfileReviewDialog } from './ProfileReviewDialog';
 
 type TaskType = components['schemas']['TaskType'];

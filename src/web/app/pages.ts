@@ -1,0 +1,57 @@
+/**
+ * The page of each route of lib/routes.ts, loaded lazily: each area is its own chunk so the first page stays
+ * small. The record is keyed by route name, so a route without a page (or a page for no route) does not compile.
+ */
+import type { ComponentType } from 'react';
+import ErrorPage from '../features/errors/ErrorPage';
+import { lazyPage } from '../lib/lazy-page';
+import type { RouteName } from '../lib/routes';
+
+const UnderConstruction = lazyPage(() => import('../features/errors/UnderConstructionPage'));
+const Dashboard = lazyPage(() => import('../features/dashboard/DashboardPage'));
+const Services = lazyPage(() => import('../features/catalogue/ServicesPage'));
+const Desk = lazyPage(() => import('../features/catalogue/DeskPage'));
+const Terms = lazyPage(() => import('../features/terms/TermsPage'));
+const Testaki = lazyPage(() => import('../features/errors/TestakiPage'));
+const Login = lazyPage(() => import('../features/auth/LoginPage'));
+const Profile = lazyPage(() => import('../features/profile/ProfilePage'));
+const Account = lazyPage(() => import('../features/auth/AccountPage'));
+const MyRequests = lazyPage(() => import('../features/requests/MyRequestsPage'));
+const Currencies = lazyPage(() => import('../features/management/currencies/CurrenciesPage'));
+const Requests = lazyPage(() => import('../features/management/RequestsPage'));
+const Customers = lazyPage(() => import('../features/management/CustomersPage'));
+const Management = lazyPage(() => import('../features/management/ManagementHomePage'));
+const Tasks = lazyPage(() => import('../features/management/tasks/TasksPage'));
+const Users = lazyPage(() => import('../features/management/access/UsersPage'));
+const Groups = lazyPage(() => import('../features/management/access/GroupsPage'));
+const Actions = lazyPage(() => import('../features/management/access/ActionsPage'));
+
+export const PAGES: Record<RouteName, ComponentType> = {
+  dashboard: Dashboard,
+  customerWallet: UnderConstruction,
+  login: Login,
+  management: Management,
+  authorizationUsers: Users,
+  authorizationGroups: Groups,
+  authorizationActions: Actions,
+  tasks: Tasks,
+  currencySettings: Currencies,
+  requests: Requests,
+  customers: Customers,
+  collections: UnderConstruction,
+  currencyPayments: UnderConstruction,
+  googleMccAccounts: UnderConstruction,
+  googleAdsAccounts: UnderConstruction,
+  desk: Desk,
+  underConstructionDesk: Desk,
+  myAccount: Account,
+  myWallet: UnderConstruction,
+  myProfile: Profile,
+  myRequests: MyRequests,
+  myGoogleAdsAccounts: UnderConstruction,
+  termsAndConditions: Terms,
+  services: Services,
+  servicesCategory: Services,
+  testaki: Testaki,
+  errors: ErrorPage,
+};
