@@ -1,6 +1,6 @@
 /** Append-only audit trail of staff decisions and changes: who, when, what, before and after. */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { DB as Database } from '../../generated/db';
 
 export interface AuditEntry {
   actorUserId: number | null;

@@ -2,11 +2,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { components } from '../../../generated/api';
 import type { DB } from '../../db/database';
-import type { Database, UsersTable } from '../../db/schema';
+import type { DB as Database, Users } from '../../../generated/db';
 import { randomToken } from '../../lib/crypto';
 
 export type UserDto = components['schemas']['User'];
-export type UserRow = Selectable<UsersTable>;
+export type UserRow = Selectable<Users>;
 
 export const PRODUCT_CATEGORIES = ['educational', 'internationalExams', 'embassies', 'googleAds', 'others'] as const;
 export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import type { Handlers, Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
-import type { Database, TasksTable } from '../../db/schema';
+import type { DB as Database, Tasks } from '../../../generated/db';
 import { HttpError, ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';
@@ -20,7 +20,7 @@ import type { Storage } from '../storage/storage';
 import { taskTypes } from './task-types';
 
 type TaskDto = components['schemas']['Task'];
-type TaskRow = Selectable<TasksTable>;
+type TaskRow = Selectable<Tasks>;
 
 export const CLAIM_TTL_MS = 30 * 60_000;
 const typeOf = (identifier: string) => taskTypes.find((t) => t.identifier === identifier);
