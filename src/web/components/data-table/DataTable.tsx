@@ -1,31 +1,22 @@
 /**
- * One table component for every management list, driven by a JSON definition under schemas/tables/:
+ * A list driven by a JSON definition under schemas/tables/ (every management list, the customer's requests):
  * server- or client-side search and paging, rows per page, Persian empty/loading/no-match texts,
  * dates in the chosen calendar, row colours of SPEC section 4, and export through xlsx on demand.
+ * The table itself is drawn by TableView, as every table of the app is.
  */
 import { DownloadIcon, MagnifyingGlassIcon, ReloadIcon } from '@radix-ui/react-icons';
-import {
-  Badge,
-  Button,
-  Callout,
-  DropdownMenu,
-  Flex,
-  IconButton,
-  Select,
-  Table,
-  Text,
-  TextField,
-} from '@radix-ui/themes';
+import { Badge, Button, DropdownMenu, Flex, IconButton, Select, Text, TextField } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import type { DataTable as TableDef } from '../../../generated/schemas/table';
 import { formatDate } from '../../../shared/calendar';
 import { formatNumber, formatPhone, formatRial } from '../../../shared/format';
-import { ApiError, api, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
+import { ApiError, api, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { calendarAtom } from '../../lib/calendar';
 import { showSnackbar } from '../shell/snackbar';
 import { type ExportFormat, exportRows } from './export';
+import { type Column, TableView } from './TableView';
 
 type Row = Record<string, unknown>;
 
@@ -152,42 +143,13 @@ export function DataTable({
     if (!exported) showSnackbar('داده‌ای برای خروجی وجود ندارد.', 'orange');
   };
 
-  let body: ReactNode;
-  if (query.isPending) {
-    body = <EmptyRow span={def.columns.length + (actions ? 1 : 0)} text="در حال بارگذاری..." />;
-  } else if (query.isError) {
-    body = (
-      <Table.Row>
-        <Table.Cell colSpan={def.columns.length + (actions ? 1 : 0)}>
-          <Callout.Root color="red">
-            <Callout.Text>{digMessage(query.error) ?? FALLBACK_MESSAGE}</Callout.Text>
-          </Callout.Root>
-        </Table.Cell>
-      </Table.Row>
-    );
-  } else if (rows.length === 0) {
-    body = (
-      <EmptyRow
-        span={def.columns.length + (actions ? 1 : 0)}
-        text={search ? 'موردی مطابق جستجو یافت نشد' : 'داده‌ای موجود نیست'}
-      />
-    );
-  } else {
-    body = rows.map((row) => (
-      <Table.Row
-        key={String(row[def.rowKey])}
-        style={{ background: rowColor(def, row) }}
-        data-testid={`${def.name}-row`}
-      >
-        {def.columns.map((col) => (
-          <Table.Cell key={col.key} className={col.hideOnMobile ? 'hide-mobile' : undefined}>
-            {cell(col, row)}
-          </Table.Cell>
-        ))}
-        {actions && <Table.Cell>{actions(row)}</Table.Cell>}
-      </Table.Row>
-    ));
-  }
+  const columns: Array<Column<Row>> = def.columns.map((col) => ({
+    key: col.key,
+    title: col.title,
+    hideOnMobile: col.hideOnMobile,
+    cell: (row) => cell(col, row),
+  }));
+  if (actions) columns.push({ key: 'actions', title: 'عملیات', cell: actions });
 
   return (
     <Flex direction="column" gap="3" data-testid={`table-${def.name}`}>
@@ -239,21 +201,16 @@ export function DataTable({
           </DropdownMenu.Root>
         )}
       </Flex>
-      <div className="table-scroll">
-        <Table.Root variant="surface" size="2">
-          <Table.Header>
-            <Table.Row>
-              {def.columns.map((col) => (
-                <Table.ColumnHeaderCell key={col.key} className={col.hideOnMobile ? 'hide-mobile' : undefined}>
-                  {col.title}
-                </Table.ColumnHeaderCell>
-              ))}
-              {actions && <Table.ColumnHeaderCell>عملیات</Table.ColumnHeaderCell>}
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>{body}</Table.Body>
-        </Table.Root>
-      </div>
+      <TableView
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => String(row[def.rowKey])}
+        rowProps={(row) => ({ style: { background: rowColor(def, row) }, 'data-testid': `${def.name}-row` })}
+        loading={query.isPending}
+        error={query.isError ? query.error : undefined}
+        emptyText={search ? 'موردی مطابق جستجو یافت نشد' : 'داده‌ای موجود نیست'}
+        variant="surface"
+      />
       <Flex align="center" justify="between" gap="2" wrap="wrap">
         <Flex align="center" gap="2">
           <Text size="2">ردیف در هر صفحه:</Text>
@@ -319,17 +276,5 @@ function FilterSelect({ filter, value, onChange }: { filter: Filter; value: stri
         ))}
       </Select.Content>
     </Select.Root>
-  );
-}
-
-function EmptyRow({ span, text }: { span: number; text: string }) {
-  return (
-    <Table.Row>
-      <Table.Cell colSpan={span}>
-        <Text color="gray" as="p" align="center" my="3">
-          {text}
-        </Text>
-      </Table.Cell>
-    </Table.Row>
   );
 }

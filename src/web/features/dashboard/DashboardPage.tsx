@@ -1,11 +1,50 @@
-import { Box, Button, Card, Flex, Heading, Skeleton, Table, Text } from '@radix-ui/themes';
+import { Box, Button, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
 import { CategoryCards } from '../../components/CategoryCards';
-import { currenciesAtom } from '../../lib/queries/currencies';
+import { type Column, TableView } from '../../components/data-table/TableView';
 import { DateText } from '../../components/date/DateText';
-import { LoadError } from '../../components/states/LoadError';
 import { RialText } from '../../components/RialText';
+import { LoadError } from '../../components/states/LoadError';
+import { type Currency, currenciesAtom } from '../../lib/queries/currencies';
+
+const RATE_COLUMNS: Array<Column<Currency>> = [
+  {
+    key: 'currency',
+    title: 'ارز',
+    rowHeader: true,
+    cell: (c) => (
+      <Flex direction="column">
+        <Text weight="medium">{c.title}</Text>
+        <Text size="1" color="gray" className="ltr">
+          {c.code}
+        </Text>
+      </Flex>
+    ),
+  },
+  {
+    key: 'rate',
+    title: 'نرخ هر واحد',
+    cell: (c) => (
+      <Flex direction="column">
+        <Text weight="bold">
+          <RialText value={c.rate} testId="rate-value" />
+        </Text>
+        {/* On a phone the update time sits under the rate instead of in its own column. */}
+        <Text size="1" color="gray" className="only-mobile" aria-hidden>
+          <DateText value={c.rateUpdatedAt} format="dateTime" />
+        </Text>
+      </Flex>
+    ),
+  },
+  {
+    key: 'updated',
+    title: 'به‌روزرسانی',
+    hideOnMobile: true,
+    testId: () => 'rate-updated',
+    cell: (c) => <DateText value={c.rateUpdatedAt} format="dateTime" />,
+  },
+];
 
 function Rates() {
   const { data, isPending, isError, error, refetch, isFetching } = useAtomValue(currenciesAtom);
@@ -37,45 +76,14 @@ function Rates() {
     );
   }
   return (
-    <div className="table-scroll">
-      <Table.Root variant="surface" data-testid="rates-table">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell>ارز</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>نرخ هر واحد</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell className="hide-mobile">به‌روزرسانی</Table.ColumnHeaderCell>
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {data.items.map((c) => (
-            <Table.Row key={c.id} data-testid={`rate-${c.code}`} align="center">
-              <Table.RowHeaderCell>
-                <Flex direction="column">
-                  <Text weight="medium">{c.title}</Text>
-                  <Text size="1" color="gray" className="ltr">
-                    {c.code}
-                  </Text>
-                </Flex>
-              </Table.RowHeaderCell>
-              <Table.Cell>
-                <Flex direction="column">
-                  <Text weight="bold">
-                    <RialText value={c.rate} testId="rate-value" />
-                  </Text>
-                  {/* On a phone the update time sits under the rate instead of in its own column. */}
-                  <Text size="1" color="gray" className="only-mobile" aria-hidden>
-                    <DateText value={c.rateUpdatedAt} format="dateTime" />
-                  </Text>
-                </Flex>
-              </Table.Cell>
-              <Table.Cell className="hide-mobile" data-testid="rate-updated">
-                <DateText value={c.rateUpdatedAt} format="dateTime" />
-              </Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
-    </div>
+    <TableView
+      testId="rates-table"
+      variant="surface"
+      columns={RATE_COLUMNS}
+      rows={data.items}
+      rowKey={(c) => c.id}
+      rowProps={(c) => ({ 'data-testid': `rate-${c.code}`, align: 'center' })}
+    />
   );
 }
 

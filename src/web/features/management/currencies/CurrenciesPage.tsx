@@ -1,5 +1,5 @@
 /** Currency management (currencySettings): staff edit titles, rial rates and flags; every change is audit-logged. */
-import { Badge, Button, Card, Checkbox, Dialog, Flex, Heading, Table, Text, TextField } from '@radix-ui/themes';
+import { Badge, Button, Card, Checkbox, Dialog, Flex, Heading, Text, TextField } from '@radix-ui/themes';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { type FormEvent, useState } from 'react';
@@ -7,10 +7,11 @@ import type { components } from '../../../../generated/api';
 import { toEnglishDigits } from '../../../../shared/digits';
 import { formatRial } from '../../../../shared/format';
 import { isInteger } from '../../../../shared/validation';
-import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { canAtom } from '../../../lib/policy';
+import { type Column, TableView } from '../../../components/data-table/TableView';
 import { DateText } from '../../../components/date/DateText';
 import { showSnackbar } from '../../../components/shell/snackbar';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { canAtom } from '../../../lib/policy';
 import { SystemParameters } from './SystemParameters';
 
 type Currency = components['schemas']['Currency'];
@@ -142,6 +143,41 @@ function CurrencyDialog({ draft, onClose }: { draft: Draft | null; onClose: () =
   );
 }
 
+/** The currency table's columns; the last one opens the row's currency for editing. */
+const columns = (edit: (c: Currency) => void): Array<Column<Currency>> => [
+  {
+    key: 'title',
+    title: 'ارز',
+    cell: (c) => (
+      <>
+        {c.title} <Text color="gray">({c.code})</Text>
+      </>
+    ),
+  },
+  { key: 'rate', title: 'نرخ', cell: (c) => <span className="ltr">{formatRial(c.rate)}</span> },
+  {
+    key: 'use',
+    title: 'کاربرد',
+    hideOnMobile: true,
+    cell: (c) => (
+      <Flex gap="1">
+        {c.useForUafCpr && <Badge>پرداخت ارزی</Badge>}
+        {c.useForGoogleAdsAccountCr && <Badge color="orange">گوگل ادز</Badge>}
+      </Flex>
+    ),
+  },
+  { key: 'updated', title: 'به‌روزرسانی', hideOnMobile: true, cell: (c) => <DateText value={c.rateUpdatedAt} /> },
+  {
+    key: 'actions',
+    title: 'عملیات',
+    cell: (c) => (
+      <Button size="1" variant="soft" onClick={() => edit(c)} data-testid={`edit-${c.code}`}>
+        ویرایش
+      </Button>
+    ),
+  },
+];
+
 export default function CurrenciesPage() {
   const [draft, setDraft] = useState<Draft | null>(null);
   // Each section is shown to whoever holds its action (the route opens with either).
@@ -173,48 +209,14 @@ export default function CurrenciesPage() {
       </Flex>
       {manageCurrencies && (
         <Card size="2">
-          <div className="table-scroll">
-            <Table.Root data-testid="currencies-table">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeaderCell>ارز</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>نرخ</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell className="hide-mobile">کاربرد</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell className="hide-mobile">به‌روزرسانی</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>عملیات</Table.ColumnHeaderCell>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {query.isPending && (
-                  <Table.Row>
-                    <Table.Cell colSpan={5}>در حال بارگذاری...</Table.Cell>
-                  </Table.Row>
-                )}
-                {(query.data?.items ?? []).map((c) => (
-                  <Table.Row key={c.id} data-testid={`currency-${c.code}`}>
-                    <Table.Cell>
-                      {c.title} <Text color="gray">({c.code})</Text>
-                    </Table.Cell>
-                    <Table.Cell className="ltr">{formatRial(c.rate)}</Table.Cell>
-                    <Table.Cell className="hide-mobile">
-                      <Flex gap="1">
-                        {c.useForUafCpr && <Badge>پرداخت ارزی</Badge>}
-                        {c.useForGoogleAdsAccountCr && <Badge color="orange">گوگل ادز</Badge>}
-                      </Flex>
-                    </Table.Cell>
-                    <Table.Cell className="hide-mobile">
-                      <DateText value={c.rateUpdatedAt} />
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Button size="1" variant="soft" onClick={() => edit(c)} data-testid={`edit-${c.code}`}>
-                        ویرایش
-                      </Button>
-                    </Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          </div>
+          <TableView
+            testId="currencies-table"
+            columns={columns(edit)}
+            rows={query.data?.items ?? []}
+            rowKey={(c) => c.id}
+            rowProps={(c) => ({ 'data-testid': `currency-${c.code}` })}
+            loading={query.isPending}
+          />
         </Card>
       )}
       {can('manageSystemParameters') && <SystemParameters />}

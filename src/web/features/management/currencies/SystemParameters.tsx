@@ -5,19 +5,7 @@
  * Titles, units and bounds come from the server (schemas/config/systemParameters.json); the conversion is
  * src/shared/system-parameters.ts.
  */
-import {
-  AlertDialog,
-  Button,
-  Callout,
-  Card,
-  DataList,
-  Flex,
-  Heading,
-  Strong,
-  Table,
-  Text,
-  TextField,
-} from '@radix-ui/themes';
+import { AlertDialog, Button, Callout, Card, DataList, Flex, Heading, Strong, Text, TextField } from '@radix-ui/themes';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import messages from '../../../../../schemas/messages/fa.json';
@@ -29,8 +17,9 @@ import {
   parseParameter,
   UNIT_LABEL,
 } from '../../../../shared/system-parameters';
-import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { type Column, TableView } from '../../../components/data-table/TableView';
 import { showSnackbar } from '../../../components/shell/snackbar';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 
 type Parameter = components['schemas']['SystemParameter'];
 
@@ -53,7 +42,28 @@ function Amount({ unit, stored }: { unit: ParameterUnit; stored: number }) {
   );
 }
 
-function ParameterRow({ parameter }: { parameter: Parameter }) {
+const fieldId = (parameter: Parameter) => `parameter-${parameter.key}`;
+
+/** The parameter's title (the label of its field), what it is for, and its value now. */
+function ParameterLabel({ parameter }: { parameter: Parameter }) {
+  const id = fieldId(parameter);
+  return (
+    <>
+      <label htmlFor={id}>
+        <Text weight="medium">{parameter.title}</Text>
+      </label>
+      <Text as="div" size="1" color="gray" id={`${id}-description`}>
+        {parameter.description}
+      </Text>
+      <Text as="div" size="1" color="gray">
+        فعلی: <Amount unit={parameter.unit as ParameterUnit} stored={Number(parameter.value)} />
+      </Text>
+    </>
+  );
+}
+
+/** The new value typed in the parameter's unit, checked as typed, saved after a confirmation of old and new. */
+function ParameterEditor({ parameter }: { parameter: Parameter }) {
   const queryClient = useQueryClient();
   const unit = parameter.unit as ParameterUnit;
   const current = Number(parameter.value);
@@ -64,7 +74,7 @@ function ParameterRow({ parameter }: { parameter: Parameter }) {
   const stored = parseParameter(unit, text);
   const problem = problemOf(parameter, stored);
   const changed = stored !== null && stored !== current;
-  const id = `parameter-${parameter.key}`;
+  const id = fieldId(parameter);
 
   const review = (e: FormEvent) => {
     e.preventDefault();
@@ -89,94 +99,84 @@ function ParameterRow({ parameter }: { parameter: Parameter }) {
   };
 
   return (
-    <Table.Row data-testid="system-parameter" data-key={parameter.key}>
-      <Table.Cell>
-        <label htmlFor={id}>
-          <Text weight="medium">{parameter.title}</Text>
-        </label>
-        <Text as="div" size="1" color="gray" id={`${id}-description`}>
-          {parameter.description}
-        </Text>
-        <Text as="div" size="1" color="gray">
-          فعلی: <Amount unit={unit} stored={current} />
-        </Text>
-      </Table.Cell>
-      <Table.Cell>
-        <form onSubmit={review} noValidate>
-          <Flex gap="2" align="start" wrap="wrap">
-            <Flex direction="column" gap="1" style={{ flex: '1 1 150px', maxWidth: 220 }}>
-              <TextField.Root
-                id={id}
-                dir="ltr"
-                inputMode="decimal"
-                value={text}
-                onChange={(e) => setText(e.target.value)}
-                onBlur={() => stored !== null && setText(displayParameter(unit, stored))}
-                aria-invalid={Boolean(problem)}
-                aria-describedby={`${id}-description${problem ? ` ${id}-error` : ''}`}
-              >
-                <TextField.Slot side="right">
-                  <Text size="1" color="gray">
-                    {UNIT_LABEL[unit]}
-                  </Text>
-                </TextField.Slot>
-              </TextField.Root>
-              {problem && (
-                <Text size="1" color="red" role="alert" id={`${id}-error`}>
-                  {problem}
+    <>
+      <form onSubmit={review} noValidate>
+        <Flex gap="2" align="start" wrap="wrap">
+          <Flex direction="column" gap="1" style={{ flex: '1 1 150px', maxWidth: 220 }}>
+            <TextField.Root
+              id={id}
+              dir="ltr"
+              inputMode="decimal"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              onBlur={() => stored !== null && setText(displayParameter(unit, stored))}
+              aria-invalid={Boolean(problem)}
+              aria-describedby={`${id}-description${problem ? ` ${id}-error` : ''}`}
+            >
+              <TextField.Slot side="right">
+                <Text size="1" color="gray">
+                  {UNIT_LABEL[unit]}
                 </Text>
-              )}
-            </Flex>
-            <Button type="submit" disabled={!changed || Boolean(problem)}>
-              ذخیره
+              </TextField.Slot>
+            </TextField.Root>
+            {problem && (
+              <Text size="1" color="red" role="alert" id={`${id}-error`}>
+                {problem}
+              </Text>
+            )}
+          </Flex>
+          <Button type="submit" disabled={!changed || Boolean(problem)}>
+            ذخیره
+          </Button>
+        </Flex>
+      </form>
+      <AlertDialog.Root open={confirming} onOpenChange={(o) => !o && !busy && setConfirming(false)}>
+        <AlertDialog.Content maxWidth="min(460px, 92vw)">
+          <AlertDialog.Title>تغییر «{parameter.title}»</AlertDialog.Title>
+          <AlertDialog.Description size="2">
+            این مقدار از همین حالا برای همه درخواست‌های تازه به کار می‌رود.
+          </AlertDialog.Description>
+          <DataList.Root mt="3" data-testid="parameter-change">
+            <DataList.Item>
+              <DataList.Label>مقدار فعلی</DataList.Label>
+              <DataList.Value>
+                <span data-testid="parameter-old">
+                  <Amount unit={unit} stored={current} />
+                </span>
+              </DataList.Value>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.Label>مقدار جدید</DataList.Label>
+              <DataList.Value>
+                <Strong data-testid="parameter-new">{stored !== null && <Amount unit={unit} stored={stored} />}</Strong>
+              </DataList.Value>
+            </DataList.Item>
+          </DataList.Root>
+          {error && (
+            <Callout.Root color="red" mt="3" role="alert">
+              <Callout.Text>{error}</Callout.Text>
+            </Callout.Root>
+          )}
+          <Flex gap="3" mt="4" justify="end" wrap="wrap">
+            <AlertDialog.Cancel>
+              <Button variant="soft" color="gray" disabled={busy}>
+                انصراف
+              </Button>
+            </AlertDialog.Cancel>
+            <Button loading={busy} onClick={() => void save()}>
+              تایید و ذخیره
             </Button>
           </Flex>
-        </form>
-        <AlertDialog.Root open={confirming} onOpenChange={(o) => !o && !busy && setConfirming(false)}>
-          <AlertDialog.Content maxWidth="min(460px, 92vw)">
-            <AlertDialog.Title>تغییر «{parameter.title}»</AlertDialog.Title>
-            <AlertDialog.Description size="2">
-              این مقدار از همین حالا برای همه درخواست‌های تازه به کار می‌رود.
-            </AlertDialog.Description>
-            <DataList.Root mt="3" data-testid="parameter-change">
-              <DataList.Item>
-                <DataList.Label>مقدار فعلی</DataList.Label>
-                <DataList.Value>
-                  <span data-testid="parameter-old">
-                    <Amount unit={unit} stored={current} />
-                  </span>
-                </DataList.Value>
-              </DataList.Item>
-              <DataList.Item>
-                <DataList.Label>مقدار جدید</DataList.Label>
-                <DataList.Value>
-                  <Strong data-testid="parameter-new">
-                    {stored !== null && <Amount unit={unit} stored={stored} />}
-                  </Strong>
-                </DataList.Value>
-              </DataList.Item>
-            </DataList.Root>
-            {error && (
-              <Callout.Root color="red" mt="3" role="alert">
-                <Callout.Text>{error}</Callout.Text>
-              </Callout.Root>
-            )}
-            <Flex gap="3" mt="4" justify="end" wrap="wrap">
-              <AlertDialog.Cancel>
-                <Button variant="soft" color="gray" disabled={busy}>
-                  انصراف
-                </Button>
-              </AlertDialog.Cancel>
-              <Button loading={busy} onClick={() => void save()}>
-                تایید و ذخیره
-              </Button>
-            </Flex>
-          </AlertDialog.Content>
-        </AlertDialog.Root>
-      </Table.Cell>
-    </Table.Row>
+        </AlertDialog.Content>
+      </AlertDialog.Root>
+    </>
   );
 }
+
+const COLUMNS: Array<Column<Parameter>> = [
+  { key: 'parameter', title: 'پارامتر', cell: (p) => <ParameterLabel parameter={p} /> },
+  { key: 'value', title: 'مقدار', cell: (p) => <ParameterEditor parameter={p} /> },
+];
 
 export function SystemParameters() {
   const query = useQuery({
@@ -189,26 +189,14 @@ export function SystemParameters() {
     <Card size="2">
       <Flex direction="column" gap="3">
         <Heading size="4">پارامترهای سیستم</Heading>
-        <div className="table-scroll">
-          <Table.Root>
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeaderCell>پارامتر</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>مقدار</Table.ColumnHeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {query.isPending && (
-                <Table.Row>
-                  <Table.Cell colSpan={2}>در حال بارگذاری...</Table.Cell>
-                </Table.Row>
-              )}
-              {(query.data?.items ?? []).map((p) => (
-                <ParameterRow key={`${p.key}-${String(p.value)}`} parameter={p} />
-              ))}
-            </Table.Body>
-          </Table.Root>
-        </div>
+        <TableView
+          columns={COLUMNS}
+          rows={query.data?.items ?? []}
+          // A saved value gives the row a new key: its editor starts again from the value stored.
+          rowKey={(p) => `${p.key}-${String(p.value)}`}
+          rowProps={(p) => ({ 'data-testid': 'system-parameter', 'data-key': p.key })}
+          loading={query.isPending}
+        />
       </Flex>
     </Card>
   );
