@@ -45,6 +45,15 @@ export function startProcess(env: Record<string, string>): Promise<{ child: Chil
   });
 }
 
+/** Sends SIGTERM and resolves once the process has exited. */
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
 async function json(url: string, body: unknown, token?: string): Promise<{ data: Record<string, unknown> }> {
   const res = await fetch(url, {
     method: 'POST',
@@ -61,18 +70,22 @@ async function connectMany(url: string, n: number): Promise<Socket[]> {
     const group = Array.from({ length: Math.min(batch, n - i) }, () => {
       const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true });
       sockets.push(socket);
+      // Counted once the server confirms the subscription, so the broadcast reaches every socket.
       return new Promise<void>((resolve, reject) => {
         socket.once('connect', () => {
           socket.emit('subscribe', { channel: 'public-general-channel', auth: { headers: {} } });
-          resolve();
         });
+        socket.on('subscription_succeeded', (channel: string) => {
+          if (channel === 'public-general-channel') resolve();
+        });
+        socket.once('subscription_error', (channel: string, status: number) =>
+          reject(new Error(`subscribing ${channel} refused: ${status}`)),
+        );
         socket.once('connect_error', reject);
       });
     });
     await Promise.all(group);
   }
-  // Give the server a moment to process the subscriptions.
-  await new Promise((r) => setTimeout(r, 500));
   return sockets;
 }
 
@@ -130,7 +143,7 @@ export async function benchSockets(n: number) {
   try {
     oneProcess = await measure(single.url, single.url, n);
   } finally {
-    single.child.kill('SIGTERM');
+    await stop(single.child);
   }
   const { DATABASE_URL: db, REDIS_URL: redis } = process.env;
   if (!db || !redis) return { oneProcess, twoProcessesViaRedis: 'not measured: needs DATABASE_URL and REDIS_URL' };
@@ -147,9 +160,8 @@ export async function benchSockets(n: number) {
   try {
     return { oneProcess, twoProcessesViaRedis: await measure(b.url, a.url, n) };
   } finally {
-    a.child.kill('SIGTERM');
-    b.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1000));
+    // Both must have closed their connections before their database can be dropped.
+    await Promise.all([stop(a.child), stop(b.child)]);
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }

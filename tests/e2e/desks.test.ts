@@ -153,7 +153,6 @@ describe('desks', () => {
     await page.waitForFunction(
       (old) => document.querySelector('[data-testid=gross-price]')?.textContent !== old,
       before,
-      { timeout: 5000 },
     );
     expect(await page.getByTestId('gross-price').textContent()).toBe('110,000,000 ریال');
     expect(await page.getByTestId('quote-rate').textContent()).toContain('1,100,000');

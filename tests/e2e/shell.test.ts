@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { animationsDone, DESKTOP, launchBrowser, PHONE } from '../support/browser';
 import { loginAdmin, loginByCode, type RunningServer, startServer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
@@ -72,13 +72,13 @@ describe('shell', () => {
     await expect(drawer.getByText('کاربری در سیستم وارد نشده است.').isVisible()).resolves.toBe(true);
     await expect(drawer.getByText('برای ساخت و شارژ حساب گوگل ادز ابتدا وارد شوید.').count()).resolves.toBe(1);
     await expect(page.locator('[data-testid=drawer-staff]').count()).resolves.toBe(0);
-    await page.waitForTimeout(300);
+    await animationsDone(page);
     await shoot(page, 'drawer-phone', false);
     // Tab stays inside the open drawer; Esc closes it and gives focus back to the menu button.
     for (let i = 0; i < 40; i++) await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.closest('[data-testid=drawer]') !== null)).toBe(true);
     await page.keyboard.press('Escape');
-    await expect(page.locator('[data-testid=drawer]').count()).resolves.toBe(0);
+    await page.locator('[data-testid=drawer]').waitFor({ state: 'detached' });
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'menu-button');
     await shoot(page, 'dashboard-phone');
     await page.close();
@@ -87,11 +87,11 @@ describe('shell', () => {
     await desktop.waitForSelector('[data-testid=rates-table]');
     await desktop.click('[data-testid=menu-button]');
     await desktop.locator('[data-testid=drawer-category-educational] summary').click();
-    await desktop.waitForTimeout(300);
+    await animationsDone(desktop);
     await shoot(desktop, 'drawer-desktop', false);
     // The overlay closes it too.
     await desktop.mouse.click(100, 400);
-    await expect(desktop.locator('[data-testid=drawer]').count()).resolves.toBe(0);
+    await desktop.locator('[data-testid=drawer]').waitFor({ state: 'detached' });
     await desktop.close();
   });
 

@@ -1,5 +1,5 @@
 /** Debian's Chromium driven by playwright-core, with the flags this closed network needs. */
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -19,3 +19,15 @@ export function launchBrowser(): Promise<Browser> {
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1366, height: 768 };
+
+/**
+ * Waits until no finite CSS animation or transition on the page is running (a drawer sliding in, a dialog
+ * fading), so a screenshot shows the settled page. Endless ones (a spinner) do not count.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+  );
+}

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import { toPersianDigits } from '../../../shared/digits';
@@ -16,11 +17,11 @@ import {
   priceOf,
   toMinorUnits,
 } from '../../../shared/pricing';
-import { createAjv } from '../../../shared/validation/ajv';
+import { addSharedKeywords } from '../../../shared/validation/ajv-keywords';
 import type { Principal } from '../../contract/handlers';
 import { describeValidationError } from '../../contract/validator';
 import type { DB } from '../../db/database';
-import type { DB as Database } from '../../../generated/db';
+import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
 import { type MessageKey, msg } from '../../http/messages';
 import { randomToken } from '../../lib/crypto';
@@ -40,13 +41,15 @@ const DISPLAY_FIELDS = ['grossPrice', 'totalCosts', 'expectedPrice', 'payablePri
 
 export class RequestService {
   // The same formats the web's rjsf validator knows (ajv-formats) plus the shared keywords.
-  private readonly ajv = createAjv(Ajv2020);
+  private readonly ajv = addSharedKeywords(addFormats(new Ajv2020({ strict: false, allErrors: false, verbose: true })));
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor(
     private readonly db: DB,
     private readonly catalogue: Catalogue,
-  ) {}
+  ) {
+    this.ajv.addKeyword({ keyword: 'x-messages' });
+  }
 
   private deskFormOrThrow(identifier: string): DeskForm {
     const deskForm = this.catalogue.deskForm(identifier);

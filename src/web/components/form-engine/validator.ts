@@ -5,13 +5,17 @@
  */
 import type { RJSFValidationError } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
+import type Ajv from 'ajv';
 import messages from '../../../../schemas/messages/fa.json';
 import type { JsonSchemaObject } from '../../../shared/catalogue';
-import { FORM_VALIDATOR_OPTIONS } from '../../../shared/validation/ajv';
+import { addSharedKeywords } from '../../../shared/validation/ajv-keywords';
 
 const text = messages.messages as Record<string, string>;
 
-export const formValidator = customizeValidator(FORM_VALIDATOR_OPTIONS);
+export const formValidator = customizeValidator({
+  ajvOptionsOverrides: { strict: false },
+  extenderFn: (ajv: Ajv) => addSharedKeywords(ajv),
+});
 
 /** Maps ajv errors to the desk schema's own Persian messages, falling back to a generic one. */
 export function persianErrors(schema: JsonSchemaObject) {
