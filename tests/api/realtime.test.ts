@@ -380,20 +380,18 @@ function startProcess(env: Record<string, string>): Promise<{ child: ChildProces
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WEB_DIR: '/nonexistent', ...env },
   });
+  // Resolves on the listen line; rejects with the output if the process ends first.
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`no listen line: ${out}`)), 60_000);
     child.stdout?.on('data', (d) => {
       out += d;
       const match = /"port":(\d+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: `http://127.0.0.1:${match[1]}` });
-      }
+      if (match) resolve({ child, url: `http://127.0.0.1:${match[1]}` });
     });
     child.stderr?.on('data', (d) => {
       out += d;
     });
+    child.on('exit', (code) => reject(new Error(`exited (${code}) before listening: ${out}`)));
   });
 }
 

@@ -87,16 +87,7 @@ describe('process start-up', () => {
 
   it('starts on the embedded database, serves the API, and exits 0 on SIGTERM', async () => {
     const child = start({ PORT: '0', LOG_LEVEL: 'info' });
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listen line: ${JSON.stringify(child.output())}`)), 60_000);
-      child.stdout?.on('data', () => {
-        const match = /"port":(\d+)/.exec(child.output().stdout);
-        if (match) {
-          clearTimeout(timer);
-          resolve(Number(match[1]));
-        }
-      });
-    });
+    const { port } = await listening(child);
     const res = await fetch(`http://127.0.0.1:${port}/api/health`);
     expect(await res.json()).toEqual({ result: true, msg: '', data: { database: 'pglite' } });
     // Logs are structured JSON lines (pino).
