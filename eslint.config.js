@@ -1,8 +1,42 @@
 // Lint rules for the whole repository (run by `npm test`); formatting is prettier's job.
+import boundaries from '@boundaries/eslint-plugin';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The walls (docs/decisions/006-web-layers.md): server and web never import each other and shared imports
+ * neither; inside the web lib < components < features < app, each importing only downward, no feature area
+ * importing another (imports inside one area are its own business), and nothing importing app.
+ */
+const elements = [
+  { type: 'server', pattern: 'src/server' },
+  { type: 'shared', pattern: 'src/shared' },
+  { type: 'lib', pattern: 'src/web/lib' },
+  { type: 'components', pattern: 'src/web/components' },
+  { type: 'feature', pattern: 'src/web/features/*', capture: ['area'] },
+  { type: 'app', pattern: 'src/web/app' },
+];
+const web = ['lib', 'components', 'feature', 'app'];
+const disallow = (from, to, message) => ({
+  from: { element: { types: from } },
+  disallow: { to: { element: { types: to } } },
+  message,
+});
+const layers = [
+  disallow(['server'], web, 'The server does not import the web; what both need lives in src/shared.'),
+  disallow(web, ['server'], 'The web does not import the server; what both need lives in src/shared.'),
+  disallow(['shared'], ['server', ...web], 'src/shared imports neither the server nor the web.'),
+  disallow(
+    ['lib'],
+    ['components', 'feature', 'app'],
+    'lib is the bottom of the web: it imports no component, feature or app.',
+  ),
+  disallow(['components'], ['feature', 'app'], 'Components know no feature: take what they need as props or from lib.'),
+  disallow(['feature'], ['feature'], 'Features never import each other: move what both need to components/ or lib/.'),
+  disallow(['feature'], ['app'], 'Nothing imports app.'),
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'src/generated/**', 'tests/artifacts/**', 'node_modules/**'] },
@@ -19,5 +53,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-empty': ['error', { allowEmptyCatch: false }],
     },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/root-path': import.meta.dirname,
+      'boundaries/elements': elements,
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.json'] } },
+    },
+    rules: { 'boundaries/dependencies': ['error', { default: 'allow', policies: layers }] },
   },
 );
