@@ -7,8 +7,10 @@ import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';
 import { hashPassword } from '../../lib/crypto';
 import { revokeAllTokens } from '../identity/tokens';
-import { displayName, newUid } from '../identity/users-store';
+import { createAccount, updateAccount } from '../identity/accounts';
+import { displayName } from '../identity/users-store';
 import { assertAdministratorRemains, isAdminGroup, lockAccessChanges, MANAGE_ACCESS } from './guards';
+import { GROUP_ACTIONS, GROUP_USERS, replaceJoinRows, USER_GROUPS } from './join-rows';
 import { ADMIN_GROUP, menuFor } from './menu';
 import { type ListEnvelope, listOf, type PageQuery, pageOf } from '../../lib/paging';
 import { containsText } from '../../lib/sql';
@@ -159,15 +161,10 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
             const before = await requireUser(trx, body.id);
             const wasActive = before.deactivatedAt === null;
             const active = body.isActive ?? wasActive;
-            await trx
-              .updateTable('users')
-              .set({
-                ...values,
-                ...(active !== wasActive ? { deactivatedAt: active ? null : new Date() } : {}),
-                updatedAt: new Date(),
-              })
-              .where('id', '=', body.id)
-              .execute();
+            await updateAccount(trx, body.id, {
+              ...values,
+              ...(active !== wasActive ? { deactivatedAt: active ? null : new Date() } : {}),
+            });
             // A deactivated account or a new password ends every session of the user.
             if ((!active && wasActive) || body.password) await revokeAllTokens(trx, body.id);
             await assertAdministratorRemains(trx);
@@ -194,20 +191,15 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
             });
             return ok({ id: body.id }, msg('access.saved'));
           }
-          const created = await trx
-            .insertInto('users')
-            .values({
-              uid: newUid(),
-              ...values,
-              ...(body.isActive === false ? { deactivatedAt: new Date() } : {}),
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
+          const createdId = await createAccount(trx, {
+            ...values,
+            ...(body.isActive === false ? { deactivatedAt: new Date() } : {}),
+          });
           await audit(trx, {
             actorUserId: actor(principal),
             action: 'saveUser',
             entity: 'user',
-            entityId: created.id,
+            entityId: createdId,
             after: {
               mobileNo: values.mobileNo,
               email: values.email ?? null,
@@ -217,7 +209,7 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
               isActive: body.isActive !== false,
             },
           });
-          return ok({ id: created.id }, msg('access.saved'));
+          return ok({ id: createdId }, msg('access.saved'));
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw HttpError.of(409, 'access.mobileTaken');
@@ -231,11 +223,7 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
       await db.transaction().execute(async (trx) => {
         await lockAccessChanges(trx);
         const before = await requireUser(trx, body.id);
-        await trx
-          .updateTable('users')
-          .set({ deactivatedAt: before.deactivatedAt ?? new Date(), updatedAt: new Date() })
-          .where('id', '=', body.id)
-          .execute();
+        await updateAccount(trx, body.id, { deactivatedAt: before.deactivatedAt ?? new Date() });
         await revokeAllTokens(trx, body.id);
         await assertAdministratorRemains(trx);
         await audit(trx, {
@@ -256,23 +244,11 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
         await requireUser(trx, body.id);
         const groups = [...new Set(body.groups)];
         for (const groupId of groups) await requireGroup(trx, groupId);
-        const before = await trx.selectFrom('groupUsers').select('groupId').where('userId', '=', body.id).execute();
-        await trx.deleteFrom('groupUsers').where('userId', '=', body.id).execute();
-        if (groups.length) {
-          await trx
-            .insertInto('groupUsers')
-            .values(groups.map((groupId) => ({ groupId, userId: body.id })))
-            .execute();
-        }
-        await assertAdministratorRemains(trx);
-        await audit(trx, {
+        await replaceJoinRows(trx, USER_GROUPS, body.id, groups, {
           actorUserId: actor(principal),
           action: 'saveUserGroups',
-          entity: 'user',
-          entityId: body.id,
-          before: before.map((b) => b.groupId),
-          after: groups,
         });
+        await assertAdministratorRemains(trx);
       });
       return ok(null, msg('access.saved'));
     },
@@ -283,7 +259,7 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
       const passwordHash = await hashPassword(body.password);
       await db.transaction().execute(async (trx) => {
         await requireUser(trx, body.id);
-        await trx.updateTable('users').set({ passwordHash, updatedAt: new Date() }).where('id', '=', body.id).execute();
+        await updateAccount(trx, body.id, { passwordHash });
         await revokeAllTokens(trx, body.id);
         await audit(trx, {
           actorUserId: actor(principal),
@@ -302,11 +278,7 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
 
     saveUserMetaData: async ({ body, principal }) => {
       const before = await requireUser(db, body.id);
-      await db
-        .updateTable('users')
-        .set({ metaData: JSON.stringify(body.metaData), updatedAt: new Date() })
-        .where('id', '=', body.id)
-        .execute();
+      await updateAccount(db, body.id, { metaData: body.metaData });
       await audit(db, {
         actorUserId: actor(principal),
         action: 'saveUserMetaData',
@@ -401,23 +373,11 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
         await requireGroup(trx, body.id);
         const users = [...new Set(body.users)];
         for (const userId of users) await requireUser(trx, userId);
-        const before = await trx.selectFrom('groupUsers').select('userId').where('groupId', '=', body.id).execute();
-        await trx.deleteFrom('groupUsers').where('groupId', '=', body.id).execute();
-        if (users.length) {
-          await trx
-            .insertInto('groupUsers')
-            .values(users.map((userId) => ({ groupId: body.id, userId })))
-            .execute();
-        }
-        await assertAdministratorRemains(trx);
-        await audit(trx, {
+        await replaceJoinRows(trx, GROUP_USERS, body.id, users, {
           actorUserId: actor(principal),
           action: 'saveGroupUsers',
-          entity: 'group',
-          entityId: body.id,
-          before: before.map((b) => b.userId),
-          after: users,
         });
+        await assertAdministratorRemains(trx);
       });
       return ok(null, msg('access.saved'));
     },
@@ -433,21 +393,9 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
         if (isAdminGroup(group) && !known.some((a) => a.name === MANAGE_ACCESS)) {
           throw HttpError.of(422, 'access.adminGroupNeedsManageAccess');
         }
-        const before = await trx.selectFrom('groupActions').select('actionId').where('groupId', '=', body.id).execute();
-        await trx.deleteFrom('groupActions').where('groupId', '=', body.id).execute();
-        if (actions.length) {
-          await trx
-            .insertInto('groupActions')
-            .values(actions.map((actionId) => ({ groupId: body.id, actionId })))
-            .execute();
-        }
-        await audit(trx, {
+        await replaceJoinRows(trx, GROUP_ACTIONS, body.id, actions, {
           actorUserId: actor(principal),
           action: 'saveGroupActions',
-          entity: 'group',
-          entityId: body.id,
-          before: before.map((b) => b.actionId),
-          after: actions,
         });
       });
       return ok(null, msg('access.saved'));

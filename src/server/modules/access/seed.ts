@@ -1,5 +1,6 @@
 /**
- * Seeds the action catalogue, the administrators group holding every action, and one administrator.
+ * Seeds the action catalogue, the administrators group holding every action, and one administrator (the
+ * account itself through identity, which owns users).
  * The administrator's password comes from ADMIN_PASSWORD; without it a random one is generated and
  * returned once, on the start that creates the account, for the caller to print.
  */
@@ -8,7 +9,7 @@ import { sql } from 'kysely';
 import actionCatalogue from '../../../../schemas/access/actions.json' with { type: 'json' };
 import type { DB } from '../../db/database';
 import { hashPassword, randomToken } from '../../lib/crypto';
-import { newUid } from '../identity/users-store';
+import { ensureAdministratorAccount } from '../identity/accounts';
 import { ADMIN_GROUP } from './menu';
 
 export async function seedAccess(
@@ -36,42 +37,16 @@ export async function seedAccess(
     await sql`insert into group_actions (group_id, action_id)
       select ${group.id}, id from actions on conflict do nothing`.execute(trx);
 
-    const existing = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('mobileNo', '=', admin.username)
-      .executeTakeFirst();
-    let createdPassword: string | null = null;
-    let userId: number;
-    if (existing) {
-      userId = existing.id;
-      await trx
-        .updateTable('users')
-        .set({ isStaff: true, ...(passwordHash ? { passwordHash } : {}) })
-        .where('id', '=', userId)
-        .execute();
-    } else {
-      const row = await trx
-        .insertInto('users')
-        .values({
-          uid: newUid(),
-          mobileNo: admin.username,
-          firstName: 'مدیر',
-          lastName: 'سیستم',
-          isStaff: true,
-          approvedLevel: 1,
-          passwordHash: passwordHash ?? generatedHash,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      userId = row.id;
-      createdPassword = generated;
-    }
+    const { userId, created } = await ensureAdministratorAccount(trx, {
+      mobileNo: admin.username,
+      passwordHash,
+      initialPasswordHash: generatedHash,
+    });
     await trx
       .insertInto('groupUsers')
       .values({ groupId: group.id, userId })
       .onConflict((oc) => oc.columns(['groupId', 'userId']).doNothing())
       .execute();
-    return { generatedPassword: createdPassword };
+    return { generatedPassword: created ? generated : null };
   });
 }

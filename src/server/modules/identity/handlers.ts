@@ -11,6 +11,7 @@ import type { LiveEvents } from '../../realtime/events';
 import { MAX_IMAGE_BYTES, reencodeImage, sniffImageKind } from '../storage/images';
 import type { Storage } from '../storage/storage';
 import { taskTypeOf } from '../tasks/task-types';
+import { updateAccount } from './accounts';
 import { CAPTCHA_LIFETIME_SECONDS, captchaImage, consumeCaptcha, createCaptcha } from './captcha';
 import type { LoginGuard } from './login-limits';
 import { type MobileCodeDeps, sendMobileValidationCode, verifyMobileValidationCode } from './mobile-codes';
@@ -187,11 +188,7 @@ export function identityHandlers({
         if (!body.validationCode) throw HttpError.of(400, 'changePassword.codeRequired');
         await verifyMobileValidationCode(db, user.mobileNo, toEnglishDigits(body.validationCode));
       }
-      await db
-        .updateTable('users')
-        .set({ passwordHash: await hashPassword(body.password), updatedAt: new Date() })
-        .where('id', '=', userId)
-        .execute();
+      await updateAccount(db, userId, { passwordHash: await hashPassword(body.password) });
       const ended = await revokeOtherTokens(db, userId, tokenId);
       for (const id of ended) live.sessionEnded(id);
       return ok(null, msg(ended.length ? 'changePassword.successOthersEnded' : 'changePassword.success'));

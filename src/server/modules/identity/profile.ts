@@ -7,7 +7,8 @@ import type { Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
-import { findUserById, toUserDto, type UserDto } from './users-store';
+import { openTaskOnce } from '../tasks/service';
+import { findUserById, PROFILE_REVIEW_TASK, toUserDto, type UserDto } from './users-store';
 
 export const MINIMUM_AGE_YEARS = 18;
 
@@ -73,22 +74,8 @@ export async function updateProfile(
       .set({ ...after, profileRejectionReason: null, updatedAt: new Date() })
       .where('id', '=', user.id)
       .execute();
-    const openTask = await trx
-      .selectFrom('tasks')
-      .select('id')
-      .where('type', '=', 'approveProfileAsL1Task')
-      .where('subjectUserId', '=', user.id)
-      .where('state', 'in', ['open', 'claimed'])
-      .executeTakeFirst();
-    let createdTaskId: number | null = null;
-    if (!openTask) {
-      const created = await trx
-        .insertInto('tasks')
-        .values({ type: 'approveProfileAsL1Task', subjectUserId: user.id, payload: JSON.stringify({ level: 1 }) })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      createdTaskId = created.id;
-    }
+    // Staff review the profile in the task queue, which owns the tasks table.
+    const createdTaskId = await openTaskOnce(trx, PROFILE_REVIEW_TASK, user.id, { level: 1 });
     const before = {
       nationalCode: user.nationalCode,
       firstName: user.firstName,
@@ -107,6 +94,49 @@ export async function updateProfile(
     const saved = await findUserById(trx, user.id);
     return { user: await toUserDto(trx, saved!), createdTaskId };
   });
+}
+
+/**
+ * Staff verified the profile: level 1 reached, a rejection reason cleared. Locks the user's row; returns the
+ * levels before and after for the reviewer's audit entry.
+ */
+export async function approveProfileLevel1(trx: DB, userId: number) {
+  const before = await trx
+    .selectFrom('users')
+    .select(['approvedLevel', 'maxUnrejectedLevel'])
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const after = {
+    approvedLevel: Math.max(1, before.approvedLevel),
+    maxUnrejectedLevel: Math.max(1, before.maxUnrejectedLevel),
+  };
+  await trx
+    .updateTable('users')
+    .set({ ...after, profileRejectionReason: null, updatedAt: new Date() })
+    .where('id', '=', userId)
+    .execute();
+  return { before, after };
+}
+
+/**
+ * Staff rejected level 1: the highest level not yet rejected drops below it, and stays so in history; the
+ * customer sees `reason`. Locks the user's row.
+ */
+export async function rejectProfileLevel1(trx: DB, userId: number, reason: string) {
+  const before = await trx
+    .selectFrom('users')
+    .select(['approvedLevel', 'maxUnrejectedLevel', 'profileRejectionReason'])
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const after = { maxUnrejectedLevel: 0, profileRejectionReason: reason };
+  await trx
+    .updateTable('users')
+    .set({ ...after, updatedAt: new Date() })
+    .where('id', '=', userId)
+    .execute();
+  return { before, after };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { components } from '../../../generated/api';
 import type { DB } from '../../db/database';
 import type { DB as Database, Users } from '../../../generated/db';
 import { randomToken } from '../../lib/crypto';
+import { findPendingTask } from '../tasks/service';
 
 export type UserDto = components['schemas']['User'];
 export type UserRow = Selectable<Users>;
@@ -12,6 +13,9 @@ export const PRODUCT_CATEGORIES = ['educational', 'internationalExams', 'embassi
 export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
 
 export const newUid = () => randomToken(9);
+
+/** The task type that asks staff to verify a profile (level 1). */
+export const PROFILE_REVIEW_TASK = 'approveProfileAsL1Task';
 
 export function fullNameOf(user: Pick<UserRow, 'firstName' | 'lastName'>): string | null {
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ').trim();
@@ -39,13 +43,7 @@ export async function findOrCreateByMobile(db: Kysely<Database>, mobileNo: strin
 export async function toUserDto(db: Kysely<Database>, user: UserRow): Promise<UserDto> {
   const [approvals, pending] = await Promise.all([
     db.selectFrom('userPolicyApprovals').select('productCategory').where('userId', '=', user.id).execute(),
-    db
-      .selectFrom('tasks')
-      .select('id')
-      .where('type', '=', 'approveProfileAsL1Task')
-      .where('subjectUserId', '=', user.id)
-      .where('state', 'in', ['open', 'claimed'])
-      .executeTakeFirst(),
+    findPendingTask(db, PROFILE_REVIEW_TASK, user.id),
   ]);
   const approved = new Set(approvals.map((a) => a.productCategory));
   return {

@@ -15,6 +15,7 @@ import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';
 import { listOf, pageOf } from '../../lib/paging';
 import type { LiveEvents } from '../../realtime/events';
+import { approveProfileLevel1, rejectProfileLevel1 } from '../identity/profile';
 import { displayName, loadUserDto } from '../identity/users-store';
 import type { Storage } from '../storage/storage';
 import { taskTypes } from './task-types';
@@ -162,21 +163,7 @@ export function taskHandlers(
       const p = principal!;
       const subjectUserId = await db.transaction().execute(async (trx) => {
         const task = await lockForDecision(trx, body.taskId, p);
-        const before = await trx
-          .selectFrom('users')
-          .select(['approvedLevel', 'maxUnrejectedLevel'])
-          .where('id', '=', task.subjectUserId!)
-          .forUpdate()
-          .executeTakeFirstOrThrow();
-        const after = {
-          approvedLevel: Math.max(1, before.approvedLevel),
-          maxUnrejectedLevel: Math.max(1, before.maxUnrejectedLevel),
-        };
-        await trx
-          .updateTable('users')
-          .set({ ...after, profileRejectionReason: null, updatedAt: new Date() })
-          .where('id', '=', task.subjectUserId!)
-          .execute();
+        const { before, after } = await approveProfileLevel1(trx, task.subjectUserId!);
         await trx
           .updateTable('tasks')
           .set({ state: 'approved', decidedBy: p.userId, decidedAt: new Date() })
@@ -200,19 +187,7 @@ export function taskHandlers(
       const p = principal!;
       const subjectUserId = await db.transaction().execute(async (trx) => {
         const task = await lockForDecision(trx, body.taskId, p);
-        const before = await trx
-          .selectFrom('users')
-          .select(['approvedLevel', 'maxUnrejectedLevel', 'profileRejectionReason'])
-          .where('id', '=', task.subjectUserId!)
-          .forUpdate()
-          .executeTakeFirstOrThrow();
-        // Level 1 was rejected: the highest level not yet rejected drops below it, and stays so in history.
-        const after = { maxUnrejectedLevel: 0, profileRejectionReason: body.reason.trim() };
-        await trx
-          .updateTable('users')
-          .set({ ...after, updatedAt: new Date() })
-          .where('id', '=', task.subjectUserId!)
-          .execute();
+        const { before, after } = await rejectProfileLevel1(trx, task.subjectUserId!, body.reason.trim());
         await trx
           .updateTable('tasks')
           .set({ state: 'rejected', decidedBy: p.userId, decidedAt: new Date(), decisionReason: body.reason.trim() })
