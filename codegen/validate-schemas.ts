@@ -6,8 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-import { addSharedKeywords } from '../src/shared/validation/ajv-keywords';
+import { createAjv } from '../src/shared/validation/ajv';
 
 export interface SchemaProblem {
   file: string;
@@ -24,9 +23,7 @@ async function listJson(dir: string): Promise<string[]> {
 }
 
 export async function validateSchemaTree(schemasDir: string): Promise<SchemaProblem[]> {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-  addFormats(ajv);
-  addSharedKeywords(ajv);
+  const ajv = createAjv(Ajv2020, { allErrors: true, strict: true, allowUnionTypes: true, verbose: false });
   const problems: SchemaProblem[] = [];
   const files = await listJson(schemasDir);
   const parsed = new Map<string, unknown>();

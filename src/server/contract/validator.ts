@@ -3,8 +3,7 @@
  * so the server applies exactly the rules the forms apply. Errors become one Persian message.
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-import { addSharedKeywords } from '../../shared/validation/ajv-keywords';
+import { createAjv } from '../../shared/validation/ajv';
 import { type MessageKey, msg } from '../http/messages';
 
 const CONTRACT_ID = 'contract';
@@ -14,16 +13,7 @@ export class ContractValidator {
   private readonly cache = new Map<string, ValidateFunction>();
 
   constructor(private readonly document: Record<string, unknown>) {
-    this.ajv = new Ajv2020({
-      strict: false,
-      allErrors: false,
-      verbose: true,
-      useDefaults: true,
-      coerceTypes: false,
-    });
-    addFormats(this.ajv);
-    addSharedKeywords(this.ajv);
-    this.ajv.addKeyword({ keyword: 'x-messages' });
+    this.ajv = createAjv(Ajv2020, { useDefaults: true, coerceTypes: false });
     this.ajv.addSchema(document, CONTRACT_ID);
   }
 

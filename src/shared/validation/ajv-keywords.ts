@@ -34,7 +34,7 @@ export interface NumberRange {
   inclusive?: boolean;
 }
 
-/** Adds the shared formats and the `numberRange` keyword; safe to call more than once on one instance. */
+/** Adds the shared formats, the `numberRange` keyword and `x-messages`; safe to call more than once on one instance. */
 export function addSharedKeywords<T extends AjvCore>(ajv: T): T {
   // addFormat replaces a format of the same name, so the shared rule always wins.
   for (const name of sharedFormatNames) ajv.addFormat(name, { type: 'string', validate: FORMATS[name] });
@@ -56,5 +56,7 @@ export function addSharedKeywords<T extends AjvCore>(ajv: T): T {
       errors: false,
     });
   }
+  // The Persian message keys a schema names per keyword: read by the error translators, not a rule.
+  if (!ajv.getKeyword('x-messages')) ajv.addKeyword({ keyword: 'x-messages' });
   return ajv;
 }

@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import { toPersianDigits } from '../../../shared/digits';
@@ -17,14 +16,15 @@ import {
   priceOf,
   toMinorUnits,
 } from '../../../shared/pricing';
-import { addSharedKeywords } from '../../../shared/validation/ajv-keywords';
+import { createAjv } from '../../../shared/validation/ajv';
 import type { Principal } from '../../contract/handlers';
 import { describeValidationError } from '../../contract/validator';
 import type { DB } from '../../db/database';
-import type { Database } from '../../db/schema';
+import type { DB as Database } from '../../../generated/db';
 import { HttpError } from '../../http/errors';
 import { type MessageKey, msg } from '../../http/messages';
 import { randomToken } from '../../lib/crypto';
+import { userBalance } from '../ledger/service';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import { whereContains } from '../../lib/sql';
 import type { Catalogue, DeskForm } from '../desks/catalogue';
@@ -41,15 +41,13 @@ const DISPLAY_FIELDS = ['grossPrice', 'totalCosts', 'expectedPrice', 'payablePri
 
 export class RequestService {
   // The same formats the web's rjsf validator knows (ajv-formats) plus the shared keywords.
-  private readonly ajv = addSharedKeywords(addFormats(new Ajv2020({ strict: false, allErrors: false, verbose: true })));
+  private readonly ajv = createAjv(Ajv2020);
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor(
     private readonly db: DB,
     private readonly catalogue: Catalogue,
-  ) {
-    this.ajv.addKeyword({ keyword: 'x-messages' });
-  }
+  ) {}
 
   private deskFormOrThrow(identifier: string): DeskForm {
     const deskForm = this.catalogue.deskForm(identifier);
@@ -91,13 +89,7 @@ export class RequestService {
 
   /** Pass the transaction when inside one: on PGlite the outer handle would wait for it. */
   async walletBalance(userId: number, db: Kysely<Database> = this.db): Promise<number> {
-    const row = await db
-      .selectFrom('ledgerEntries')
-      .select(sql<number>`coalesce(sum(amount), 0)::bigint`.as('balance'))
-      .where('account', '=', 'wallet')
-      .where('userId', '=', userId)
-      .executeTakeFirst();
-    return Math.max(0, Number(row?.balance ?? 0));
+    return (await userBalance(db, userId)).balance;
   }
 
   /** Checks currency, payment method and limits for the desk, and returns what the price depends on. */

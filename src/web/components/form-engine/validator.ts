@@ -5,17 +5,13 @@
  */
 import type { RJSFValidationError } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import type Ajv from 'ajv';
 import messages from '../../../../schemas/messages/fa.json';
 import type { JsonSchemaObject } from '../../../shared/catalogue';
-import { addSharedKeywords } from '../../../shared/validation/ajv-keywords';
+import { FORM_VALIDATOR_OPTIONS } from '../../../shared/validation/ajv';
 
 const text = messages.messages as Record<string, string>;
 
-export const formValidator = customizeValidator({
-  ajvOptionsOverrides: { strict: false },
-  extenderFn: (ajv: Ajv) => addSharedKeywords(ajv),
-});
+export const formValidator = customizeValidator(FORM_VALIDATOR_OPTIONS);
 
 /** Maps ajv errors to the desk schema's own Persian messages, falling back to a generic one. */
 export function persianErrors(schema: JsonSchemaObject) {
