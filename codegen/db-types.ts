@@ -23,6 +23,8 @@ const overrides = {
   columns: {
     'audit_log.after': 'ColumnType<unknown, string | null, string | null>',
     'audit_log.before': 'ColumnType<unknown, string | null, string | null>',
+    'ledger_transactions.amounts': jsonObject(false),
+    'ledger_transactions.details': jsonObject(true),
     'mobile_no_changes.outcome': "'canonicalised' | 'duplicate' | 'invalid'",
     'purchases.fields': jsonObject(false),
     'system_parameters.value': 'ColumnType<unknown, string, string>',

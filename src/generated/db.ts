@@ -98,12 +98,48 @@ export interface InternalBankAccounts {
   title: string;
 }
 
+export interface LedgerAccounts {
+  /**
+   * Sum of the account's entries, kept in step under a row lock by modules/ledger (tests check it)
+   */
+  balance: Generated<number>;
+  createdAt: Generated<Timestamp>;
+  id: Generated<number>;
+  /**
+   * Account kind from schemas/ledger/transactionTypes.json (wallet, reserved, gatewayClearing, fees, …)
+   */
+  kind: string;
+  userId: number | null;
+}
+
 export interface LedgerEntries {
-  account: string;
+  accountId: number;
   amount: number;
   createdAt: Generated<Timestamp>;
   id: Generated<number>;
-  transactionId: string;
+  transactionId: number;
+}
+
+export interface LedgerTransactions {
+  /**
+   * The named amounts the legs moved, e.g. {"collectionAmount": 1000}
+   */
+  amounts: ColumnType<Record<string, unknown>, string, string>;
+  createdAt: Generated<Timestamp>;
+  /**
+   * Descriptive fields of SPEC's Transaction (purchaseId, cause, …)
+   */
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+  id: Generated<number>;
+  idempotencyKey: string | null;
+  /**
+   * Shared by the transactions of one story (a payment and what follows it)
+   */
+  traceCode: string;
+  type: string;
+  /**
+   * The customer whose accounts it moves, null for the business's own
+   */
   userId: number | null;
 }
 
@@ -313,7 +349,9 @@ export interface DB {
   groupUsers: GroupUsers;
   idempotencyKeys: IdempotencyKeys;
   internalBankAccounts: InternalBankAccounts;
+  ledgerAccounts: LedgerAccounts;
   ledgerEntries: LedgerEntries;
+  ledgerTransactions: LedgerTransactions;
   mobileNoChanges: MobileNoChanges;
   mobileValidationCodes: MobileValidationCodes;
   paymentMethodGroups: PaymentMethodGroups;

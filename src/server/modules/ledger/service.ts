@@ -1,0 +1,255 @@
+/**
+ * The ledger: the only code that writes ledger accounts, transactions, entries and balances. Other modules post a
+ * transaction of a named type inside their own database transaction, so their state change and the money move
+ * commit together or not at all.
+ *
+ * Concurrency: the accounts a transaction moves are locked (`SELECT … FOR UPDATE`, in id order so two postings
+ * never wait on each other in a cycle) before their balances are read, checked and updated; a customer account
+ * never goes below zero (checked here with a Persian 422, and by a CHECK constraint underneath). On PGlite there
+ * is one connection, so transactions run one at a time anyway.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { DB as Database } from '../../../generated/db';
+import { HttpError } from '../../http/errors';
+import { numericCode } from '../../lib/crypto';
+import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
+import {
+  type AccountKind,
+  type Amounts,
+  entriesOf,
+  isCustomerKind,
+  type TransactionTypeId,
+  transactionTypeOf,
+  VISIBLE_TYPES,
+} from './types';
+
+type Db = Kysely<Database>;
+
+/** Descriptive fields of SPEC's Transaction that move no money themselves. */
+export interface TransactionDetails {
+  totalExpectedPrice?: number;
+  realPrice?: number;
+  customerAccountNo?: string;
+  collectionId?: number;
+  purchaseId?: number;
+  onlineProformaId?: number;
+  generalTitle?: string;
+  refundedToUnsafe?: boolean;
+  cause?: 'profileL1Rejected' | 'cardMismatch';
+  stateIdentifier?: 'purchaseFailed' | 'purchaseInvalidated' | 'purchaseSucceeded';
+}
+
+export interface PostTransactionInput {
+  type: TransactionTypeId;
+  /** The customer whose wallet or reservation moves; null only for types that move system accounts alone. */
+  userId: number | null;
+  amounts: Amounts;
+  details?: TransactionDetails;
+  /** Shared by the transactions of one story (e.g. a purchase); a new random code when absent. */
+  traceCode?: string;
+  /** A second posting of the same type and key returns the first transaction and moves nothing. */
+  idempotencyKey?: string;
+}
+
+export interface PostedTransaction {
+  id: number;
+  traceCode: string;
+  type: string;
+  createdAt: Date;
+  /** True when the idempotency key had been used: nothing moved this time. */
+  replayed: boolean;
+}
+
+const newTraceCode = () => numericCode(12);
+
+/** The ids of the accounts `kinds` name (the user's own for customer kinds), creating missing ones. */
+async function accountIds(trx: Db, userId: number | null, kinds: AccountKind[]): Promise<Map<AccountKind, number>> {
+  const customer = kinds.filter(isCustomerKind);
+  const system = kinds.filter((k) => !isCustomerKind(k));
+  if (customer.length > 0 && userId === null) throw new Error('a transaction moving a customer account needs userId');
+  const find = async () => {
+    const rows = await trx
+      .selectFrom('ledgerAccounts')
+      .select(['id', 'kind'])
+      .where((eb) =>
+        eb.or([
+          ...(customer.length > 0 ? [eb.and([eb('userId', '=', userId), eb('kind', 'in', customer)])] : []),
+          ...(system.length > 0 ? [eb.and([eb('userId', 'is', null), eb('kind', 'in', system)])] : []),
+        ]),
+      )
+      .execute();
+    return new Map(rows.map((r) => [r.kind as AccountKind, r.id]));
+  };
+  const found = await find();
+  const missing = kinds.filter((k) => !found.has(k));
+  if (missing.length === 0) return found;
+  // Sorted, so two postings creating the same user's accounts insert them in the same order.
+  for (const kind of missing.sort()) {
+    const owner = isCustomerKind(kind) ? userId : null;
+    await trx
+      .insertInto('ledgerAccounts')
+      .values({ kind, userId: owner })
+      .onConflict((oc) =>
+        owner === null
+          ? oc.column('kind').where('userId', 'is', null).doNothing()
+          : oc.columns(['userId', 'kind']).where('userId', 'is not', null).doNothing(),
+      )
+      .execute();
+  }
+  return find();
+}
+
+/** The transaction an earlier posting made with the same type and idempotency key, if any. */
+async function firstWithKey(trx: Db, input: PostTransactionInput): Promise<PostedTransaction | null> {
+  if (input.idempotencyKey === undefined) return null;
+  const first = await trx
+    .selectFrom('ledgerTransactions')
+    .select(['id', 'traceCode', 'type', 'userId', 'createdAt'])
+    .where('type', '=', input.type)
+    .where('idempotencyKey', '=', input.idempotencyKey)
+    .executeTakeFirst();
+  if (!first) return null;
+  if (first.userId !== input.userId) throw HttpError.of(409, 'ledger.idempotencyKeyReused');
+  return { id: first.id, traceCode: first.traceCode, type: first.type, createdAt: first.createdAt, replayed: true };
+}
+
+/**
+ * Posts one transaction of `input.type` inside `trx` (the caller's database transaction): builds the entries from
+ * the type's legs and the named amounts, locks the accounts, refuses to take a customer account below zero (422),
+ * writes the transaction and its entries and moves the balances.
+ */
+export async function postTransaction(trx: Db, input: PostTransactionInput): Promise<PostedTransaction> {
+  const type = transactionTypeOf(input.type);
+  // A replay answers with the first transaction whatever it carries now.
+  const earlier = await firstWithKey(trx, input);
+  if (earlier) return earlier;
+  const moves = entriesOf(type, input.amounts);
+  const ids = await accountIds(trx, input.userId, [...moves.keys()]);
+
+  const locked = await trx
+    .selectFrom('ledgerAccounts')
+    .select(['id', 'kind', 'userId', 'balance'])
+    .where('id', 'in', [...ids.values()])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+
+  // A parallel posting with the same key may have committed while this one waited for the locks.
+  const replay = await firstWithKey(trx, input);
+  if (replay) return replay;
+
+  for (const account of locked) {
+    const delta = moves.get(account.kind as AccountKind) ?? 0;
+    const after = account.balance + delta;
+    if (!Number.isSafeInteger(after)) throw HttpError.of(422, 'ledger.invalidAmount', { name: account.kind });
+    if (account.userId !== null && after < 0) {
+      throw HttpError.of(
+        422,
+        account.kind === 'reserved' ? 'ledger.insufficientReserved' : 'ledger.insufficientWallet',
+      );
+    }
+  }
+
+  const amounts = Object.fromEntries(type.legs.map((leg) => [leg.amount, input.amounts[leg.amount]]));
+  const row = await trx
+    .insertInto('ledgerTransactions')
+    .values({
+      traceCode: input.traceCode ?? newTraceCode(),
+      type: input.type,
+      userId: input.userId,
+      idempotencyKey: input.idempotencyKey ?? null,
+      amounts: JSON.stringify(amounts),
+      details: JSON.stringify(input.details ?? {}),
+    })
+    // Two postings with one key for different accounts do not share locks: the unique key settles them.
+    .onConflict((oc) => oc.columns(['type', 'idempotencyKey']).doNothing())
+    .returning(['id', 'traceCode', 'type', 'createdAt'])
+    .executeTakeFirst();
+  if (!row) return (await firstWithKey(trx, input))!;
+
+  await trx
+    .insertInto('ledgerEntries')
+    .values([...moves].map(([kind, amount]) => ({ transactionId: row.id, accountId: ids.get(kind)!, amount })))
+    .execute();
+  for (const [kind, amount] of moves) {
+    await trx
+      .updateTable('ledgerAccounts')
+      .set((eb) => ({ balance: eb('balance', '+', amount) }))
+      .where('id', '=', ids.get(kind)!)
+      .execute();
+  }
+  return { ...row, replayed: false };
+}
+
+export interface UserBalance {
+  /** The wallet: money the customer may spend or withdraw. */
+  balance: number;
+  /** Held for the customer's paid requests. */
+  reserved: number;
+}
+
+export async function userBalance(db: Db, userId: number): Promise<UserBalance> {
+  const rows = await db
+    .selectFrom('ledgerAccounts')
+    .select(['kind', 'balance'])
+    .where('userId', '=', userId)
+    .where('kind', 'in', ['wallet', 'reserved'])
+    .execute();
+  const of = (kind: string) => rows.find((r) => r.kind === kind)?.balance ?? 0;
+  return { balance: of('wallet'), reserved: of('reserved') };
+}
+
+/** What a customer sees of one transaction: its effect on their accounts and its descriptive fields. */
+export interface CustomerTransaction extends TransactionDetails, Amounts {
+  traceCode: string;
+  type: string;
+  title: string;
+  walletAccountEffect: number;
+  reservedAccountEffect: number;
+  createdAt: string;
+}
+
+/** The signed sum of a transaction's entries on its customer's account of `kind` (raw SQL: snake_case names). */
+const effectOn = (kind: AccountKind) =>
+  sql<number>`coalesce((
+    select sum(e.amount) from ledger_entries e join ledger_accounts a on a.id = e.account_id
+    where e.transaction_id = t.id and a.user_id = t.user_id and a.kind = ${kind}
+  ), 0)::bigint`;
+
+/** The customer's own transactions that they see, newest first. */
+export async function searchTransactions(
+  db: Db,
+  userId: number,
+  page: PageQuery,
+): Promise<ListEnvelope<CustomerTransaction>> {
+  const q = db
+    .selectFrom('ledgerTransactions as t')
+    .where('t.userId', '=', userId)
+    .where('t.type', 'in', VISIBLE_TYPES);
+  const result = await pageOf(q, page, (q) =>
+    q
+      .select([
+        't.traceCode',
+        't.type',
+        't.amounts',
+        't.details',
+        't.createdAt',
+        effectOn('wallet').as('walletAccountEffect'),
+        effectOn('reserved').as('reservedAccountEffect'),
+      ])
+      .orderBy('t.id', 'desc'),
+  );
+  return {
+    total: result.total,
+    items: result.items.map((r) => ({
+      ...(r.details as TransactionDetails),
+      ...(r.amounts as Amounts),
+      traceCode: r.traceCode,
+      type: r.type,
+      title: transactionTypeOf(r.type).title,
+      walletAccountEffect: r.walletAccountEffect,
+      reservedAccountEffect: r.reservedAccountEffect,
+      createdAt: new Date(r.createdAt).toISOString(),
+    })),
+  };
+}
