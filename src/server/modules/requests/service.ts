@@ -20,11 +20,10 @@ import { createAjv } from '../../../shared/validation/ajv';
 import type { Principal } from '../../contract/handlers';
 import { describeValidationError } from '../../contract/validator';
 import type { DB } from '../../db/database';
-import type { DB as Database } from '../../../generated/db';
+import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
 import { type MessageKey, msg } from '../../http/messages';
 import { randomToken } from '../../lib/crypto';
-import { userBalance } from '../ledger/service';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import { whereContains } from '../../lib/sql';
 import type { Catalogue, DeskForm } from '../desks/catalogue';
@@ -89,7 +88,13 @@ export class RequestService {
 
   /** Pass the transaction when inside one: on PGlite the outer handle would wait for it. */
   async walletBalance(userId: number, db: Kysely<Database> = this.db): Promise<number> {
-    return (await userBalance(db, userId)).balance;
+    const row = await db
+      .selectFrom('ledgerEntries')
+      .select(sql<number>`coalesce(sum(amount), 0)::bigint`.as('balance'))
+      .where('account', '=', 'wallet')
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+    return Math.max(0, Number(row?.balance ?? 0));
   }
 
   /** Checks currency, payment method and limits for the desk, and returns what the price depends on. */
