@@ -20,10 +20,11 @@ import { createAjv } from '../../../shared/validation/ajv';
 import type { Principal } from '../../contract/handlers';
 import { describeValidationError } from '../../contract/validator';
 import type { DB } from '../../db/database';
-import type { Database } from '../../db/schema';
+import type { DB as Database } from '../../../generated/db';
 import { HttpError } from '../../http/errors';
 import { type MessageKey, msg } from '../../http/messages';
 import { randomToken } from '../../lib/crypto';
+import { userBalance } from '../ledger/service';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import { whereContains } from '../../lib/sql';
 import type { Catalogue, DeskForm } from '../desks/catalogue';
@@ -88,13 +89,7 @@ export class RequestService {
 
   /** Pass the transaction when inside one: on PGlite the outer handle would wait for it. */
   async walletBalance(userId: number, db: Kysely<Database> = this.db): Promise<number> {
-    const row = await db
-      .selectFrom('ledgerEntries')
-      .select(sql<number>`coalesce(sum(amount), 0)::bigint`.as('balance'))
-      .where('account', '=', 'wallet')
-      .where('userId', '=', userId)
-      .executeTakeFirst();
-    return Math.max(0, Number(row?.balance ?? 0));
+    return (await userBalance(db, userId)).balance;
   }
 
   /** Checks currency, payment method and limits for the desk, and returns what the price depends on. */
