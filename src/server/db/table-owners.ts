@@ -1,0 +1,63 @@
+/**
+ * Which part of the server writes each table: the only one that inserts, updates or deletes its rows
+ * (docs/decisions/007-table-ownership.md). Any other module reads the table freely but changes it only through
+ * the owner's service, whose functions take the database or a transaction first.
+ *
+ * An owner is a module (`modules/<name>`, every file under it) or, for infrastructure, one file under
+ * src/server. tests/unit/table-owners.test.ts reads every insertInto/updateTable/deleteFrom call and every SQL
+ * text under src/server, fails on a write outside the owner and on a table without one, and checks that
+ * docs/architecture.md lists this same map. A new table gets its line here in the change that creates it.
+ */
+export const TABLE_OWNERS = {
+  // Who may do what on the staff side: named permissions, groups and both join tables.
+  actions: 'modules/access',
+  groups: 'modules/access',
+  group_users: 'modules/access',
+  group_actions: 'modules/access',
+
+  // People and how they prove who they are.
+  users: 'modules/identity',
+  user_policy_approvals: 'modules/identity',
+  user_tokens: 'modules/identity',
+  mobile_validation_codes: 'modules/identity',
+  captchas: 'modules/identity',
+  mobile_no_changes: 'modules/identity',
+
+  // The staff work queue.
+  tasks: 'modules/tasks',
+
+  // What can be bought and paid with, and the demo data seeded into an empty database.
+  currencies: 'modules/catalogue',
+  payment_method_groups: 'modules/catalogue',
+  payment_methods: 'modules/catalogue',
+  third_parties: 'modules/catalogue',
+  internal_bank_accounts: 'modules/catalogue',
+  currency_bank_accounts: 'modules/catalogue',
+
+  // Fees, limits and lifetimes staff tune.
+  system_parameters: 'modules/settings',
+
+  // Quotes and requests made at a desk.
+  purchase_states: 'modules/requests',
+  quotes: 'modules/requests',
+  purchases: 'modules/requests',
+  idempotency_keys: 'modules/requests',
+
+  // Money: the ledger module is the only writer of accounts, entries and balances.
+  ledger_accounts: 'modules/ledger',
+  ledger_transactions: 'modules/ledger',
+  ledger_entries: 'modules/ledger',
+
+  // Uploaded files.
+  uploads: 'modules/storage',
+
+  // Infrastructure every module calls.
+  audit_log: 'lib/audit.ts',
+  rate_limit_hits: 'lib/rate-limit.ts',
+  failure_counters: 'lib/rate-limit.ts',
+  server_secrets: 'lib/secrets.ts',
+  kysely_migration: 'db/migrate.ts',
+  migration_checksums: 'db/migrate.ts',
+} as const satisfies Record<string, string>;
+
+export type TableName = keyof typeof TABLE_OWNERS;
