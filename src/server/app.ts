@@ -30,6 +30,7 @@ import { identityHandlers } from './modules/identity/handlers';
 import { loginGuard } from './modules/identity/login-limits';
 import { createSmsSender } from './modules/identity/sms';
 import { tokenAuthenticator } from './modules/identity/tokens';
+import { ledgerHandlers } from './modules/ledger/handlers';
 import { requestHandlers } from './modules/requests/handlers';
 import { RequestService } from './modules/requests/service';
 import { settingsHandlers } from './modules/settings/handlers';
@@ -231,6 +232,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...taskHandlers(db, storage, live),
     ...referenceHandlers(db, catalogue),
     ...requestHandlers(db, catalogue, new RequestService(db, catalogue), live),
+    ...ledgerHandlers(db),
   };
   registerContractRoutes(fastify, {
     contract,

@@ -416,3 +416,65 @@ describe('randomized', () => {
     },
   );
 });
+
+describe('read API', () => {
+  it('userBalance and searchTransactions show the signed-in customer their own money only', async () => {
+    const mine = await customer();
+    const theirs = await customer();
+    await postOne({ type: 'transaction_A', userId: mine.userId, amounts: { collectionAmount: 3_000_000 } });
+    const reserve = await postOne({
+      type: 'transaction_C',
+      userId: mine.userId,
+      amounts: { expectedPrice: 1_200_000 },
+      details: { purchaseId: 42, generalTitle: 'TOEFL' },
+    });
+    await postOne({ type: 'transaction_K', userId: mine.userId, amounts: { adjustmentAmount: 5 } });
+    await postOne({ type: 'transaction_M', userId: null, amounts: { collectionAmount: 3_000_000 } });
+
+    const balance = await post(server, '/api/accounting/userBalance', {}, bearer(mine.token));
+    expect(balance.status).toBe(200);
+    expect(balance.body).toMatchObject({ result: true, data: { balance: 1_800_005, reserved: 1_200_000 } });
+
+    const list = await post(server, '/api/me/searchTransactions', { page: 1, perPage: 50 }, bearer(mine.token));
+    expect(list.status).toBe(200);
+    const data = list.body.data as { items: Array<Record<string, unknown>>; total: number };
+    expect(data.total).toBe(3);
+    expect(data.items.map((t) => t.type)).toEqual(['transaction_K', 'transaction_C', 'transaction_A']);
+    expect(data.items[1]).toEqual({
+      traceCode: reserve.traceCode,
+      type: 'transaction_C',
+      title: 'رزرو مبلغ برای درخواست',
+      walletAccountEffect: -1_200_000,
+      reservedAccountEffect: 1_200_000,
+      expectedPrice: 1_200_000,
+      purchaseId: 42,
+      generalTitle: 'TOEFL',
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    const page2 = await post(server, '/api/me/searchTransactions', { page: 2, perPage: 2 }, bearer(mine.token));
+    expect(page2.body.data).toMatchObject({
+      total: 3,
+      items: [{ type: 'transaction_A', walletAccountEffect: 3_000_000 }],
+    });
+    const everything = await post(server, '/api/me/searchTransactions', undefined, bearer(mine.token));
+    expect((everything.body.data as { total: number }).total).toBe(3);
+
+    // Another customer sees nothing of it.
+    const other = await post(server, '/api/me/searchTransactions', {}, bearer(theirs.token));
+    expect(other.body).toMatchObject({ result: true, data: { items: [], total: 0 } });
+    const otherBalance = await post(server, '/api/accounting/userBalance', {}, bearer(theirs.token));
+    expect(otherBalance.body.data).toEqual({ balance: 0, reserved: 0 });
+
+    // A guest is asked to log in; bad paging is a Persian 400.
+    for (const path of ['/api/accounting/userBalance', '/api/me/searchTransactions']) {
+      const guest = await post(server, path, {});
+      expect(guest.status).toBe(401);
+      expect(guest.body).toMatchObject({ result: false, msg: 'ابتدا وارد حساب کاربری خود شوید.' });
+    }
+    const bad = await post(server, '/api/me/searchTransactions', { perPage: 0 }, bearer(mine.token));
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toMatch(/[\u0600-\u06FF]/);
+    const unknown = await post(server, '/api/me/searchTransactions', { userId: theirs.userId }, bearer(mine.token));
+    expect(unknown.status).toBe(400);
+  });
+});
