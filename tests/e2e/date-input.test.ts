@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, PHONE } from '../support/browser';
 import { jpegWithExif } from '../support/images';
 import { formatDateText } from '../../src/shared/calendar/date-text';
@@ -72,10 +72,10 @@ async function save(page: Page, token: string, expected: string): Promise<void> 
   await page.waitForFunction(
     () => !(document.querySelector('[data-testid=save-profile]') as HTMLButtonElement | null)?.disabled,
   );
+  const saved = page.waitForResponse((r) => r.url().endsWith('/api/me/updateUserData'));
   await button.click();
+  expect((await saved).status()).toBe(200);
   await page.getByTestId('profile-status').getByText('در انتظار بررسی').waitFor();
-  // Saving remounts the editor with the saved user; wait for it before reading back.
-  await page.waitForFunction(() => (document.querySelector('#p-dob') as HTMLInputElement | null)?.value);
   expect(await storedBirthDate(token)).toBe(expected);
 }
 
@@ -112,6 +112,15 @@ describe('the birth date on the profile', () => {
     await page.getByTestId('card-file').setInputFiles(card);
     await page.getByTestId('card-preview').waitFor();
     dob = page.locator('#p-dob');
+    await typeKeyByKey(dob, '1370/01/01');
+    await save(page, token, '1991-03-21');
+  });
+  // Each test starts from the saved profile, freshly loaded, in the Jalali calendar.
+  beforeEach(async () => {
+    await page.goto(`${server.url}/request/myProfile`);
+    await page.getByTestId('i-understand').click();
+    await page.getByTestId('national-code-accepted').waitFor();
+    expect(await dob.getAttribute('data-calendar')).toBe('fa');
   });
   afterAll(async () => {
     await context?.close();
@@ -135,6 +144,8 @@ describe('the birth date on the profile', () => {
 
   it('says a date is not valid only once it cannot become one, and keeps the text', async () => {
     const required = page.locator('[role=alert]', { hasText: 'تاریخ تولد را وارد نمایید.' });
+    await dob.click();
+    await leave(page);
     await typeKeyByKey(dob, '1375/1');
     expect(await required.count()).toBe(0); // left before, but being typed again: not "missing"
     await dob.pressSequentially('3');

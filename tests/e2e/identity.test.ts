@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
 import { jpegWithExif } from '../support/images';
 import { ADMIN_MOBILE, ADMIN_PASSWORD, bearer, post, type RunningServer, startServer } from '../support/server';
+import { step } from '../support/steps';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -32,9 +33,8 @@ afterAll(async () => {
 
 describe('log-in, profile and staff approval', () => {
   const mobileNo = '09181234567';
-  let taskId = 0;
 
-  it('logs a new customer in by SMS code, with the countdown and the active-code notice', async () => {
+  const loggedIn = step(async () => {
     const page = await customer.newPage();
     await page.goto(`${server.url}/login`);
     const login = page.getByTestId('login-by-code');
@@ -67,7 +67,8 @@ describe('log-in, profile and staff approval', () => {
     await page.close();
   });
 
-  it('fills the profile with a real card image and sees it pending', async () => {
+  const profileSent = step(async () => {
+    await loggedIn();
     const page = await customer.newPage();
     await page.goto(`${server.url}/request/myProfile`);
     await page.getByTestId('unverified-warning').waitFor();
@@ -109,7 +110,9 @@ describe('log-in, profile and staff approval', () => {
     await page.close();
   });
 
-  it('lets staff approve it from the task queue, after which the profile is read-only at level 1', async () => {
+  /** Resolves with the approved task's id. */
+  const approved = step(async () => {
+    await profileSent();
     const page = await staff.newPage();
     await page.goto(`${server.url}/login`);
     await page.getByRole('tab', { name: 'ورود با رمز عبور' }).click();
@@ -129,7 +132,7 @@ describe('log-in, profile and staff approval', () => {
     }
     const badge = row.getByTestId('row-badge');
     expect(await badge.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(30, 136, 229)');
-    taskId = Number(await row.locator('td').first().textContent());
+    const taskId = Number(await row.locator('td').first().textContent());
     await row.getByRole('button', { name: 'بررسی' }).click();
     await page.getByTestId('review-card-image').waitFor();
     await page.waitForFunction(() => {
@@ -151,9 +154,21 @@ describe('log-in, profile and staff approval', () => {
     expect(me.body.data).toMatchObject({ approvedLevel: 1 });
     await cpage.close();
     await page.close();
+    return taskId;
+  });
+
+  it('logs a new customer in by SMS code, with the countdown and the active-code notice', async () => {
+    await loggedIn();
+  });
+  it('fills the profile with a real card image and sees it pending', async () => {
+    await profileSent();
+  });
+  it('lets staff approve it from the task queue, after which the profile is read-only at level 1', async () => {
+    await approved();
   });
 
   it('refuses a second decision on the same task', async () => {
+    const taskId = await approved();
     const login = await post(server, '/api/me/loginByPassword', { username: ADMIN_MOBILE, password: ADMIN_PASSWORD });
     const token = (login.body.data as { userToken: string }).userToken;
     const again = await post(server, '/api/sys/rejectProfileAsL1', { taskId, reason: 'دوباره' }, bearer(token));

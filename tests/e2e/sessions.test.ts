@@ -2,13 +2,15 @@
  * Sessions and password change as a customer does them (issue 15, points 3 and 4), in real Chromium with two
  * browser contexts: one number signs in on a phone and, spelled with Persian digits and spaces, on a laptop;
  * the phone sees both sessions on "my account", ends the laptop's, and the laptop is signed out at its next
- * call; then the phone sets a password with an SMS code and changes it with the current one, typing key by key.
+ * call; another customer's phone sets a password with an SMS code and changes it with the current one, typing key
+ * by key.
  */
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
 import { post, type RunningServer, startServer } from '../support/server';
+import { step } from '../support/steps';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 const PHONE_UA =
@@ -16,6 +18,8 @@ const PHONE_UA =
 const LAPTOP_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const MOBILE = '09123456789';
+/** The number that sets and changes its password, on a phone of its own. */
+const PASSWORD_MOBILE = '09123456780';
 
 let server: RunningServer;
 let browser: Browser;
@@ -36,7 +40,7 @@ afterAll(async () => {
 });
 
 /** Logs in through the code form, typing the number as given and the code from the SMS log, key by key. */
-async function logInByCode(page: Page, typed: string): Promise<void> {
+async function logInByCode(page: Page, typed: string, mobileNo = MOBILE): Promise<void> {
   await page.goto(`${server.url}/login`);
   await page.locator('#login-mobile').pressSequentially(typed);
   await page.getByTestId('send-code').click();
@@ -44,7 +48,7 @@ async function logInByCode(page: Page, typed: string): Promise<void> {
     .getByTestId('countdown')
     .filter({ hasText: /\d:\d\d/ })
     .waitFor();
-  await page.locator('#login-code').pressSequentially(server.lastSmsCode(MOBILE)!);
+  await page.locator('#login-code').pressSequentially(server.lastSmsCode(mobileNo)!);
   await page.getByTestId('login-by-code').click();
   await page.waitForURL(`${server.url}/`);
 }
@@ -56,7 +60,7 @@ async function openMyAccount(page: Page): Promise<void> {
 }
 
 describe('sessions and password change', () => {
-  it('signs one number in on two devices, spelled two ways, and the phone sees both sessions', async () => {
+  const signedInOnBoth = step(async () => {
     phonePage = await phone.newPage();
     await logInByCode(phonePage, MOBILE);
     laptopPage = await laptop.newPage();
@@ -80,7 +84,12 @@ describe('sessions and password change', () => {
     await phonePage.screenshot({ path: `${shots}/sessions-phone.png`, fullPage: true });
   });
 
+  it('signs one number in on two devices, spelled two ways, and the phone sees both sessions', async () => {
+    await signedInOnBoth();
+  });
+
   it('ends the laptop session from the phone, and the laptop is signed out at its next call', async () => {
+    await signedInOnBoth();
     await phonePage.locator('[data-testid=session][data-current=false]').getByTestId('end-session').click();
     await phonePage.getByText('نشست پایان یافت.').waitFor();
     await phonePage.getByTestId('session-count').filter({ hasText: '۱ نشست فعال' }).waitFor();
@@ -96,7 +105,9 @@ describe('sessions and password change', () => {
   });
 
   it('sets a first password with an SMS code, then changes it with the current one, key by key', async () => {
-    const page = phonePage;
+    const page = await (await browser.newContext({ viewport: PHONE, userAgent: PHONE_UA })).newPage();
+    await logInByCode(page, PASSWORD_MOBILE, PASSWORD_MOBILE);
+    await openMyAccount(page);
     await page.getByTestId('password-state').filter({ hasText: 'تعیین نشده' }).waitFor();
     await page.getByTestId('open-change-password').click();
     const dialog = page.getByRole('dialog', { name: 'Change password' });
@@ -104,8 +115,8 @@ describe('sessions and password change', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     expect(await dialog.getByText('Required').count()).toBe(2);
     await dialog.getByRole('button', { name: 'Send code' }).click();
-    await dialog.getByTestId('code-notice').filter({ hasText: 'A code was sent to 0912 345 6789.' }).waitFor();
-    await dialog.getByLabel('Verification code').pressSequentially(server.lastSmsCode(MOBILE)!);
+    await dialog.getByTestId('code-notice').filter({ hasText: 'A code was sent to 0912 345 6780.' }).waitFor();
+    await dialog.getByLabel('Verification code').pressSequentially(server.lastSmsCode(PASSWORD_MOBILE)!);
     await dialog.getByLabel('New password').pressSequentially('first-secret-1');
     await page.screenshot({ path: `${shots}/change-password-code-phone.png` });
     await dialog.getByRole('button', { name: 'Save' }).click();
@@ -128,9 +139,16 @@ describe('sessions and password change', () => {
 
     // The phone's own session goes on, and the new password is the one that logs in.
     expect((await page.evaluate(() => localStorage.getItem('token'))) ?? '').toMatch(/^[A-Za-z0-9_-]{40,}$/);
-    const old = await post(server, '/api/me/loginByPassword', { username: MOBILE, password: 'first-secret-1' });
+    const old = await post(server, '/api/me/loginByPassword', {
+      username: PASSWORD_MOBILE,
+      password: 'first-secret-1',
+    });
     expect(old.status).toBe(422);
-    const fresh = await post(server, '/api/me/loginByPassword', { username: MOBILE, password: 'second-secret-2' });
+    const fresh = await post(server, '/api/me/loginByPassword', {
+      username: PASSWORD_MOBILE,
+      password: 'second-secret-2',
+    });
     expect(fresh.status).toBe(200);
+    await page.context().close();
   });
 });

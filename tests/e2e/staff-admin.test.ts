@@ -26,6 +26,8 @@ let desk: Page;
 
 const EDITED = { mobileNo: '09161110001', password: 'first-password-1' };
 const DEACTIVATED = { mobileNo: '09161110002', password: 'second-password-2' };
+/** Groups, notes and a password reset happen to this user; the edit and the deactivation to the others. */
+const MEMBER = { mobileNo: '09161110003', password: 'third-password-3' };
 
 type Group = { id: number; name: string; title: string; users: number[] };
 
@@ -89,6 +91,7 @@ async function rowMenu(page: Page, row: ReturnType<Page['getByTestId']>, item: s
 
 let editedId = 0;
 let deactivatedId = 0;
+let memberId = 0;
 let supportGroupId = 0;
 let tempGroupId = 0;
 
@@ -98,7 +101,9 @@ beforeAll(async () => {
   adminToken = await loginAdmin(server);
   editedId = await createUser(EDITED.mobileNo, 'نرگس', 'امینی', EDITED.password);
   deactivatedId = await createUser(DEACTIVATED.mobileNo, 'بهرام', 'صادقی', DEACTIVATED.password);
+  memberId = await createUser(MEMBER.mobileNo, 'مینا', 'رضایی', MEMBER.password);
   supportGroupId = await createGroup('support', 'پشتیبانی', []);
+  await createGroup('nightShift', 'شیفت شب', [memberId]);
   tempGroupId = await createGroup('seasonal', 'نیروی فصلی', [editedId, deactivatedId]);
   desk = await (await browser.newContext({ viewport: DESKTOP })).newPage();
   await passwordLogIn(desk, ADMIN_MOBILE, ADMIN_PASSWORD);
@@ -125,32 +130,32 @@ describe('staff administration', () => {
   });
 
   it('assigns a group with the keyboard-usable checkbox list', async () => {
-    const row = await findUserRow(desk, EDITED.mobileNo, 'نرگس امینی‌پور');
+    const row = await findUserRow(desk, MEMBER.mobileNo, 'مینا رضایی');
     await rowMenu(desk, row, 'گروه‌ها');
-    const dialog = desk.getByRole('dialog', { name: 'گروه‌های «نرگس امینی‌پور»' });
+    const dialog = desk.getByRole('dialog', { name: 'گروه‌های «مینا رضایی»' });
     await dialog.waitFor();
     const support = dialog.getByRole('checkbox', { name: /پشتیبانی/ });
     await support.focus();
     await desk.keyboard.press('Space');
     expect(await support.getAttribute('aria-checked')).toBe('true');
-    expect(await dialog.getByRole('checkbox', { name: /نیروی فصلی/ }).getAttribute('aria-checked')).toBe('true');
+    expect(await dialog.getByRole('checkbox', { name: /شیفت شب/ }).getAttribute('aria-checked')).toBe('true');
     await dialog.getByRole('button', { name: 'ذخیره گروه‌ها' }).click();
     await desk.getByText('گروه‌های کاربر ذخیره شد.').waitFor();
     const support2 = (await groups()).find((g) => g.id === supportGroupId)!;
-    expect(support2.users).toEqual([editedId]);
+    expect(support2.users).toEqual([memberId]);
   });
 
   it('keeps staff notes on a user', async () => {
-    const row = await findUserRow(desk, EDITED.mobileNo, 'نرگس امینی‌پور');
+    const row = await findUserRow(desk, MEMBER.mobileNo, 'مینا رضایی');
     await rowMenu(desk, row, 'یادداشت‌ها');
-    const dialog = desk.getByRole('dialog', { name: 'یادداشت‌های «نرگس امینی‌پور»' });
+    const dialog = desk.getByRole('dialog', { name: 'یادداشت‌های «مینا رضایی»' });
     await dialog.getByText('یادداشتی ثبت نشده است.').waitFor();
     await dialog.getByRole('button', { name: 'یادداشت تازه' }).click();
     await dialog.getByRole('textbox', { name: 'نام یادداشت 1' }).pressSequentially('شیفت');
     await dialog.getByRole('textbox', { name: 'متن یادداشت 1' }).pressSequentially('عصر');
     await dialog.getByRole('button', { name: 'ذخیره یادداشت‌ها' }).click();
     await desk.getByText('یادداشت‌ها ذخیره شد.').waitFor();
-    const stored = await post(server, '/api/users/getMetaData', { id: editedId }, bearer(adminToken));
+    const stored = await post(server, '/api/users/getMetaData', { id: memberId }, bearer(adminToken));
     expect(stored.body.data).toEqual({ شیفت: 'عصر' });
     await rowMenu(desk, row, 'یادداشت‌ها');
     expect(await dialog.getByRole('textbox', { name: 'متن یادداشت 1' }).inputValue()).toBe('عصر');
@@ -160,9 +165,9 @@ describe('staff administration', () => {
   });
 
   it('resets a password; the user logs in with the new one', async () => {
-    const row = await findUserRow(desk, EDITED.mobileNo, 'نرگس امینی‌پور');
+    const row = await findUserRow(desk, MEMBER.mobileNo, 'مینا رضایی');
     await rowMenu(desk, row, 'تغییر رمز عبور');
-    const dialog = desk.getByRole('dialog', { name: 'تغییر رمز عبور «نرگس امینی‌پور»' });
+    const dialog = desk.getByRole('dialog', { name: 'تغییر رمز عبور «مینا رضایی»' });
     await dialog.waitFor();
     await desk.locator('#reset-password').pressSequentially('renewed-secret-9');
     await desk.locator('#reset-password-repeat').pressSequentially('renewed-secret');
@@ -174,9 +179,9 @@ describe('staff administration', () => {
     await desk.getByText('رمز عبور کاربر تغییر کرد و نشست‌های او پایان یافت.').waitFor();
 
     const phone = await (await browser.newContext({ viewport: PHONE })).newPage();
-    await passwordLogIn(phone, EDITED.mobileNo, EDITED.password);
+    await passwordLogIn(phone, MEMBER.mobileNo, MEMBER.password);
     await phone.getByText('نام کاربری یا رمز عبور صحیح نیست.').waitFor();
-    await passwordLogIn(phone, EDITED.mobileNo, 'renewed-secret-9');
+    await passwordLogIn(phone, MEMBER.mobileNo, 'renewed-secret-9');
     await phone.waitForURL(`${server.url}/`);
     expect(await phone.evaluate(() => localStorage.getItem('token'))).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     await phone.context().close();
@@ -224,7 +229,7 @@ describe('staff administration', () => {
       if (!localStorage.getItem('token')) localStorage.setItem('token', t);
     }, adminToken);
     // The users page on a phone: the row menu offers every operation.
-    const userRow = await findUserRow(phone, EDITED.mobileNo, 'نرگس امینی‌پور');
+    const userRow = await findUserRow(phone, MEMBER.mobileNo, 'مینا رضایی');
     await phone.screenshot({ path: `${shots}/staff-users-phone.png`, fullPage: true });
     await userRow.getByRole('button', { name: /^عملیات کاربر/ }).click();
     for (const item of ['ویرایش', 'گروه‌ها', 'تغییر رمز عبور', 'یادداشت‌ها', 'غیرفعال کردن']) {
