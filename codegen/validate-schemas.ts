@@ -5,7 +5,6 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
 import { createAjv } from '../src/shared/validation/ajv';
 
 export interface SchemaProblem {
@@ -23,7 +22,7 @@ async function listJson(dir: string): Promise<string[]> {
 }
 
 export async function validateSchemaTree(schemasDir: string): Promise<SchemaProblem[]> {
-  const ajv = createAjv(Ajv2020, { allErrors: true, strict: true, allowUnionTypes: true, verbose: false });
+  const ajv = createAjv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: false });
   const problems: SchemaProblem[] = [];
   const files = await listJson(schemasDir);
   const parsed = new Map<string, unknown>();

@@ -2,7 +2,7 @@
  * One ajv instance holding the whole contract, with the shared keywords of src/shared/validation,
  * so the server applies exactly the rules the forms apply. Errors become one Persian message.
  */
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { default as Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv } from '../../shared/validation/ajv';
 import { type MessageKey, msg } from '../http/messages';
 
@@ -13,7 +13,7 @@ export class ContractValidator {
   private readonly cache = new Map<string, ValidateFunction>();
 
   constructor(private readonly document: Record<string, unknown>) {
-    this.ajv = createAjv(Ajv2020, { useDefaults: true, coerceTypes: false });
+    this.ajv = createAjv({ useDefaults: true, coerceTypes: false });
     this.ajv.addSchema(document, CONTRACT_ID);
   }
 

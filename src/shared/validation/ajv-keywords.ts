@@ -60,3 +60,13 @@ export function addSharedKeywords<T extends AjvCore>(ajv: T): T {
   if (!ajv.getKeyword('x-messages')) ajv.addKeyword({ keyword: 'x-messages' });
   return ajv;
 }
+
+/**
+ * The web's form validator, rjsf's customizeValidator, takes these: rjsf makes its own draft-07 Ajv (every error,
+ * for every field, with its own ajv-formats) and adds the shared rules here. The server's and codegen's Ajv come
+ * from createAjv in ajv.ts.
+ */
+export const FORM_VALIDATOR_OPTIONS = {
+  ajvOptionsOverrides: { strict: false },
+  extenderFn: <T extends AjvCore>(ajv: T): T => addSharedKeywords(ajv),
+};

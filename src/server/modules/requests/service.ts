@@ -4,7 +4,7 @@
  * never silently changes a price the customer saw (an expired or mismatched quote is a 409 with a fresh one).
  */
 import { createHash } from 'node:crypto';
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import { toPersianDigits } from '../../../shared/digits';
@@ -41,7 +41,7 @@ const DISPLAY_FIELDS = ['grossPrice', 'totalCosts', 'expectedPrice', 'payablePri
 
 export class RequestService {
   // The same formats the web's rjsf validator knows (ajv-formats) plus the shared keywords.
-  private readonly ajv = createAjv(Ajv2020);
+  private readonly ajv = createAjv();
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor(

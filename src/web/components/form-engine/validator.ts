@@ -7,7 +7,7 @@ import type { RJSFValidationError } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import messages from '../../../../schemas/messages/fa.json';
 import type { JsonSchemaObject } from '../../../shared/catalogue';
-import { FORM_VALIDATOR_OPTIONS } from '../../../shared/validation/ajv';
+import { FORM_VALIDATOR_OPTIONS } from '../../../shared/validation/ajv-keywords';
 
 const text = messages.messages as Record<string, string>;
 
