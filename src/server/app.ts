@@ -174,7 +174,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   let storageSecret: string;
   try {
     if (config.redisUrl) redis = await connectRedis(config.redisUrl, config.redisKeyPrefix);
-    await migrate(database);
+    const applied = await migrate(database);
+    if (applied.length > 0) fastify.log.info({ applied }, 'database migrated');
     await seedSystemParameters(database.db);
     if (config.seedDemo) await seedDemoCatalogue(database.db);
     seeded = await seedAccess(database.db, config.admin);

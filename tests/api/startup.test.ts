@@ -3,7 +3,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/server/db/database';
+import { migrate } from '../../src/server/db/migrate';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-start-'));
@@ -83,6 +86,23 @@ describe('process start-up', () => {
     const lines = child.output().stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^arzpay: cannot connect to PostgreSQL at 127\.0\.0\.1:1\/none: /);
+  });
+
+  it('refuses to start when a released migration changed after it was applied, with one clear line', async () => {
+    // A data directory migrated before 001's text changed: its recorded checksum is of another text.
+    const dir = freshDataDir();
+    const handle = await openDatabase({ databaseUrl: undefined, dataDir: dir });
+    await migrate(handle);
+    await sql`update migration_checksums set sha256 = 'of another text' where name = '001_catalogue'`.execute(
+      handle.db,
+    );
+    await handle.close();
+    const child = start({ PORT: '0', DATA_DIR: dir });
+    expect(await exited(child)).toBe(1);
+    expect(child.output().stderr.trim().split('\n')).toEqual([
+      'arzpay: migration 001_catalogue.sql changed after it was applied; released migrations are frozen: ' +
+        'restore the file and make the change in a new migration',
+    ]);
   });
 
   it('starts on the embedded database, serves the API, and exits 0 on SIGTERM', async () => {
