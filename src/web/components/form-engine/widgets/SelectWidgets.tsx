@@ -7,6 +7,15 @@ import { formatRial } from '../../../../shared/format';
 import { type Currency, currenciesQuery } from '../../../lib/queries/currencies';
 import { paymentMethodGroupsQuery } from '../../../lib/queries/payment-method-groups';
 
+/**
+ * Radix hands focus back to the select's button once the list has closed (after its exit animation). When a person
+ * has already tapped the next field by then, that would pull focus away mid-word and lose keystrokes: keep it there.
+ */
+function keepFocusMovedElsewhere(event: Event): void {
+  const active = document.activeElement;
+  if (active && active !== document.body && !active.closest('[role="listbox"]')) event.preventDefault();
+}
+
 function RadixSelect({
   id,
   value,
@@ -31,7 +40,7 @@ function RadixSelect({
       disabled={disabled}
     >
       <Select.Trigger id={id} placeholder={placeholder} aria-invalid={invalid} style={{ width: '100%' }} />
-      <Select.Content position="popper">
+      <Select.Content position="popper" onCloseAutoFocus={keepFocusMovedElsewhere}>
         {items.map((item) => (
           <Select.Item key={item.id} value={String(item.id)}>
             {item.label}
