@@ -3,7 +3,8 @@
  * An action the contract uses keeps its system name and cannot be removed (the server refuses both).
  */
 import { PlusIcon } from '@radix-ui/react-icons';
-import { Button, Callout, Card, Dialog, Flex, Heading, Strong, Text, TextArea } from '@radix-ui/themes';
+import { Button, Card, Dialog, Flex, Heading, Strong, Text, TextArea } from '@radix-ui/themes';
+import { DialogActions } from '../../../components/DialogActions';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import actionsTable from '../../../../../schemas/tables/actions.json';
@@ -95,21 +96,7 @@ function ActionDialog({ action, onClose }: { action: Action | null; onClose: () 
                 </Text>
               )}
             </Flex>
-            {error && (
-              <Callout.Root color="red" role="alert">
-                <Callout.Text>{error}</Callout.Text>
-              </Callout.Root>
-            )}
-            <Flex justify="end" gap="3" wrap="wrap">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  انصراف
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" loading={busy}>
-                {action ? 'ذخیره دسترسی' : 'افزودن دسترسی'}
-              </Button>
-            </Flex>
+            <DialogActions error={error} busy={busy} submitLabel={action ? 'ذخیره دسترسی' : 'افزودن دسترسی'} />
           </Flex>
         </form>
       </Dialog.Content>

@@ -4,7 +4,8 @@
  * removed (the server refuses both).
  */
 import { PlusIcon } from '@radix-ui/react-icons';
-import { Button, Callout, Card, CheckboxGroup, Dialog, Flex, Heading, Strong, Text } from '@radix-ui/themes';
+import { Button, Card, CheckboxGroup, Dialog, Flex, Heading, Strong, Text } from '@radix-ui/themes';
+import { DialogActions } from '../../../components/DialogActions';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import groupsTable from '../../../../../schemas/tables/groups.json';
@@ -131,21 +132,12 @@ function GroupDialog({ group, onClose }: { group: Group | null; onClose: () => v
                 </CheckboxGroup.Root>
               </Flex>
             </Flex>
-            {error && (
-              <Callout.Root color="red" role="alert">
-                <Callout.Text>{error}</Callout.Text>
-              </Callout.Root>
-            )}
-            <Flex justify="end" gap="3" wrap="wrap">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  انصراف
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" loading={busy} disabled={!actions.data || !staff.data}>
-                {group ? 'ذخیره گروه' : 'افزودن گروه'}
-              </Button>
-            </Flex>
+            <DialogActions
+              error={error}
+              busy={busy}
+              submitDisabled={!actions.data || !staff.data}
+              submitLabel={group ? 'ذخیره گروه' : 'افزودن گروه'}
+            />
           </Flex>
         </form>
       </Dialog.Content>

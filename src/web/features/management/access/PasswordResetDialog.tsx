@@ -1,5 +1,6 @@
 /** Set another user's password; their open sessions end, so they log in again with the new one. */
-import { Button, Callout, Dialog, Flex } from '@radix-ui/themes';
+import { Dialog, Flex } from '@radix-ui/themes';
+import { DialogActions } from '../../../components/DialogActions';
 import { type FormEvent, useState } from 'react';
 import { FormField } from '../../../components/FormField';
 import { showSnackbar } from '../../../components/shell/snackbar';
@@ -66,21 +67,7 @@ export function PasswordResetDialog({ user, onClose }: { user: UserSummary; onCl
               onChange={setRepeat}
               error={touched || repeat ? repeatError : null}
             />
-            {error && (
-              <Callout.Root color="red" role="alert">
-                <Callout.Text>{error}</Callout.Text>
-              </Callout.Root>
-            )}
-            <Flex gap="3" justify="end" wrap="wrap">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  انصراف
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" loading={busy}>
-                تغییر رمز عبور
-              </Button>
-            </Flex>
+            <DialogActions error={error} busy={busy} submitLabel="تغییر رمز عبور" />
           </Flex>
         </form>
       </Dialog.Content>

@@ -2,7 +2,8 @@
  * Add or edit a user: names, mobile, e-mail, staff flag and, on edit, whether the account is active.
  * One's own staff flag and activity cannot be taken away here (the server refuses it too).
  */
-import { Button, Callout, Checkbox, Dialog, Flex, Text } from '@radix-ui/themes';
+import { Checkbox, Dialog, Flex, Text } from '@radix-ui/themes';
+import { DialogActions } from '../../../components/DialogActions';
 import { type FormEvent, useState } from 'react';
 import { isValidMobile } from '../../../../shared/validation';
 import { FormField } from '../../../components/FormField';
@@ -164,21 +165,7 @@ export function UserEditDialog({
                 وضعیت کارمندی و فعال بودن حساب خودتان را نمی‌توانید تغییر دهید.
               </Text>
             )}
-            {error && (
-              <Callout.Root color="red" role="alert">
-                <Callout.Text>{error}</Callout.Text>
-              </Callout.Root>
-            )}
-            <Flex gap="3" justify="end" wrap="wrap">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  انصراف
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" loading={busy}>
-                {user ? 'ذخیره تغییرات' : 'افزودن کاربر'}
-              </Button>
-            </Flex>
+            <DialogActions error={error} busy={busy} submitLabel={user ? 'ذخیره تغییرات' : 'افزودن کاربر'} />
           </Flex>
         </form>
         {user && (

@@ -1,5 +1,6 @@
 /** Which groups a user belongs to: a list of checkboxes, saved at once (api/users/saveUserGroups). */
-import { Button, Callout, CheckboxGroup, Dialog, Flex, Text } from '@radix-ui/themes';
+import { Callout, CheckboxGroup, Dialog, Text } from '@radix-ui/themes';
+import { DialogActions } from '../../../components/DialogActions';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { showSnackbar } from '../../../components/shell/snackbar';
@@ -54,21 +55,14 @@ export function UserGroupsDialog({ user, onClose }: { user: UserSummary; onClose
             ))}
           </CheckboxGroup.Root>
         )}
-        {error && (
-          <Callout.Root color="red" mt="3" role="alert">
-            <Callout.Text>{error}</Callout.Text>
-          </Callout.Root>
-        )}
-        <Flex gap="3" mt="4" justify="end" wrap="wrap">
-          <Dialog.Close>
-            <Button variant="soft" color="gray">
-              انصراف
-            </Button>
-          </Dialog.Close>
-          <Button loading={busy} disabled={!groups.data} onClick={() => void save()}>
-            ذخیره گروه‌ها
-          </Button>
-        </Flex>
+        <DialogActions
+          error={error}
+          busy={busy}
+          submitDisabled={!groups.data}
+          onSubmit={() => void save()}
+          submitLabel="ذخیره گروه‌ها"
+          mt="4"
+        />
       </Dialog.Content>
     </Dialog.Root>
   );

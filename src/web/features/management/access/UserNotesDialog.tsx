@@ -4,6 +4,7 @@
  */
 import { PlusIcon, TrashIcon } from '@radix-ui/react-icons';
 import { Button, Callout, Dialog, Flex, IconButton, Text, TextField } from '@radix-ui/themes';
+import { DialogActions } from '../../../components/DialogActions';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { showSnackbar } from '../../../components/shell/snackbar';
@@ -127,21 +128,14 @@ export function UserNotesDialog({ user, onClose }: { user: UserSummary; onClose:
             )}
           </Flex>
         )}
-        {error && (
-          <Callout.Root color="red" mt="3" role="alert">
-            <Callout.Text>{error}</Callout.Text>
-          </Callout.Root>
-        )}
-        <Flex gap="3" mt="4" justify="end" wrap="wrap">
-          <Dialog.Close>
-            <Button variant="soft" color="gray">
-              انصراف
-            </Button>
-          </Dialog.Close>
-          <Button loading={busy} disabled={!rows || Boolean(problem)} onClick={() => void save()}>
-            ذخیره یادداشت‌ها
-          </Button>
-        </Flex>
+        <DialogActions
+          error={error}
+          busy={busy}
+          submitDisabled={!rows || Boolean(problem)}
+          onSubmit={() => void save()}
+          submitLabel="ذخیره یادداشت‌ها"
+          mt="4"
+        />
       </Dialog.Content>
     </Dialog.Root>
   );
