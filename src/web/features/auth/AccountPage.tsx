@@ -3,29 +3,20 @@
  * (change it, with proof), and the sessions of this account, each of which can be ended.
  */
 import { LockClosedIcon } from '@radix-ui/react-icons';
+import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { Button, Card, DataList, Flex, Heading, Separator, Text } from '@radix-ui/themes';
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { formatPhone, toPersianDigits } from '../../../shared/format';
-import { loginDialogOpenAtom, userAtom } from '../../lib/session';
+import { userAtom } from '../../lib/session';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { SessionsPanel } from './SessionsPanel';
 
 export default function AccountPage() {
   const user = useAtomValue(userAtom);
-  const openLogin = useSetAtom(loginDialogOpenAtom);
   const [passwordOpen, setPasswordOpen] = useState(false);
 
-  if (!user) {
-    return (
-      <Card size="3">
-        <Flex direction="column" gap="3" align="start">
-          <Text>کاربری در سیستم وارد نشده است.</Text>
-          <Button onClick={() => openLogin(true)}>ورود</Button>
-        </Flex>
-      </Card>
-    );
-  }
+  if (!user) return <SignInPrompt />;
   return (
     <Card size="3" style={{ maxWidth: 'min(800px, 100%)', marginInline: 'auto' }} data-testid="account">
       <Flex direction="column" gap="4">

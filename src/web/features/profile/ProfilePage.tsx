@@ -5,7 +5,8 @@
  * is still missing); read-only once approvedLevel reaches 1.
  */
 import { Badge, Box, Button, Callout, Card, Flex, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
-import { useAtomValue, useSetAtom } from 'jotai';
+import { SignInPrompt } from '../../components/states/SignInPrompt';
+import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useState } from 'react';
 import messages from '../../../../schemas/messages/fa.json';
 import { todayIso } from '../../../shared/calendar/month-grid';
@@ -16,7 +17,7 @@ import { INVALID_PREFIX, JalaliDateInput } from '../../components/date/JalaliDat
 import { showSnackbar } from '../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { calendarAtom } from '../../lib/calendar';
-import { loadUser, loginDialogOpenAtom, type User, userAtom } from '../../lib/session';
+import { loadUser, type User, userAtom } from '../../lib/session';
 import { CardImageUpload } from './CardImageUpload';
 
 const m = messages.messages;
@@ -298,19 +299,9 @@ function ProfileEditor({ user }: { user: User }) {
 
 export default function ProfilePage() {
   const user = useAtomValue(userAtom);
-  const openLogin = useSetAtom(loginDialogOpenAtom);
   const [acknowledged, setAcknowledged] = useState(false);
 
-  if (!user) {
-    return (
-      <Card size="3">
-        <Flex direction="column" gap="3" align="start">
-          <Text>کاربری در سیستم وارد نشده است.</Text>
-          <Button onClick={() => openLogin(true)}>ورود</Button>
-        </Flex>
-      </Card>
-    );
-  }
+  if (!user) return <SignInPrompt />;
   const verified = user.approvedLevel >= 1;
   return (
     <Card size="3" style={{ maxWidth: 'min(800px, 90vw)', marginInline: 'auto' }} data-testid="profile">

@@ -1,23 +1,14 @@
-import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
-import { useAtomValue, useSetAtom } from 'jotai';
+import { Card, Flex, Heading } from '@radix-ui/themes';
+import { SignInPrompt } from '../../components/states/SignInPrompt';
+import { useAtomValue } from 'jotai';
 import myRequestsTable from '../../../../schemas/tables/myRequests.json';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
-import { loginDialogOpenAtom, userAtom } from '../../lib/session';
+import { userAtom } from '../../lib/session';
 
 /** The customer's requests with their states and colours; refreshed live when one changes. */
 export default function MyRequestsPage() {
   const user = useAtomValue(userAtom);
-  const openLogin = useSetAtom(loginDialogOpenAtom);
-  if (!user) {
-    return (
-      <Card size="3">
-        <Flex direction="column" gap="3" align="start">
-          <Text>کاربری در سیستم وارد نشده است.</Text>
-          <Button onClick={() => openLogin(true)}>ورود</Button>
-        </Flex>
-      </Card>
-    );
-  }
+  if (!user) return <SignInPrompt />;
   return (
     <Flex direction="column" gap="3">
       <Heading size="6">درخواست‌های من</Heading>
