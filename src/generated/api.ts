@@ -139,6 +139,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/cancelPurchase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel the customer's own request before it is paid; nothing moves */
+        post: operations["cancelPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/changePassword": {
         parameters: {
             query?: never;
@@ -184,6 +201,40 @@ export interface paths {
         put?: never;
         /** Submit the desk's form with the quote the customer confirmed; replays return the first result */
         post: operations["submitRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/fetchCollection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The receipt of one of the customer's collections (money received from them) */
+        post: operations["fetchCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/fetchPurchase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One of the customer's requests with its state history and its online payments */
+        post: operations["fetchPurchase"];
         delete?: never;
         options?: never;
         head?: never;
@@ -292,6 +343,23 @@ export interface paths {
         put?: never;
         /** Revoke the token this request carries */
         post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/payPurchase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pay a request waiting for payment: from the wallet when it covers the expected price (paid at once), otherwise through the bank gateway for the rest (gatewayUrl is where the browser goes). Replays with the same Idempotency-Key return the first result. An expired quote is refused with 409 and a fresh quote in data.quote; paying again with that quoteId re-prices the request. */
+        post: operations["payPurchase"];
         delete?: never;
         options?: never;
         head?: never;
@@ -496,6 +564,23 @@ export interface paths {
         put?: never;
         /** Public system parameters (fees, limits, lifetimes) */
         post: operations["publicFetchSystemParameters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/payments/callback/{callbackToken}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the bank gateway sends the payer's browser back. The query (Authority, Status) only names the payment: the server verifies it with the gateway before any money moves, settles it at most once, and answers with a 303 to the request's page with the outcome (payment=success|walletCredited|cancelled|failed|cardMismatch|pending). */
+        get: operations["paymentCallback"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1187,6 +1272,29 @@ export interface components {
             /** @description True when an operation's x-access names it (it cannot be removed) */
             usedByContract: boolean;
         };
+        CollectionReceipt: {
+            /** @description Rial received */
+            amount: number;
+            /** @description The paying card, masked (first six and last four digits) */
+            cardNo: string | null;
+            /** @enum {string|null} */
+            cause: "cardMismatch" | null;
+            /** Format: date-time */
+            createdAt: string;
+            customerName: string;
+            gatewayTitle: string;
+            id: number;
+            nationalCode: string | null;
+            purchaseId: number | null;
+            purchaseTitle: string | null;
+            /** @description The bank's reference for the payment */
+            referenceId: string | null;
+            /** @description The money went back to the paying card (it was not the customer's) */
+            refundedToCard: boolean;
+            /** @enum {string} */
+            source: "online" | "offline";
+            traceCode: string;
+        };
         Currency: {
             /** @description ISO 4217 code */
             code: string;
@@ -1307,6 +1415,15 @@ export interface components {
          */
         MobileNo: string;
         NewPassword: string;
+        OnlinePayment: {
+            amount: number;
+            collectionId: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            onlineProformaId: number;
+            /** @enum {string} */
+            state: "new" | "pending" | "settled" | "cancelled" | "failed" | "cardMismatch";
+        };
         PaymentMethod: {
             groupId: number;
             groupTitle: string;
@@ -1324,6 +1441,20 @@ export interface components {
         PaymentMethodGroupPage: {
             items: components["schemas"]["PaymentMethodGroup"][];
             total: number;
+        };
+        PayPurchaseInput: {
+            purchase: number;
+            /** @description A fresh quote for the same request, when its own has expired (409 offers one) */
+            quoteId?: string;
+        };
+        PayPurchaseResult: {
+            /** @description The bank's payment page for the payable part; null when paid from the wallet */
+            gatewayUrl: string | null;
+            /** @description Rial left to pay through the gateway (0 when the wallet covered it) */
+            payable: number;
+            purchase: components["schemas"]["Purchase"];
+            /** @description Rial the wallet pays (reserved at once when it covers the whole price, otherwise on success) */
+            walletWithdrawAmount: number;
         };
         PublicSystemParameters: {
             /** @description Service fee as a percentage of the gross rial price */
@@ -1357,8 +1488,14 @@ export interface components {
             };
             grossPrice: number;
             id: number;
+            /** @description While waiting for payment: the expected price minus what the wallet holds now (floored at 0); once paid, what was paid through the gateway */
             payablePrice: number;
             productCategory: string;
+            /**
+             * Format: date-time
+             * @description Until when the request's price holds; paying after it needs a fresh quote
+             */
+            quoteExpiresAt: string;
             rate: number;
             state: string;
             stateColor: string;
@@ -1367,6 +1504,14 @@ export interface components {
             stateTitle: string;
             totalCosts: number;
             walletAmount: number;
+        };
+        PurchaseDetail: {
+            history: components["schemas"]["PurchaseStateChange"][];
+            payments: components["schemas"]["OnlinePayment"][];
+            purchase: components["schemas"]["Purchase"];
+        };
+        PurchaseRef: {
+            purchase: number;
         };
         PurchaseSearch: {
             desk?: string;
@@ -1378,6 +1523,15 @@ export interface components {
             stateIsFailure: boolean;
             stateIsFinal: boolean;
             title: string;
+        };
+        PurchaseStateChange: {
+            /** @description Why (submitted, paidFromWallet, paidOnline, cancelledByCustomer, …) */
+            cause?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            state: string;
+            stateColor: string;
+            stateTitle: string;
         };
         Quote: {
             /** @description Foreign amount, rounded to 2 decimals */
@@ -1657,6 +1811,8 @@ export interface components {
     parameters: {
         /** @description Desk identifier from the catalogue */
         Desk: string;
+        /** @description One key per intended payment; a replay returns the first result */
+        IdempotencyKey: string;
     };
     requestBodies: never;
     headers: never;
@@ -1805,6 +1961,33 @@ export interface operations {
             200: components["responses"]["Done"];
         };
     };
+    cancelPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The cancelled request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Purchase"];
+                    };
+                };
+            };
+        };
+    };
     changeOwnPassword: {
         parameters: {
             query?: never;
@@ -1885,6 +2068,62 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["Purchase"];
+                    };
+                };
+            };
+        };
+    };
+    fetchCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    collection: number;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The receipt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CollectionReceipt"];
+                    };
+                };
+            };
+        };
+    };
+    fetchPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The request and what happened to it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["PurchaseDetail"];
                     };
                 };
             };
@@ -2031,6 +2270,36 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["Done"];
+        };
+    };
+    payPurchase: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One key per intended payment; a replay returns the first result */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayPurchaseInput"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Paid from the wallet, or an online payment opened for the rest */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["PayPurchaseResult"];
+                    };
+                };
+            };
         };
     };
     revokeOtherOwnSessions: {
@@ -2355,6 +2624,30 @@ export interface operations {
                         data: components["schemas"]["PublicSystemParameters"];
                     };
                 };
+            };
+        };
+    };
+    paymentCallback: {
+        parameters: {
+            query?: {
+                Authority?: string;
+                Status?: string;
+            };
+            header?: never;
+            path: {
+                callbackToken: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Back to the web app's request page with the outcome */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,0 +1,52 @@
+/**
+ * A bank payment gateway (PSP) as the payments module sees it: open a payment for an amount and a callback URL,
+ * send the payer's browser to the gateway, and afterwards ask the gateway, server to server, what really happened.
+ * The callback's query only names a payment; `verify` decides. Both the sandbox bank and ZarinPal are reached
+ * through this interface (docs/decisions/010-payments-and-gateways.md).
+ */
+
+export interface CreatePaymentInput {
+  /** Rial, a positive integer. */
+  amount: number;
+  /** Absolute URL the gateway sends the payer's browser back to (with `Authority` and `Status` in its query). */
+  callbackUrl: string;
+  /** Shown on the gateway's page (Persian). */
+  description: string;
+  /** What the gateway may show or prefill: the payer's mobile and national code. */
+  payer: { mobileNo: string | null; nationalCode: string | null };
+}
+
+export interface CreatedPayment {
+  /** The gateway's identifier of the payment. */
+  authority: string;
+  /** Where the payer's browser goes to pay. */
+  redirectUrl: string;
+}
+
+export type VerifyResult =
+  | {
+      paid: true;
+      /** Rial the gateway says it collected (compared with what we asked). */
+      amount: number;
+      /** The bank's reference for the payment. */
+      referenceId: string;
+      /** The paying card, masked as the gateway reports it (e.g. 603799******1234). */
+      cardNo: string | null;
+      /** The card holder's national code when the gateway reports it; null when it does not. */
+      holderNationalCode: string | null;
+      /** True when the gateway had verified this payment before (ZarinPal code 101). */
+      alreadyVerified: boolean;
+    }
+  | { paid: false; code: string };
+
+export interface PaymentGateway {
+  /** Short name stored with each payment (`sandbox`, `zarinpal`). */
+  readonly name: string;
+  /** Persian name shown on receipts. */
+  readonly title: string;
+  createPayment(input: CreatePaymentInput): Promise<CreatedPayment>;
+  verify(input: { authority: string; amount: number }): Promise<VerifyResult>;
+}
+
+/** The gateway could not be reached or answered with an error: nothing moved; the customer may try again. */
+export class GatewayUnavailableError extends Error {}
