@@ -78,7 +78,8 @@ describe('the desk password field', () => {
       () => !document.querySelector<HTMLButtonElement>('[data-testid=submit-request]')?.disabled,
     );
     await page.getByTestId('submit-request').click();
-    await page.waitForURL(`${server.url}/request/myRequests`);
+    await page.getByTestId('pay-step').getByRole('link', { name: 'درخواست‌های من' }).click();
+    await page.waitForURL(/\/request\/myRequests\?purchase=\d+$/);
     await page.getByTestId('myRequests-row').first().waitFor();
     expect(await page.content()).not.toContain(secret);
     await page.screenshot({ path: `${shots}/desk-password-my-requests-phone.png`, fullPage: true });

@@ -107,7 +107,11 @@ describe('desks', () => {
       await page.getByTestId('confirm-price').click();
       if (desk === 'uafCpr') await page.screenshot({ path: `${shots}/desk-quote-phone.png`, fullPage: true });
       await page.getByTestId('submit-request').dblclick();
-      await page.waitForURL(`${server.url}/request/myRequests`);
+      // The pay step takes the form's place; the request waits for payment in My requests.
+      await page.getByTestId('pay-step').waitFor();
+      expect(page.url()).toMatch(new RegExp(`/desks/${desk}\\?purchase=\\d+$`));
+      await page.getByTestId('pay-step').getByRole('link', { name: 'درخواست‌های من' }).click();
+      await page.waitForURL(/\/request\/myRequests\?purchase=\d+$/);
       await page.getByTestId('myRequests-row').filter({ hasText: title }).first().waitFor();
 
       if (desk === 'uafCpr') {

@@ -15,7 +15,9 @@ const Terms = lazyPage(() => import('../features/terms/TermsPage'));
 const Testaki = lazyPage(() => import('../features/errors/TestakiPage'));
 const Login = lazyPage(() => import('../features/auth/LoginPage'));
 const Profile = lazyPage(() => import('../features/profile/ProfilePage'));
-const Account = lazyPage(() => import('../features/auth/AccountPage'));
+const Account = lazyPage(() => import('./MyAccountPage'));
+const MyWallet = lazyPage(() => import('../features/wallet/MyWalletPage'));
+const Receipt = lazyPage(() => import('../features/wallet/ReceiptPage'));
 const MyRequests = lazyPage(() => import('../features/requests/MyRequestsPage'));
 const Currencies = lazyPage(() => import('../features/management/currencies/CurrenciesPage'));
 const Requests = lazyPage(() => import('../features/management/RequestsPage'));
@@ -45,7 +47,8 @@ export const PAGES: Record<RouteName, ComponentType> = {
   desk: Desk,
   underConstructionDesk: Desk,
   myAccount: Account,
-  myWallet: UnderConstruction,
+  myWallet: MyWallet,
+  receipt: Receipt,
   myProfile: Profile,
   myRequests: MyRequests,
   myGoogleAdsAccounts: UnderConstruction,

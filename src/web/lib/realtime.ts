@@ -16,11 +16,8 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
   'googleMccAccount.changed': [['table', 'googleMccAccounts']],
   // The user concerned reloads their own profile (LiveUpdates); staff lists refetch.
   'userProfile.changed': [['table', 'users'], ['table', 'customers'], ['staffUsers']],
-  'purchase.changed': [
-    ['table', 'myRequests'],
-    ['table', 'requests'],
-  ],
-  'wallet.changed': [['wallet']],
+  'purchase.changed': [['table', 'myRequests'], ['table', 'requests'], ['purchase']],
+  'wallet.changed': [['wallet'], ['table', 'myTransactions'], ['collection']],
   'profile.reviewed': [['me']],
   'task.created': [['table', 'tasks'], ['taskTypes']],
   'task.claimed': [['table', 'tasks'], ['taskTypes']],

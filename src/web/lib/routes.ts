@@ -126,6 +126,13 @@ export const routes = [
     parent: 'dashboard',
   },
   {
+    name: 'receipt',
+    path: '/request/receipts/:id',
+    title: 'رسید پرداخت',
+    access: 'public',
+    parent: 'myWallet',
+  },
+  {
     name: 'myProfile',
     path: '/request/myProfile',
     title: 'پروفایل من',

@@ -25,9 +25,8 @@ export const asTableDef = (json: unknown) => json as TableDef;
 const PAGE_SIZES = ['10', '25', '50', '100'];
 const ROW_BACKGROUND = { red: 'var(--red-3)', green: 'var(--green-3)', grey: 'var(--gray-3)' } as const;
 
-function rowColor(def: TableDef, row: Row): string | undefined {
-  const rule = def.rowColor?.find((r) => Object.entries(r.when).every(([k, v]) => row[k] === v));
-  return rule ? ROW_BACKGROUND[rule.color] : undefined;
+function rowColor(def: TableDef, row: Row): keyof typeof ROW_BACKGROUND | undefined {
+  return def.rowColor?.find((r) => Object.entries(r.when).every(([k, v]) => row[k] === v))?.color;
 }
 
 async function fetchRows(
@@ -39,7 +38,7 @@ async function fetchRows(
 ): Promise<{ items: Row[]; total: number }> {
   const { path, method, paging, params } = def.source;
   const body =
-    paging === 'server' ? { ...(params ?? {}), ...filters, ...(search ? { search } : {}), page, perPage } : undefined;
+    paging === 'server' ? { ...(params ?? {}), ...filters, ...(search ? { search } : {}), page, perPage } : params;
   // The path comes from a validated table definition, so the typed client is addressed loosely here.
   const client = api as unknown as Record<
     string,
@@ -54,10 +53,16 @@ export function DataTable({
   def,
   actions,
   refreshKey = 0,
+  decorate,
 }: {
   def: TableDef;
   actions?: (row: Row) => ReactNode;
   refreshKey?: number;
+  /**
+   * Derives fields of the rows from the whole list the server sent, before search and paging (the colours of a
+   * transaction depend on the newer ones); its fields may be shown, and matched by rowColor rules.
+   */
+  decorate?: (items: Row[]) => Row[];
 }) {
   const calendar = useAtomValue(calendarAtom);
   const [searchText, setSearchText] = useState('');
@@ -82,7 +87,8 @@ export function DataTable({
   });
 
   const { rows, total } = useMemo(() => {
-    const items = query.data?.items ?? [];
+    const received = query.data?.items ?? [];
+    const items = decorate ? decorate(received) : received;
     if (serverPaging) return { rows: items, total: query.data?.total ?? 0 };
     const needle = search.toLowerCase();
     const filtered = needle
@@ -95,7 +101,7 @@ export function DataTable({
         )
       : items;
     return { rows: filtered.slice((page - 1) * perPage, page * perPage), total: filtered.length };
-  }, [query.data, serverPaging, search, page, perPage, def.columns]);
+  }, [query.data, serverPaging, search, page, perPage, def.columns, decorate]);
 
   const pages = Math.max(1, Math.ceil(total / perPage));
 
@@ -205,7 +211,14 @@ export function DataTable({
         columns={columns}
         rows={rows}
         rowKey={(row) => String(row[def.rowKey])}
-        rowProps={(row) => ({ style: { background: rowColor(def, row) }, 'data-testid': `${def.name}-row` })}
+        rowProps={(row) => {
+          const color = rowColor(def, row);
+          return {
+            style: { background: color && ROW_BACKGROUND[color] },
+            'data-testid': `${def.name}-row`,
+            'data-row-color': color,
+          };
+        }}
         loading={query.isPending}
         error={query.isError ? query.error : undefined}
         emptyText={search ? 'موردی مطابق جستجو یافت نشد' : 'داده‌ای موجود نیست'}

@@ -4,6 +4,7 @@
  * Submit is enabled only when it can succeed (valid form, a quote, the price confirmed); until then a short
  * Persian list beside it says what is missing. A renewed quote is announced with its price; the confirmation
  * stays when the payable price is unchanged and, when it changed, the box says the new price needs confirming.
+ * Once made, the request goes to the pay step (DeskPage, `?purchase=<id>`).
  */
 
 import { Box, Button, Callout, Checkbox, Flex, Text } from '@radix-ui/themes';
@@ -19,7 +20,6 @@ import { formatRial } from '../../../shared/format';
 import { RadixForm } from '../../components/form-engine/theme';
 import { persianTranslator } from '../../components/form-engine/translator';
 import { formValidator, persianErrors } from '../../components/form-engine/validator';
-import { showSnackbar } from '../../components/shell/snackbar';
 import { TermsText } from '../../components/TermsText';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { POLICY_OPERATIONS } from '../../lib/policy-approval';
@@ -158,16 +158,17 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
     setSubmitting(true);
     setServerError(null);
     try {
-      await call(
+      const purchase = await call<{ id: number }>(
         api.POST('/api/me/desks/{desk}/requests', {
           params: { path: { desk: desk.identifier }, header: { 'Idempotency-Key': idempotencyKey.current } },
           body: { ...(formData as Record<string, string | number | boolean | null>), quoteId: quote.quoteId },
         }),
       );
       idempotencyKey.current = crypto.randomUUID();
-      showSnackbar('درخواست شما ثبت شد.', 'green', 5000);
       void queryClient.invalidateQueries({ queryKey: ['table', 'myRequests'] });
-      navigate('/request/myRequests');
+      void queryClient.invalidateQueries({ queryKey: ['purchase'] });
+      // The pay step takes the form's place; the address keeps the request, so a reload comes back to it.
+      navigate({ search: `?purchase=${purchase.id}` }, { replace: true });
     } catch (error) {
       const fresh =
         (error instanceof ApiError ? (error.body as { data?: { quote?: Quote } } | null)?.data?.quote : undefined) ??

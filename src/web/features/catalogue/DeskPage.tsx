@@ -1,14 +1,20 @@
 import { Callout, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
-import { Navigate, useLocation, useParams } from 'react-router-dom';
+import { Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { LoadError } from '../../components/states/LoadError';
 import { catalogueAtom } from '../../lib/queries/catalogue';
 import { DeskForm } from './DeskForm';
+import { PayStep } from './PayStep';
 
-/** A desk from the catalogue with its form; a desk the catalogue marks as not yet open shows as such. */
+/**
+ * A desk from the catalogue with its form; a desk the catalogue marks as not yet open shows as such. Once the
+ * request is made (`?purchase=<id>`), the pay step takes the form's place.
+ */
 export default function DeskPage() {
   const { desk: identifier } = useParams();
   const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const submitted = Number(params.get('purchase')) || null;
   const { data, isPending, isError, error, refetch, isFetching } = useAtomValue(catalogueAtom);
   if (isPending) return <Skeleton height="240px" />;
   // A failed catalogue load is not an unknown desk: offer a retry instead of the error page.
@@ -45,6 +51,8 @@ export default function DeskPage() {
           <Callout.Root color="orange" data-testid="desk-closed">
             <Callout.Text>این خدمت در دست راه‌اندازی است و به‌زودی می‌توانید درخواست آن را ثبت کنید.</Callout.Text>
           </Callout.Root>
+        ) : submitted ? (
+          <PayStep purchaseId={submitted} />
         ) : (
           <DeskForm desk={desk} form={form} />
         )}

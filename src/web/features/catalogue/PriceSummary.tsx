@@ -40,7 +40,13 @@ export function PriceSummary({ quote, expiresAt }: { quote: Quote; expiresAt: nu
       <Row label="هزینه عملیات" value={formatRial(quote.costs.operationCost)} />
       <Row label="جمع هزینه‌ها" value={formatRial(quote.totalCosts)} />
       <Row label="مبلغ کل" value={formatRial(quote.expectedPrice)} strong testId="expected-price" />
-      {quote.walletBalance > 0 && <Row label="موجودی کیف پول" value={formatRial(quote.walletBalance)} />}
+      {quote.walletBalance > 0 && (
+        <Row
+          label={`از کیف پول (موجودی ${formatRial(quote.walletBalance)})`}
+          value={formatRial(Math.min(quote.walletBalance, quote.expectedPrice))}
+          testId="wallet-part"
+        />
+      )}
       <Row label="قابل پرداخت" value={formatRial(quote.payablePrice)} strong testId="payable-price" />
     </Box>
   );

@@ -1,19 +1,82 @@
-import { Card, Flex, Heading } from '@radix-ui/themes';
-import { SignInPrompt } from '../../components/states/SignInPrompt';
+/**
+ * The customer's requests with their states and colours, refreshed live when one changes. A request opens above
+ * the list (`?purchase=<id>`) with its price, pay and cancel while it waits for payment, its state history and its
+ * online payments; coming back from the bank (`&payment=<outcome>`) says in Persian what happened.
+ */
+import { Box, Button, Callout, Card, Flex, Heading } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
+import { useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import myRequestsTable from '../../../../schemas/tables/myRequests.json';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
+import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { userAtom } from '../../lib/session';
+import { CancelPurchaseButton } from './CancelPurchaseButton';
+import { isPaymentOutcome, PAYMENT_OUTCOMES } from './payment-outcomes';
+import { RequestDetail } from './RequestDetail';
 
-/** The customer's requests with their states and colours; refreshed live when one changes. */
+const def = asTableDef(myRequestsTable);
+
 export default function MyRequestsPage() {
   const user = useAtomValue(userAtom);
+  const [params, setParams] = useSearchParams();
+  const opened = Number(params.get('purchase')) || null;
+  const outcome = params.get('payment');
+  const top = useRef<HTMLDivElement>(null);
+
+  const open = (purchase: number | null) =>
+    setParams(purchase ? { purchase: String(purchase) } : {}, { replace: false });
+  const dismissOutcome = () => setParams(opened ? { purchase: String(opened) } : {}, { replace: true });
+
+  // A request opened from the list comes into view at the top of the page.
+  useEffect(() => {
+    if (opened) top.current?.scrollIntoView({ block: 'start' });
+  }, [opened]);
+
   if (!user) return <SignInPrompt />;
+  const message = isPaymentOutcome(outcome) ? PAYMENT_OUTCOMES[outcome] : null;
   return (
-    <Flex direction="column" gap="3">
+    <Flex direction="column" gap="3" ref={top}>
       <Heading size="6">درخواست‌های من</Heading>
+      {message && (
+        <Callout.Root
+          color={message.color}
+          role={message.color === 'red' ? 'alert' : 'status'}
+          data-testid="payment-outcome"
+          data-outcome={outcome}
+        >
+          <Callout.Text>
+            <strong>{message.title}</strong> {message.text}
+          </Callout.Text>
+          <Box>
+            <Button size="1" variant="soft" color={message.color} onClick={dismissOutcome}>
+              بستن پیام
+            </Button>
+          </Box>
+        </Callout.Root>
+      )}
+      {opened && <RequestDetail key={opened} purchaseId={opened} onClose={() => open(null)} />}
       <Card size="2">
-        <DataTable def={asTableDef(myRequestsTable)} />
+        <DataTable
+          def={def}
+          actions={(row) => {
+            const id = Number(row.id);
+            const waiting = row.state === 'waitingForPayment';
+            return (
+              <Flex gap="2" wrap="wrap">
+                <Button
+                  size="1"
+                  variant={waiting ? 'solid' : 'soft'}
+                  onClick={() => open(id)}
+                  data-testid={waiting ? 'row-pay' : 'row-detail'}
+                >
+                  {waiting ? 'پرداخت' : 'جزئیات'}
+                </Button>
+                {waiting && <CancelPurchaseButton purchaseId={id} size="1" />}
+              </Flex>
+            );
+          }}
+        />
       </Card>
     </Flex>
   );

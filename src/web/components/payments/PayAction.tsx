@@ -1,0 +1,88 @@
+/**
+ * The one button that pays a request waiting for payment: «پرداخت از کیف پول» when the wallet covers it (the
+ * request is paid at once and opens in My requests), otherwise «پرداخت آنلاین …» for the rest, on to the bank's
+ * page. A request whose price expired shows the fresh price and pays only once the customer confirms it.
+ */
+import { Box, Button, Callout, Flex, Text } from '@radix-ui/themes';
+import type { components } from '../../../generated/api';
+import { formatRial } from '../../../shared/format';
+import { usePayPurchase } from '../../lib/payments';
+
+type Purchase = components['schemas']['Purchase'];
+
+export const payLabel = (payable: number) =>
+  payable > 0 ? `پرداخت آنلاین ${formatRial(payable)}` : 'پرداخت از کیف پول';
+
+export function PayAction({ purchase }: { purchase: Pick<Purchase, 'id' | 'payablePrice'> }) {
+  const { paying, error, freshQuote, pay, dismissQuote } = usePayPurchase(purchase.id);
+
+  if (freshQuote) {
+    return (
+      <Box
+        p="3"
+        style={{ background: 'var(--orange-2)', borderRadius: 'var(--radius-4)', border: '1px solid var(--orange-6)' }}
+        data-testid="fresh-quote"
+        role="alert"
+      >
+        <Flex direction="column" gap="2">
+          <Text weight="bold">اعتبار قیمت این درخواست به پایان رسیده است.</Text>
+          <Text size="2">قیمت تازه را بررسی کنید؛ پرداخت با این قیمت انجام می‌شود:</Text>
+          <div className="price-row">
+            <Text size="2">مبلغ کل</Text>
+            <Text size="2" className="ltr" data-testid="fresh-expected-price">
+              {formatRial(freshQuote.expectedPrice)}
+            </Text>
+          </div>
+          {freshQuote.walletBalance > 0 && (
+            <div className="price-row">
+              <Text size="2">موجودی کیف پول</Text>
+              <Text size="2" className="ltr">
+                {formatRial(freshQuote.walletBalance)}
+              </Text>
+            </div>
+          )}
+          <div className="price-row">
+            <Text size="2" weight="bold">
+              قابل پرداخت
+            </Text>
+            <Text size="3" weight="bold" className="ltr" data-testid="fresh-payable-price">
+              {formatRial(freshQuote.payablePrice)}
+            </Text>
+          </div>
+          <Flex gap="2" wrap="wrap">
+            <Button
+              size="3"
+              color="orange"
+              loading={paying}
+              onClick={() => void pay(freshQuote.quoteId)}
+              data-testid="confirm-fresh-quote"
+            >
+              تایید قیمت تازه و {payLabel(freshQuote.payablePrice)}
+            </Button>
+            <Button size="3" variant="soft" color="gray" disabled={paying} onClick={dismissQuote}>
+              انصراف
+            </Button>
+          </Flex>
+        </Flex>
+      </Box>
+    );
+  }
+
+  return (
+    <Flex direction="column" gap="2">
+      {error && (
+        <Callout.Root color="red" role="alert" data-testid="pay-error">
+          <Callout.Text>{error}</Callout.Text>
+        </Callout.Root>
+      )}
+      <Button size="3" loading={paying} onClick={() => void pay()} data-testid="pay-purchase">
+        {payLabel(purchase.payablePrice)}
+      </Button>
+      {purchase.payablePrice > 0 && (
+        <Text size="1" color="gray">
+          برای پرداخت به صفحه امن درگاه بانک می‌روید و پس از پرداخت به همین‌جا بازمی‌گردید.
+        </Text>
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,124 @@
+/**
+ * One request opened in My requests: its price (wallet part and online part), pay and cancel while it waits for
+ * payment, the states it went through (colour, Jalali or Gregorian date as the customer chose, why) and its
+ * online payments, each paid one with its receipt. Refreshed live by purchase.changed.
+ */
+import { Cross2Icon } from '@radix-ui/react-icons';
+import { Badge, Box, Card, Flex, Heading, IconButton, Link as RadixLink, Skeleton, Text } from '@radix-ui/themes';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { DateText } from '../../components/date/DateText';
+import { PayAction } from '../../components/payments/PayAction';
+import { PurchasePrice } from '../../components/payments/PurchasePrice';
+import { RialText } from '../../components/RialText';
+import { LoadError } from '../../components/states/LoadError';
+import { purchaseDetailQuery } from '../../lib/queries/purchases';
+import { pathOf } from '../../lib/routes';
+import { CancelPurchaseButton } from './CancelPurchaseButton';
+import { ONLINE_PAYMENT_STATES, STATE_CAUSES } from './payment-outcomes';
+
+export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onClose: () => void }) {
+  const { data, isPending, isError, error, refetch, isFetching } = useQuery(purchaseDetailQuery(purchaseId));
+  return (
+    <Card size="2" data-testid="request-detail">
+      <Flex direction="column" gap="3">
+        <Flex justify="between" align="center" gap="2">
+          <Heading size="4" as="h2">
+            درخواست شماره {purchaseId}
+            {data ? ` — ${data.purchase.deskTitle}` : ''}
+          </Heading>
+          <IconButton variant="ghost" color="gray" onClick={onClose} aria-label="بستن جزئیات درخواست">
+            <Cross2Icon />
+          </IconButton>
+        </Flex>
+        {isPending ? (
+          <Skeleton height="200px" />
+        ) : isError ? (
+          <LoadError
+            error={error}
+            fallback="دریافت اطلاعات درخواست ممکن نشد."
+            onRetry={() => void refetch()}
+            retrying={isFetching}
+          />
+        ) : (
+          <>
+            <Flex gap="2" align="center" wrap="wrap">
+              <Text size="2">وضعیت:</Text>
+              <Badge
+                size="2"
+                style={{ background: data.purchase.stateColor, color: 'white' }}
+                data-testid="request-state"
+              >
+                {data.purchase.stateTitle}
+              </Badge>
+            </Flex>
+            <PurchasePrice purchase={data.purchase} waiting={data.purchase.state === 'waitingForPayment'} />
+            {data.purchase.state === 'waitingForPayment' && (
+              <Flex direction="column" gap="2">
+                <PayAction purchase={data.purchase} />
+                <Box>
+                  <CancelPurchaseButton purchaseId={data.purchase.id} />
+                </Box>
+              </Flex>
+            )}
+
+            <Heading size="3" as="h3">
+              تاریخچه وضعیت
+            </Heading>
+            <ol className="state-history" data-testid="state-history">
+              {data.history.map((change, i) => (
+                <li key={`${change.createdAt}-${i}`} style={{ borderColor: change.stateColor }}>
+                  <Flex gap="2" align="center" wrap="wrap">
+                    <Badge style={{ background: change.stateColor, color: 'white' }}>{change.stateTitle}</Badge>
+                    <DateText value={change.createdAt} />
+                    {change.cause && STATE_CAUSES[change.cause] && (
+                      <Text size="1" color="gray">
+                        {STATE_CAUSES[change.cause]}
+                      </Text>
+                    )}
+                  </Flex>
+                </li>
+              ))}
+            </ol>
+
+            <Heading size="3" as="h3">
+              پرداخت‌های آنلاین
+            </Heading>
+            {data.payments.length === 0 ? (
+              <Text size="2" color="gray">
+                پرداخت آنلاینی برای این درخواست انجام نشده است.
+              </Text>
+            ) : (
+              <Flex direction="column" gap="2" data-testid="online-payments">
+                {data.payments.map((p) => {
+                  const state = ONLINE_PAYMENT_STATES[p.state] ?? { title: p.state, color: 'gray' as const };
+                  return (
+                    <Flex
+                      key={p.onlineProformaId}
+                      gap="2"
+                      align="center"
+                      wrap="wrap"
+                      className="payment-line"
+                      data-testid="online-payment"
+                    >
+                      <RialText value={p.amount} />
+                      <Badge color={state.color}>{state.title}</Badge>
+                      <DateText value={p.createdAt} />
+                      {p.collectionId && (
+                        <RadixLink asChild size="2">
+                          <Link to={pathOf('receipt', { id: String(p.collectionId) })} data-testid="receipt-link">
+                            رسید پرداخت
+                          </Link>
+                        </RadixLink>
+                      )}
+                    </Flex>
+                  );
+                })}
+              </Flex>
+            )}
+          </>
+        )}
+      </Flex>
+    </Card>
+  );
+}

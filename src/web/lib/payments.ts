@@ -1,0 +1,97 @@
+/**
+ * Paying a request (api/me/payPurchase) and cancelling it (api/me/cancelPurchase), as the desk page and My requests
+ * both do. Each intended payment has its own Idempotency-Key: a retry after a network error (the server may have
+ * received the first try) sends the same key, so the server answers with the first result instead of paying
+ * twice; once the server has answered, the next click is a new payment with a new key. A request whose quote
+ * expired is answered 409 with a fresh quote; paying with its quoteId re-prices the request.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { components } from '../../generated/api';
+import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from './api-client';
+import { queryClient } from './query';
+
+export type PayPurchaseResult = components['schemas']['PayPurchaseResult'];
+export type Quote = components['schemas']['Quote'];
+
+/** The page a request opens on, with the outcome of a payment when there is one. */
+export const requestPath = (purchase: number, payment?: string) =>
+  `/request/myRequests?purchase=${purchase}${payment ? `&payment=${payment}` : ''}`;
+
+/** Everything a payment or a cancel changes. */
+export function invalidatePurchase(): Promise<unknown> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: ['table', 'myRequests'] }),
+    queryClient.invalidateQueries({ queryKey: ['table', 'myTransactions'] }),
+    queryClient.invalidateQueries({ queryKey: ['purchase'] }),
+    queryClient.invalidateQueries({ queryKey: ['wallet'] }),
+  ]);
+}
+
+/** A fresh quote the server offered with a 409 for an expired one. */
+function freshQuoteOf(error: unknown): Quote | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  return (error.body as { data?: { quote?: Quote } } | null)?.data?.quote ?? null;
+}
+
+export interface PayState {
+  /** A payment is on its way (stays true while the browser leaves for the bank). */
+  paying: boolean;
+  error: string | null;
+  /** The new price offered after the request's quote expired; paying again needs the customer's confirmation. */
+  freshQuote: Quote | null;
+}
+
+export function usePayPurchase(purchase: number) {
+  const navigate = useNavigate();
+  const key = useRef<{ key: string; quoteId: string | null } | null>(null);
+  const inFlight = useRef(false);
+  const [state, setState] = useState<PayState>({ paying: false, error: null, freshQuote: null });
+  // Back from the bank with the browser's back button: the page comes back from its cache, no longer paying.
+  useEffect(() => {
+    const shown = (e: PageTransitionEvent) => {
+      if (e.persisted) setState((s) => ({ ...s, paying: false }));
+    };
+    window.addEventListener('pageshow', shown);
+    return () => window.removeEventListener('pageshow', shown);
+  }, []);
+
+  const pay = async (quoteId: string | null = null) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    // The same intended payment (same request, same price) keeps its key until the server has answered.
+    if (key.current?.quoteId !== quoteId) key.current = { key: crypto.randomUUID(), quoteId };
+    setState((s) => ({ ...s, paying: true, error: null }));
+    try {
+      const result = await call<PayPurchaseResult>(
+        api.POST('/api/me/payPurchase', {
+          params: { header: { 'Idempotency-Key': key.current.key } },
+          body: { purchase, ...(quoteId ? { quoteId } : {}) },
+        }),
+      );
+      key.current = null;
+      void invalidatePurchase();
+      if (result.gatewayUrl) {
+        // The bank's page: the button stays busy until the browser has left.
+        window.location.assign(result.gatewayUrl);
+        return;
+      }
+      setState({ paying: false, error: null, freshQuote: null });
+      navigate(requestPath(purchase, 'success'));
+    } catch (error) {
+      // Status 0: no answer reached us, so the next try repeats this payment with its key.
+      if (!(error instanceof ApiError) || error.status !== 0) key.current = null;
+      const freshQuote = freshQuoteOf(error);
+      setState({ paying: false, error: digMessage(error) ?? FALLBACK_MESSAGE, freshQuote });
+      if (!freshQuote) void invalidatePurchase();
+    } finally {
+      inFlight.current = false;
+    }
+  };
+
+  return { ...state, pay, dismissQuote: () => setState((s) => ({ ...s, freshQuote: null, error: null })) };
+}
+
+export function cancelPurchase(purchase: number) {
+  return call(api.POST('/api/me/cancelPurchase', { body: { purchase } }));
+}
