@@ -31,6 +31,9 @@ import { loginGuard } from './modules/identity/login-limits';
 import { createSmsSender } from './modules/identity/sms';
 import { tokenAuthenticator } from './modules/identity/tokens';
 import { ledgerHandlers } from './modules/ledger/handlers';
+import { createPaymentGateway } from './modules/payments/gateways';
+import { paymentHandlers } from './modules/payments/handlers';
+import { PaymentService } from './modules/payments/service';
 import { requestHandlers } from './modules/requests/handlers';
 import { RequestService } from './modules/requests/service';
 import { settingsHandlers } from './modules/settings/handlers';
@@ -211,6 +214,22 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const authenticate: Authenticator = tokenAuthenticator(db, config.sessions);
   const { broadcaster } = attachRealtime(fastify, authenticate, redis);
   const live = new LiveEvents(broadcaster);
+  const requests = new RequestService(db, catalogue);
+  // The sandbox bank is served by this same server unless SANDBOX_BANK_URL points elsewhere.
+  const ownBaseUrl = () => {
+    const address = fastify.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  };
+  const payments = new PaymentService({
+    db,
+    requests,
+    gateway: createPaymentGateway(config, ownBaseUrl),
+    live,
+    log: fastify.log,
+    isCashDesk: (desk) => catalogue.deskForm(desk)?.desk.isCashService ?? false,
+  });
   const handlers: Handlers = {
     getHealth: async () => ({ result: true, msg: '', data: { database: database.kind } }),
     ...catalogueHandlers(db, { currencyUpdated: (currency) => live.currencyUpdated(currency) }),
@@ -232,8 +251,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...accessHandlers(db, actionsUsedByContract),
     ...taskHandlers(db, storage, live),
     ...referenceHandlers(db, catalogue),
-    ...requestHandlers(db, catalogue, new RequestService(db, catalogue), live),
+    ...requestHandlers(db, catalogue, requests, live),
     ...ledgerHandlers(db),
+    ...paymentHandlers(payments, (request) => config.payments.publicUrl ?? `${request.protocol}://${request.host}`),
   };
   registerContractRoutes(fastify, {
     contract,

@@ -42,6 +42,12 @@ export const TABLE_OWNERS = {
   quotes: 'modules/requests',
   purchases: 'modules/requests',
   idempotency_keys: 'modules/requests',
+  purchase_state_changes: 'modules/requests',
+
+  // Paying requests: online payments at a bank gateway, their idempotency keys, and receipts of money received.
+  online_proformas: 'modules/payments',
+  pay_requests: 'modules/payments',
+  collections: 'modules/payments',
 
   // Money: the ledger module is the only writer of accounts, entries and balances.
   ledger_accounts: 'modules/ledger',
@@ -50,6 +56,9 @@ export const TABLE_OWNERS = {
 
   // Uploaded files.
   uploads: 'modules/storage',
+
+  // The sandbox bank, a test gateway this server serves: it plays an outside bank.
+  sandbox_bank_payments: 'modules/sandbox-bank',
 
   // Infrastructure every module calls.
   audit_log: 'lib/audit.ts',

@@ -181,6 +181,22 @@ export async function postTransaction(trx: Db, input: PostTransactionInput): Pro
   return { ...row, replayed: false };
 }
 
+/**
+ * The customer's wallet balance read under a row lock held until `trx` ends, so that a decision taken on it (pay
+ * from the wallet, or send the rest to the gateway) cannot be overtaken by a parallel payment. Creates the
+ * account when the customer has none yet.
+ */
+export async function lockedWalletBalance(trx: Db, userId: number): Promise<number> {
+  const ids = await accountIds(trx, userId, ['wallet']);
+  const row = await trx
+    .selectFrom('ledgerAccounts')
+    .select('balance')
+    .where('id', '=', ids.get('wallet')!)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  return row.balance;
+}
+
 export interface UserBalance {
   /** The wallet: money the customer may spend or withdraw. */
   balance: number;

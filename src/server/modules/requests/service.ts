@@ -314,6 +314,7 @@ export class RequestService {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await recordStateChange(trx, created.id, 'waitingForPayment', 'submitted', principal.userId);
     await trx
       .updateTable('idempotencyKeys')
       .set({ purchaseId: created.id })
@@ -354,7 +355,8 @@ export class RequestService {
       .selectFrom('purchases')
       .innerJoin('purchaseStates', 'purchaseStates.identifier', 'purchases.state')
       .innerJoin('currencies', 'currencies.id', 'purchases.currencyId')
-      .innerJoin('users', 'users.id', 'purchases.userId');
+      .innerJoin('users', 'users.id', 'purchases.userId')
+      .innerJoin('quotes', 'quotes.id', 'purchases.quoteId');
     if (filter.userId !== undefined) q = q.where('purchases.userId', '=', filter.userId);
     if (filter.ids) q = q.where('purchases.id', 'in', filter.ids);
     if (filter.state) q = q.where('purchases.state', '=', filter.state);
@@ -383,6 +385,7 @@ export class RequestService {
           'purchases.expectedPrice',
           'purchases.walletAmount',
           'purchases.payablePrice',
+          'quotes.expiresAt as quoteExpiresAt',
           'purchases.fields',
           'purchases.createdAt',
           'purchases.userId',
@@ -392,6 +395,11 @@ export class RequestService {
         ])
         .orderBy('purchases.createdAt', 'desc')
         .orderBy('purchases.id', 'desc'),
+    );
+    // A request waiting for payment shows what the wallet would pay now; a paid one what was paid.
+    const wallets = await walletsOf(
+      this.db,
+      rows.filter((r) => r.state === 'waitingForPayment').map((r) => r.userId),
     );
     return {
       total,
@@ -412,14 +420,133 @@ export class RequestService {
         grossPrice: r.grossPrice,
         totalCosts: r.totalCosts,
         expectedPrice: r.expectedPrice,
-        walletAmount: r.walletAmount,
-        payablePrice: r.payablePrice,
+        ...(r.state === 'waitingForPayment'
+          ? {
+              walletAmount: Math.min(wallets.get(r.userId) ?? 0, r.expectedPrice),
+              payablePrice: payablePrice(r.expectedPrice, wallets.get(r.userId) ?? 0),
+            }
+          : { walletAmount: r.walletAmount, payablePrice: r.payablePrice }),
+        quoteExpiresAt: new Date(r.quoteExpiresAt).toISOString(),
         fields: this.listedFields(r.fields as Record<string, string | number | boolean>),
         customerName: [r.firstName, r.lastName].filter(Boolean).join(' ') || r.mobileNo || '',
         createdAt: new Date(r.createdAt).toISOString(),
       })),
     };
   }
+}
+
+/** Wallet balances of `userIds` (missing accounts are empty wallets). */
+async function walletsOf(db: Kysely<Database>, userIds: number[]): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('ledgerAccounts')
+    .select(['userId', 'balance'])
+    .where('kind', '=', 'wallet')
+    .where('userId', 'in', [...new Set(userIds)])
+    .execute();
+  return new Map(rows.map((r) => [r.userId!, r.balance]));
+}
+
+/** Records that a request entered `state` (its history); the caller changes the state in the same transaction. */
+export async function recordStateChange(
+  trx: Kysely<Database>,
+  purchaseId: number,
+  state: string,
+  cause: string,
+  actorUserId: number | null,
+): Promise<void> {
+  await trx.insertInto('purchaseStateChanges').values({ purchaseId, state, cause, actorUserId }).execute();
+}
+
+/** A request row locked until the transaction ends, with whether its quote still holds. */
+export async function lockPurchase(trx: Kysely<Database>, purchaseId: number, userId?: number) {
+  let q = trx
+    .selectFrom('purchases')
+    .innerJoin('quotes', 'quotes.id', 'purchases.quoteId')
+    .selectAll('purchases')
+    .select(sql<boolean>`quotes.expires_at > now()`.as('quoteLive'))
+    .where('purchases.id', '=', purchaseId);
+  if (userId !== undefined) q = q.where('purchases.userId', '=', userId);
+  return q.forUpdate('purchases').executeTakeFirst();
+}
+
+export type LockedPurchase = NonNullable<Awaited<ReturnType<typeof lockPurchase>>>;
+
+/** Moves a request to `state` with its history row; `set` adds what the move fixes (paid amounts, …). */
+export async function changePurchaseState(
+  trx: Kysely<Database>,
+  purchaseId: number,
+  state: 'paid' | 'cancelled',
+  cause: string,
+  actorUserId: number | null,
+  set: { walletAmount?: number; payablePrice?: number; traceCode?: string } = {},
+): Promise<void> {
+  await trx
+    .updateTable('purchases')
+    .set({
+      ...set,
+      state,
+      updatedAt: sql<Date>`now()` as unknown as Date,
+      ...(state === 'paid' ? { paidAt: sql<Date>`now()` as unknown as Date } : {}),
+    })
+    .where('id', '=', purchaseId)
+    .execute();
+  await recordStateChange(trx, purchaseId, state, cause, actorUserId);
+}
+
+/** Sets the trace code a request's ledger transactions share, the first time it is paid for; returns it. */
+export async function purchaseTraceCode(trx: Kysely<Database>, purchase: LockedPurchase, fresh: string) {
+  if (purchase.traceCode) return purchase.traceCode;
+  await trx.updateTable('purchases').set({ traceCode: fresh }).where('id', '=', purchase.id).execute();
+  return fresh;
+}
+
+/**
+ * Re-prices a request whose quote expired from a fresh quote of the same customer for the same desk, currency,
+ * amount and payment method group (refused with the same messages as a submission), and spends that quote.
+ */
+export async function repriceFromQuote(
+  trx: Kysely<Database>,
+  purchase: LockedPurchase,
+  quoteId: string,
+): Promise<LockedPurchase> {
+  const previous = await trx
+    .selectFrom('quotes')
+    .select(['paymentMethodGroupId'])
+    .where('id', '=', purchase.quoteId)
+    .executeTakeFirstOrThrow();
+  const quote = await trx
+    .selectFrom('quotes')
+    .selectAll()
+    .select(sql<boolean>`expires_at > now()`.as('live'))
+    .where('id', '=', quoteId)
+    .where('userId', '=', purchase.userId)
+    .where('desk', '=', purchase.desk)
+    .forUpdate()
+    .executeTakeFirst();
+  const refusal = quoteRefusal(quote, {
+    currencyId: purchase.currencyId,
+    amountMinor: purchase.amountMinor,
+    paymentMethodGroupId: previous.paymentMethodGroupId ?? 0,
+  });
+  if (!quote || refusal) throw HttpError.of(409, refusal ?? 'quote.mismatch');
+  await trx
+    .updateTable('quotes')
+    .set({ spentAt: sql<Date>`now()` as unknown as Date })
+    .where('id', '=', quote.id)
+    .execute();
+  const price = {
+    quoteId: quote.id,
+    rate: quote.rate,
+    grossPrice: quote.grossPrice,
+    fee: quote.fee,
+    tax: quote.tax,
+    operationCost: quote.operationCost,
+    totalCosts: quote.totalCosts,
+    expectedPrice: quote.expectedPrice,
+  };
+  await trx.updateTable('purchases').set(price).where('id', '=', purchase.id).execute();
+  return { ...purchase, ...price, quoteLive: true };
 }
 
 /**

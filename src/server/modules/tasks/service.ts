@@ -36,3 +36,23 @@ export async function openTaskOnce(
     .executeTakeFirstOrThrow();
   return created.id;
 }
+
+/**
+ * Opens the fulfilment task of `type` for a paid request, once per request (a unique index backs it, so two
+ * settlements of one payment cannot open two). The new task's id, or null when it exists already.
+ */
+export async function openPurchaseTask(
+  db: DB,
+  type: string,
+  subjectUserId: number,
+  purchaseId: number,
+  payload: Record<string, unknown>,
+): Promise<number | null> {
+  const created = await db
+    .insertInto('tasks')
+    .values({ type, subjectUserId, purchaseId, payload: JSON.stringify({ ...payload, purchaseId }) })
+    .onConflict((oc) => oc.columns(['type', 'purchaseId']).where('purchaseId', 'is not', null).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return created?.id ?? null;
+}

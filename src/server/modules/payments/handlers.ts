@@ -1,0 +1,45 @@
+/** Paying, cancelling and following requests, the receipt of a collection, and the gateway's callback. */
+import type { FastifyRequest } from 'fastify';
+import type { Handlers } from '../../contract/handlers';
+import { ok } from '../../http/errors';
+import { msg } from '../../http/messages';
+import type { PaymentService } from './service';
+
+/**
+ * The address the gateway sends the payer back to: PUBLIC_URL when the operator set it (behind a proxy, the
+ * address customers use), otherwise the one this request came to.
+ */
+export type SiteUrl = (request: FastifyRequest) => string;
+
+export function paymentHandlers(
+  service: PaymentService,
+  siteUrl: SiteUrl,
+): Pick<Handlers, 'payPurchase' | 'cancelPurchase' | 'fetchPurchase' | 'fetchCollection' | 'paymentCallback'> {
+  return {
+    payPurchase: async ({ body, principal, request }) => {
+      const key = request.headers['idempotency-key'];
+      const { data } = await service.pay(principal!, body, typeof key === 'string' ? key : undefined, siteUrl(request));
+      return ok(data, msg(data.gatewayUrl === null ? 'purchase.paidFromWallet' : 'payment.redirecting'));
+    },
+
+    cancelPurchase: async ({ body, principal }) =>
+      ok(await service.cancel(principal!, body.purchase), msg('purchase.cancelled')),
+
+    fetchPurchase: async ({ body, principal }) => ok(await service.fetchPurchase(principal!, body.purchase)),
+
+    fetchCollection: async ({ body, principal }) => ok(await service.fetchCollection(principal!, body.collection)),
+
+    paymentCallback: async ({ params, query, reply }) => {
+      const { purchaseId, outcome } = await service.settleCallback(params.callbackToken ?? '', {
+        Authority: query.Authority,
+        Status: query.Status,
+      });
+      const target = new URLSearchParams();
+      if (purchaseId !== null) target.set('purchase', String(purchaseId));
+      if (outcome !== null) target.set('payment', outcome);
+      const search = target.size > 0 ? `?${target}` : '';
+      await reply.redirect(`/request/myRequests${search}`, 303);
+      return undefined as never;
+    },
+  };
+}

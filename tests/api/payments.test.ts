@@ -1,0 +1,539 @@
+/**
+ * Paying requests end to end on a real server and database (PGlite, or PostgreSQL with TEST_DATABASE_URL): the
+ * wallet, the sandbox bank (its page and its server-to-server verification), callbacks replayed, forged and in
+ * parallel, card mismatch, cancelling, expired quotes, idempotency keys, parallel payments on one wallet, and a
+ * randomized run. The ledger invariants are checked after every test (and after every step of the random run).
+ */
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../../src/server/db/database';
+import { checkInvariants } from '../../src/server/modules/ledger/invariants';
+import { postTransaction, userBalance } from '../../src/server/modules/ledger/service';
+import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+
+let server: RunningServer;
+let db: DB;
+let usd: { id: number; rate: number };
+let cardGroup: number;
+
+beforeAll(async () => {
+  server = await startServer({ web: false });
+  db = server.app.database.db;
+  const currencies = await post(server, '/api/public/searchCurrencies');
+  usd = (currencies.body.data as { items: Array<{ id: number; code: string; rate: number }> }).items.find(
+    (c) => c.code === 'USD',
+  )!;
+  const groups = (await post(server, '/api/public/searchPaymentMethodGroups')).body.data as {
+    items: Array<{ id: number; isCash: boolean }>;
+  };
+  cardGroup = groups.items.find((g) => !g.isCash)!.id;
+});
+afterAll(async () => server?.stop());
+afterEach(async () => {
+  expect(await checkInvariants(db)).toEqual([]);
+});
+
+interface Customer {
+  token: string;
+  userId: number;
+  nationalCode: string;
+}
+
+/** Valid national codes (check digit), distinct per customer. */
+function nationalCodeFor(n: number): string {
+  const body = String(100_000_000 + n * 7919).slice(-9);
+  const sum = body.split('').reduce((acc, d, i) => acc + Number(d) * (10 - i), 0) % 11;
+  return body + String(sum < 2 ? sum : 11 - sum);
+}
+
+let customers = 0;
+async function customer(): Promise<Customer> {
+  const n = customers++;
+  const nationalCode = nationalCodeFor(n + 1);
+  const token = await verifiedCustomer(server, `0913${String(4_000_000 + n)}`, nationalCode);
+  const me = await post(server, '/api/me/fetchUserData', undefined, bearer(token));
+  return { token, userId: (me.body.data as { id: number }).id, nationalCode };
+}
+
+interface Purchase {
+  id: number;
+  state: string;
+  stateIsFinal: boolean;
+  stateIsFailure: boolean;
+  expectedPrice: number;
+  walletAmount: number;
+  payablePrice: number;
+}
+interface PayResult {
+  purchase: Purchase;
+  walletWithdrawAmount: number;
+  payable: number;
+  gatewayUrl: string | null;
+}
+
+let keys = 0;
+const newKey = () => `pay-key-${process.pid}-${keys++}`;
+
+/** Submits a TOEFL-like request for `amount` USD by card; the request waits for payment. */
+async function request(who: Customer, amount = 100): Promise<Purchase> {
+  const form = { currency: usd.id, amount, requestedPaymentMethodGroup: cardGroup };
+  const quote = await post(server, '/api/me/desks/toeflGeneralCpr/priceInquiry', form, bearer(who.token));
+  expect(quote.status, quote.body.msg).toBe(200);
+  const submitted = await post(
+    server,
+    '/api/me/desks/toeflGeneralCpr/requests',
+    {
+      ...form,
+      quoteId: (quote.body.data as { quoteId: string }).quoteId,
+      targetPageAddress: 'https://www.ets.org/toefl/pay',
+      targetPageUsername: 'student1',
+      targetPagePassword: 'secret',
+    },
+    { ...bearer(who.token), 'idempotency-key': newKey() },
+  );
+  expect(submitted.status, submitted.body.msg).toBe(200);
+  return submitted.body.data as Purchase;
+}
+
+async function pay(who: Customer, purchase: number, key = newKey(), extra: Record<string, unknown> = {}) {
+  return post(server, '/api/me/payPurchase', { purchase, ...extra }, { ...bearer(who.token), 'idempotency-key': key });
+}
+
+async function payOk(who: Customer, purchase: number): Promise<PayResult> {
+  const res = await pay(who, purchase);
+  expect(res.status, res.body.msg).toBe(200);
+  return res.body.data as PayResult;
+}
+
+/** Money into the wallet as staff would record a deposit (transaction_B). */
+async function deposit(who: Customer, amount: number): Promise<void> {
+  await db
+    .transaction()
+    .execute((trx) =>
+      postTransaction(trx, { type: 'transaction_B', userId: who.userId, amounts: { collectionAmount: amount } }),
+    );
+}
+
+/** Submits the sandbox bank's form; returns where the bank sends the browser (our callback). */
+async function atBank(
+  gatewayUrl: string,
+  fields: { cardNo?: string; holderNationalCode: string; action: 'pay' | 'cancel' },
+): Promise<string> {
+  const bankPage = new URL(gatewayUrl, server.url);
+  const page = await fetch(bankPage);
+  expect(page.status).toBe(200);
+  const res = await fetch(bankPage, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ cardNo: fields.cardNo ?? '6037991234567890', ...fields }).toString(),
+  });
+  expect(res.status).toBe(303);
+  return new URL(res.headers.get('location')!, bankPage).toString();
+}
+
+/** Follows the bank's redirect to our callback; returns where we send the browser (the request's page). */
+async function callback(location: string): Promise<URL> {
+  const res = await fetch(new URL(location, server.url), { redirect: 'manual' });
+  expect(res.status).toBe(303);
+  return new URL(res.headers.get('location')!, server.url);
+}
+
+async function purchaseOf(who: Customer, id: number) {
+  const res = await post(server, '/api/me/fetchPurchase', { purchase: id }, bearer(who.token));
+  expect(res.status, res.body.msg).toBe(200);
+  return res.body.data as {
+    purchase: Purchase;
+    history: Array<{ state: string; cause: string | null }>;
+    payments: Array<{ state: string; collectionId: number | null; amount: number }>;
+  };
+}
+
+async function transactions(who: Customer) {
+  const res = await post(server, '/api/me/searchTransactions', { perPage: 500 }, bearer(who.token));
+  return (res.body.data as { items: Array<Record<string, unknown>> }).items;
+}
+
+const balanceOf = (who: Customer) => userBalance(db, who.userId);
+
+describe('paying through the sandbox bank', () => {
+  it('pays a request online: collection, reservation, paid state, receipt and staff task', async () => {
+    const who = await customer();
+    const purchase = await request(who);
+    expect(purchase.state).toBe('waitingForPayment');
+    const paying = await payOk(who, purchase.id);
+    expect(paying).toMatchObject({ walletWithdrawAmount: 0, payable: purchase.expectedPrice });
+    expect(paying.gatewayUrl).toMatch(/\/StartPay\//);
+
+    const back = await callback(
+      await atBank(paying.gatewayUrl!, { holderNationalCode: who.nationalCode, action: 'pay' }),
+    );
+    expect(back.pathname).toBe('/request/myRequests');
+    expect(Object.fromEntries(back.searchParams)).toEqual({ purchase: String(purchase.id), payment: 'success' });
+
+    const detail = await purchaseOf(who, purchase.id);
+    expect(detail.purchase).toMatchObject({ state: 'paid', stateIsFinal: false, stateIsFailure: false });
+    expect(detail.purchase).toMatchObject({ walletAmount: 0, payablePrice: purchase.expectedPrice });
+    expect(detail.history.map((h) => [h.state, h.cause])).toEqual([
+      ['waitingForPayment', 'submitted'],
+      ['paid', 'paidOnline'],
+    ]);
+    expect(detail.payments).toHaveLength(1);
+    expect(detail.payments[0]).toMatchObject({ state: 'settled', amount: purchase.expectedPrice });
+    expect(await balanceOf(who)).toEqual({ balance: 0, reserved: purchase.expectedPrice });
+
+    const moves = await transactions(who);
+    expect(moves.map((t) => t.type)).toEqual(['transaction_C', 'transaction_A']);
+    expect(moves[0]!.traceCode).toBe(moves[1]!.traceCode);
+    expect(moves[1]).toMatchObject({
+      walletAccountEffect: purchase.expectedPrice,
+      reservedAccountEffect: 0,
+      collectionAmount: purchase.expectedPrice,
+      purchaseId: purchase.id,
+    });
+    expect(moves[0]).toMatchObject({
+      walletAccountEffect: -purchase.expectedPrice,
+      reservedAccountEffect: purchase.expectedPrice,
+    });
+
+    const receipt = await post(
+      server,
+      '/api/me/fetchCollection',
+      { collection: detail.payments[0]!.collectionId },
+      bearer(who.token),
+    );
+    expect(receipt.status).toBe(200);
+    expect(receipt.body.data).toMatchObject({
+      amount: purchase.expectedPrice,
+      source: 'online',
+      refundedToCard: false,
+      cause: null,
+      purchaseId: purchase.id,
+      nationalCode: who.nationalCode,
+      traceCode: moves[1]!.traceCode,
+    });
+    expect((receipt.body.data as { cardNo: string }).cardNo).toMatch(/^603799\*+7890$/);
+    // Someone else's receipt is not found.
+    const other = await customer();
+    const foreign = await post(
+      server,
+      '/api/me/fetchCollection',
+      { collection: detail.payments[0]!.collectionId },
+      bearer(other.token),
+    );
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.msg).toBe('رسید پیدا نشد.');
+
+    const task = await db
+      .selectFrom('tasks')
+      .select(['type', 'subjectUserId'])
+      .where('purchaseId', '=', purchase.id)
+      .execute();
+    expect(task).toEqual([{ type: 'uafCprCpTask', subjectUserId: who.userId }]);
+
+    // Paying it again is refused.
+    const again = await pay(who, purchase.id);
+    expect(again.status).toBe(422);
+    expect(again.body.msg).toBe('این درخواست پیش‌تر پرداخت شده است.');
+  });
+
+  it('a cancel at the bank moves nothing and the request can still be paid', async () => {
+    const who = await customer();
+    const purchase = await request(who);
+    const paying = await payOk(who, purchase.id);
+    const back = await callback(
+      await atBank(paying.gatewayUrl!, { holderNationalCode: who.nationalCode, action: 'cancel' }),
+    );
+    expect(back.searchParams.get('payment')).toBe('cancelled');
+    expect(await balanceOf(who)).toEqual({ balance: 0, reserved: 0 });
+    expect(await transactions(who)).toEqual([]);
+    expect((await purchaseOf(who, purchase.id)).purchase.state).toBe('waitingForPayment');
+
+    const second = await payOk(who, purchase.id);
+    const paid = await callback(
+      await atBank(second.gatewayUrl!, { holderNationalCode: who.nationalCode, action: 'pay' }),
+    );
+    expect(paid.searchParams.get('payment')).toBe('success');
+  });
+
+  it("another person's card: recorded, returned to that card, never in the wallet; the request stays unpaid", async () => {
+    const who = await customer();
+    const purchase = await request(who);
+    const paying = await payOk(who, purchase.id);
+    const back = await callback(
+      await atBank(paying.gatewayUrl!, { holderNationalCode: nationalCodeFor(9000), action: 'pay' }),
+    );
+    expect(back.searchParams.get('payment')).toBe('cardMismatch');
+    expect(await balanceOf(who)).toEqual({ balance: 0, reserved: 0 });
+    const detail = await purchaseOf(who, purchase.id);
+    expect(detail.purchase.state).toBe('waitingForPayment');
+    expect(detail.payments[0]!.state).toBe('cardMismatch');
+    const [refund] = await transactions(who);
+    expect(refund).toMatchObject({
+      type: 'transaction_H',
+      walletAccountEffect: 0,
+      reservedAccountEffect: 0,
+      refundedAmount: purchase.expectedPrice,
+      refundedToUnsafe: true,
+      cause: 'cardMismatch',
+      purchaseId: purchase.id,
+    });
+    const receipt = await post(
+      server,
+      '/api/me/fetchCollection',
+      { collection: detail.payments[0]!.collectionId },
+      bearer(who.token),
+    );
+    expect(receipt.body.data).toMatchObject({ refundedToCard: true, cause: 'cardMismatch' });
+  });
+
+  it('replayed, forged and parallel callbacks move money once', async () => {
+    const who = await customer();
+    const purchase = await request(who);
+    const paying = await payOk(who, purchase.id);
+    const location = new URL(
+      await atBank(paying.gatewayUrl!, { holderNationalCode: who.nationalCode, action: 'pay' }),
+      server.url,
+    );
+
+    // A forged authority proves nothing: the payment stays open and nothing moves.
+    const forged = new URL(location);
+    forged.searchParams.set('Authority', 'A000000000000000000000000000000forged');
+    expect((await callback(forged.toString())).searchParams.get('payment')).toBe('pending');
+    // An unknown callback lands on the requests list without a message.
+    const unknown = await callback('/api/public/payments/callback/nothing-here?Authority=x&Status=OK');
+    expect(unknown.search).toBe('');
+    expect(await transactions(who)).toEqual([]);
+
+    const outcomes = await Promise.all(Array.from({ length: 50 }, () => callback(location.toString())));
+    expect(new Set(outcomes.map((u) => u.searchParams.get('payment')))).toEqual(new Set(['success']));
+    const moves = await transactions(who);
+    expect(moves.map((t) => t.type).sort()).toEqual(['transaction_A', 'transaction_C']);
+    expect(await balanceOf(who)).toEqual({ balance: 0, reserved: purchase.expectedPrice });
+    // Status=NOK afterwards (forged) changes nothing either.
+    const nok = new URL(location);
+    nok.searchParams.set('Status', 'NOK');
+    expect((await callback(nok.toString())).searchParams.get('payment')).toBe('success');
+    expect(await transactions(who)).toHaveLength(2);
+  });
+
+  it('a callback claiming success for a payment never made at the bank moves nothing', async () => {
+    const who = await customer();
+    const purchase = await request(who);
+    const paying = await payOk(who, purchase.id);
+    const authority = new URL(paying.gatewayUrl!, server.url).pathname.split('/').at(-1)!;
+    const [proforma] = await db
+      .selectFrom('onlineProformas')
+      .select('callbackToken')
+      .where('purchaseId', '=', purchase.id)
+      .execute();
+    const back = await callback(
+      `/api/public/payments/callback/${proforma!.callbackToken}?Authority=${authority}&Status=OK`,
+    );
+    expect(back.searchParams.get('payment')).toBe('failed');
+    expect(await transactions(who)).toEqual([]);
+    // The bank payment is still open: paying it for real afterwards still settles.
+    const paid = await callback(
+      await atBank(paying.gatewayUrl!, { holderNationalCode: who.nationalCode, action: 'pay' }),
+    );
+    expect(paid.searchParams.get('payment')).toBe('success');
+  });
+
+  it('money paid for a request cancelled meanwhile lands in the wallet', async () => {
+    const who = await customer();
+    const purchase = await request(who);
+    const paying = await payOk(who, purchase.id);
+    const cancelled = await post(server, '/api/me/cancelPurchase', { purchase: purchase.id }, bearer(who.token));
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ state: 'cancelled', stateIsFinal: true });
+    const back = await callback(
+      await atBank(paying.gatewayUrl!, { holderNationalCode: who.nationalCode, action: 'pay' }),
+    );
+    expect(back.searchParams.get('payment')).toBe('walletCredited');
+    expect(await balanceOf(who)).toEqual({ balance: purchase.expectedPrice, reserved: 0 });
+  });
+});
+
+describe('paying from the wallet', () => {
+  it('pays at once when the wallet covers the price; part from the wallet otherwise', async () => {
+    const who = await customer();
+    const small = await request(who, 10);
+    await deposit(who, small.expectedPrice + 1_000);
+    const paid = await payOk(who, small.id);
+    expect(paid).toMatchObject({ gatewayUrl: null, payable: 0, walletWithdrawAmount: small.expectedPrice });
+    expect(paid.purchase).toMatchObject({ state: 'paid', walletAmount: small.expectedPrice, payablePrice: 0 });
+    expect(await balanceOf(who)).toEqual({ balance: 1_000, reserved: small.expectedPrice });
+
+    const big = await request(who, 100);
+    expect(big).toMatchObject({ walletAmount: 1_000, payablePrice: big.expectedPrice - 1_000 });
+    const partly = await payOk(who, big.id);
+    expect(partly).toMatchObject({ walletWithdrawAmount: 1_000, payable: big.expectedPrice - 1_000 });
+    // Nothing leaves the wallet until the bank payment succeeds.
+    expect(await balanceOf(who)).toEqual({ balance: 1_000, reserved: small.expectedPrice });
+    const back = await callback(
+      await atBank(partly.gatewayUrl!, { holderNationalCode: who.nationalCode, action: 'pay' }),
+    );
+    expect(back.searchParams.get('payment')).toBe('success');
+    expect(await balanceOf(who)).toEqual({ balance: 0, reserved: small.expectedPrice + big.expectedPrice });
+    const detail = await purchaseOf(who, big.id);
+    expect(detail.purchase).toMatchObject({ walletAmount: 1_000, payablePrice: big.expectedPrice - 1_000 });
+  });
+
+  it('a replayed key returns the first result; refusals are Persian 4xx', async () => {
+    const who = await customer();
+    const purchase = await request(who, 10);
+    await deposit(who, purchase.expectedPrice * 3);
+    const key = newKey();
+    const first = await pay(who, purchase.id, key);
+    const second = await pay(who, purchase.id, key);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.body.data).toEqual(first.body.data);
+    expect(await balanceOf(who)).toEqual({ balance: purchase.expectedPrice * 2, reserved: purchase.expectedPrice });
+
+    const other = await request(who, 10);
+    const reused = await pay(who, other.id, key);
+    expect(reused.status).toBe(422);
+    expect(reused.body.msg).toBe('این شناسه یکتا پیشتر برای درخواست دیگری استفاده شده است.');
+
+    const stranger = await customer();
+    const foreign = await pay(stranger, other.id);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.msg).toBe('درخواست پیدا نشد.');
+    const foreignCancel = await post(server, '/api/me/cancelPurchase', { purchase: other.id }, bearer(stranger.token));
+    expect(foreignCancel.status).toBe(404);
+
+    const noKey = await post(server, '/api/me/payPurchase', { purchase: other.id }, bearer(who.token));
+    expect(noKey.status).toBe(400);
+    const badKey = await pay(who, other.id, 'short');
+    expect(badKey.status).toBe(400);
+    const guest = await post(server, '/api/me/payPurchase', { purchase: other.id }, { 'idempotency-key': newKey() });
+    expect(guest.status).toBe(401);
+    const priceSent = await pay(who, other.id, newKey(), { expectedPrice: 1 });
+    expect(priceSent.status).toBe(400);
+
+    await post(server, '/api/me/cancelPurchase', { purchase: other.id }, bearer(who.token));
+    const cancelledPay = await pay(who, other.id);
+    expect(cancelledPay.status).toBe(422);
+    expect(cancelledPay.body.msg).toBe('این درخواست دیگر در انتظار پرداخت نیست.');
+    const cancelAgain = await post(server, '/api/me/cancelPurchase', { purchase: other.id }, bearer(who.token));
+    expect(cancelAgain.status).toBe(422);
+    expect(await balanceOf(who)).toEqual({ balance: purchase.expectedPrice * 2, reserved: purchase.expectedPrice });
+  });
+
+  it('an expired quote is refused with a fresh one, and paying with it re-prices the request', async () => {
+    const who = await customer();
+    const purchase = await request(who, 10);
+    await deposit(who, purchase.expectedPrice * 3);
+    await sql`update quotes set expires_at = now() - interval '1 minute' where id = (
+      select quote_id from purchases where id = ${purchase.id})`.execute(db);
+    const refused = await pay(who, purchase.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.msg).toContain('اعتبار قیمت');
+    const fresh = (refused.body.data as { quote: { quoteId: string; expectedPrice: number } }).quote;
+    expect(await balanceOf(who)).toEqual({ balance: purchase.expectedPrice * 3, reserved: 0 });
+    const paid = await pay(who, purchase.id, newKey(), { quoteId: fresh.quoteId });
+    expect(paid.status, paid.body.msg).toBe(200);
+    expect((paid.body.data as PayResult).purchase).toMatchObject({
+      state: 'paid',
+      expectedPrice: fresh.expectedPrice,
+    });
+    // A quote makes one request: using it again is refused.
+    const other = await request(who, 10);
+    await sql`update quotes set expires_at = now() - interval '1 minute' where id = (
+      select quote_id from purchases where id = ${other.id})`.execute(db);
+    const reuse = await pay(who, other.id, newKey(), { quoteId: fresh.quoteId });
+    expect(reuse.status).toBe(409);
+  });
+
+  it('50 parallel payments on one wallet succeed only as far as the wallet reaches', async () => {
+    const who = await customer();
+    const purchases: Purchase[] = [];
+    for (let i = 0; i < 50; i++) purchases.push(await request(who, 10));
+    const price = purchases[0]!.expectedPrice;
+    const wallet = price * 7 + price / 2;
+    await deposit(who, wallet);
+    const results = await Promise.all(purchases.map((p) => pay(who, p.id)));
+    expect(results.map((r) => r.status)).toEqual(purchases.map(() => 200));
+    const fromWallet = results.filter((r) => (r.body.data as PayResult).gatewayUrl === null);
+    expect(fromWallet).toHaveLength(7);
+    const balance = await balanceOf(who);
+    expect(balance).toEqual({ balance: wallet - 7 * price, reserved: 7 * price });
+  });
+});
+
+describe('randomized payments', () => {
+  // Each step: open a request and pay it (from the wallet or at the bank with any ending), replay a callback,
+  // cancel, or deposit. The invariants hold after every step.
+  const steps = Number(process.env.PAYMENT_FUZZ_STEPS ?? 1000);
+
+  it(`keeps the ledger whole over ${steps} random steps across several customers`, { timeout: 600_000 }, async () => {
+    const people = await Promise.all(Array.from({ length: 4 }, () => customer()));
+    const open: Array<{ who: Customer; purchase: Purchase }> = [];
+    const callbacks: string[] = [];
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('request' as const), who: fc.nat(3), amount: fc.integer({ min: 10, max: 40 }) }),
+      fc.record({
+        kind: fc.constant('pay' as const),
+        pick: fc.nat(),
+        ending: fc.constantFrom('pay', 'cancel', 'mismatch', 'abandon'),
+      }),
+      fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }),
+      fc.record({ kind: fc.constant('replay' as const), pick: fc.nat() }),
+      fc.record({
+        kind: fc.constant('deposit' as const),
+        who: fc.nat(3),
+        amount: fc.integer({ min: 1, max: 30_000_000 }),
+      }),
+    );
+    const plan = fc.sample(fc.array(step, { minLength: steps, maxLength: steps }), { numRuns: 1, seed: 8 })[0]!;
+    let done = 0;
+    for (const s of plan) {
+      if (s.kind === 'request') {
+        if (open.length < 30) open.push({ who: people[s.who]!, purchase: await request(people[s.who]!, s.amount) });
+      } else if (s.kind === 'deposit') {
+        await deposit(people[s.who]!, s.amount);
+      } else if (s.kind === 'replay') {
+        if (callbacks.length > 0) await callback(callbacks[s.pick % callbacks.length]!);
+      } else if (open.length > 0) {
+        const target = open[s.pick % open.length]!;
+        if (s.kind === 'cancel') {
+          const res = await post(
+            server,
+            '/api/me/cancelPurchase',
+            { purchase: target.purchase.id },
+            bearer(target.who.token),
+          );
+          expect([200, 422]).toContain(res.status);
+        } else {
+          const res = await pay(target.who, target.purchase.id);
+          expect([200, 409, 422], res.body.msg).toContain(res.status);
+          const result = res.body.data as PayResult;
+          if (res.status === 200 && result.gatewayUrl && s.ending !== 'abandon') {
+            const location = await atBank(result.gatewayUrl, {
+              holderNationalCode: s.ending === 'mismatch' ? nationalCodeFor(9000) : target.who.nationalCode,
+              action: s.ending === 'cancel' ? 'cancel' : 'pay',
+            });
+            callbacks.push(location);
+            await callback(location);
+          }
+        }
+      }
+      done++;
+      const problems = await checkInvariants(db);
+      if (problems.length > 0) throw new Error(`after step ${done} (${JSON.stringify(s)}): ${problems.join('; ')}`);
+    }
+    expect(done).toBe(steps);
+    // Every paid request holds exactly its price in reservations.
+    for (const who of people) {
+      const paid = await db
+        .selectFrom('purchases')
+        .select(sql<number>`coalesce(sum(expected_price), 0)::bigint`.as('total'))
+        .where('userId', '=', who.userId)
+        .where('state', '=', 'paid')
+        .executeTakeFirstOrThrow();
+      expect((await balanceOf(who)).reserved).toBe(Number(paid.total));
+    }
+  });
+});
