@@ -34,6 +34,16 @@ function freshQuoteOf(error: unknown): Quote | null {
   return (error.body as { data?: { quote?: Quote } } | null)?.data?.quote ?? null;
 }
 
+/**
+ * Whether the next click repeats this payment with its key: no answer reached us (status 0: the server may have
+ * taken it), the first try is still at the bank (409 without a quote), or the server failed (5xx: it frees the key).
+ * Any other refusal was final for that try; the next click is a new payment.
+ */
+function retriesSamePayment(error: unknown, freshQuote: Quote | null): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.status === 0 || error.status >= 500 || (error.status === 409 && !freshQuote);
+}
+
 export interface PayState {
   /** A payment is on its way (stays true while the browser leaves for the bank). */
   paying: boolean;
@@ -79,9 +89,8 @@ export function usePayPurchase(purchase: number) {
       setState({ paying: false, error: null, freshQuote: null });
       navigate(requestPath(purchase, 'success'));
     } catch (error) {
-      // Status 0: no answer reached us, so the next try repeats this payment with its key.
-      if (!(error instanceof ApiError) || error.status !== 0) key.current = null;
       const freshQuote = freshQuoteOf(error);
+      if (!retriesSamePayment(error, freshQuote)) key.current = null;
       setState({ paying: false, error: digMessage(error) ?? FALLBACK_MESSAGE, freshQuote });
       if (!freshQuote) void invalidatePurchase();
     } finally {
