@@ -4,6 +4,7 @@
  *   - first-page JS: gzip bytes the app's first page loads vs. a bare React + react-dom page built now;
  *     the same for a desk page (which also loads the form engine).
  *   - price inquiries per second vs. a bare Fastify JSON route.
+ *   - paid requests per second (quote + submit + pay from the wallet) with p50/p99, vs. price quotes alone.
  *   - real-time fan-out to N sockets: p50/p99 delivery, one process and two processes through Redis.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { build } from 'vite';
 import { firstLoadJs } from './bundle-size';
 import { benchPriceInquiry } from './http';
 import { benchPageJs } from './pages';
+import { benchPaidRequests } from './payments';
 import { benchSockets } from './sockets';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
       deskPageRatio: ratio(pages['/desks/uafCpr']?.gzipBytes ?? 0),
     },
     priceInquiry: await benchPriceInquiry(),
+    paidRequests: await benchPaidRequests(),
     realtime: await benchSockets(SOCKETS),
   };
   writeFileSync(path.join(import.meta.dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
