@@ -27,6 +27,7 @@ const overrides = {
     'ledger_transactions.details': jsonObject(true),
     'mobile_no_changes.outcome': "'canonicalised' | 'duplicate' | 'invalid'",
     'purchases.fields': jsonObject(false),
+    'sandbox_bank_payments.state': "Generated<'new' | 'paid' | 'cancelled' | 'verified'>",
     'system_parameters.value': 'ColumnType<unknown, string, string>',
     'tasks.payload': jsonObject(true),
     'tasks.state': "Generated<'open' | 'claimed' | 'approved' | 'rejected' | 'done'>",

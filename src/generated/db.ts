@@ -5,6 +5,18 @@ export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
   : ColumnType<T, T | undefined, T>;
 
+export type Json = JsonValue;
+
+export type JsonArray = JsonValue[];
+
+export type JsonObject = {
+  [x: string]: JsonValue | undefined;
+};
+
+export type JsonPrimitive = boolean | number | string | null;
+
+export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
+
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export interface Actions {
@@ -34,6 +46,25 @@ export interface Captchas {
    */
   imagePng: Uint8Array;
   usedAt: Timestamp | null;
+}
+
+export interface Collections {
+  amount: number;
+  cardNo: string | null;
+  cause: string | null;
+  createdAt: Generated<Timestamp>;
+  gateway: string | null;
+  id: Generated<number>;
+  onlineProformaId: number | null;
+  purchaseId: number | null;
+  referenceId: string | null;
+  /**
+   * The paying card was not the customer's: the money goes back to that card, never to the wallet
+   */
+  refundedToCard: Generated<boolean>;
+  source: string;
+  traceCode: string;
+  userId: number;
 }
 
 export interface Currencies {
@@ -163,6 +194,32 @@ export interface MobileValidationCodes {
   usedAt: Timestamp | null;
 }
 
+export interface OnlineProformas {
+  amount: number;
+  /**
+   * The gateway's identifier of the payment
+   */
+  authority: string | null;
+  /**
+   * Random; names the payment in the callback URL the gateway sends the browser back to
+   */
+  callbackToken: string;
+  createdAt: Generated<Timestamp>;
+  gateway: string;
+  id: Generated<number>;
+  purchaseId: number | null;
+  settledAt: Timestamp | null;
+  /**
+   * new (not yet at the gateway), pending, settled or cardMismatch (final: money received), cancelled or failed (a later verified success still settles)
+   */
+  state: Generated<string>;
+  userId: number;
+  /**
+   * What the gateway reported when verified (reference, masked card, holder)
+   */
+  verified: Json | null;
+}
+
 export interface PaymentMethodGroups {
   description: Generated<string>;
   id: Generated<number>;
@@ -178,6 +235,14 @@ export interface PaymentMethods {
   title: string;
 }
 
+export interface PayRequests {
+  createdAt: Generated<Timestamp>;
+  key: string;
+  requestHash: string;
+  result: Json | null;
+  userId: number;
+}
+
 export interface Purchases {
   amountMinor: number;
   createdAt: Generated<Timestamp>;
@@ -190,6 +255,7 @@ export interface Purchases {
   grossPrice: number;
   id: Generated<number>;
   operationCost: number;
+  paidAt: Timestamp | null;
   payablePrice: number;
   productCategory: string;
   quoteId: string;
@@ -197,9 +263,22 @@ export interface Purchases {
   state: string;
   tax: number;
   totalCosts: number;
+  /**
+   * Trace code its ledger transactions share (set when it is first paid for)
+   */
+  traceCode: string | null;
   updatedAt: Generated<Timestamp>;
   userId: number;
   walletAmount: Generated<number>;
+}
+
+export interface PurchaseStateChanges {
+  actorUserId: number | null;
+  cause: string | null;
+  createdAt: Generated<Timestamp>;
+  id: Generated<number>;
+  purchaseId: number;
+  state: string;
 }
 
 export interface PurchaseStates {
@@ -242,6 +321,49 @@ export interface RateLimitHits {
   windowStart: Timestamp;
 }
 
+export interface SandboxBankPayments {
+  amount: number;
+  /**
+   * The bank's identifier of the payment: A and 35 random digits, like ZarinPal's
+   */
+  authority: string;
+  callbackUrl: string;
+  /**
+   * SHA-256 of the full card number (upper-case hex), as ZarinPal reports it
+   */
+  cardHash: string | null;
+  /**
+   * The paying card, masked: first 6 digits, ******, last 4
+   */
+  cardNo: string | null;
+  createdAt: Generated<Timestamp>;
+  description: string;
+  /**
+   * The payer must answer on the bank's page before this (15 minutes after the request)
+   */
+  expiresAt: Timestamp;
+  /**
+   * The card holder's national code as the payer typed it on the bank's page
+   */
+  holderNationalCode: string | null;
+  merchantId: string;
+  paidAt: Timestamp | null;
+  payerMobile: string | null;
+  /**
+   * The payer's national code the merchant sent, prefilled as the card holder's
+   */
+  payerNationalCode: string | null;
+  /**
+   * The bank's reference of a paid payment (ZarinPal's ref_id)
+   */
+  referenceId: string | null;
+  /**
+   * new (the payer has not answered), paid, cancelled (by the payer), verified (by the merchant)
+   */
+  state: Generated<"new" | "paid" | "cancelled" | "verified">;
+  verifiedAt: Timestamp | null;
+}
+
 export interface ServerSecrets {
   name: string;
   value: string;
@@ -263,6 +385,7 @@ export interface Tasks {
   decisionReason: string | null;
   id: Generated<number>;
   payload: ColumnType<Record<string, unknown>, string | undefined, string>;
+  purchaseId: number | null;
   state: Generated<"open" | "claimed" | "approved" | "rejected" | "done">;
   subjectUserId: number | null;
   type: string;
@@ -341,6 +464,7 @@ export interface DB {
   actions: Actions;
   auditLog: AuditLog;
   captchas: Captchas;
+  collections: Collections;
   currencies: Currencies;
   currencyBankAccounts: CurrencyBankAccounts;
   failureCounters: FailureCounters;
@@ -354,12 +478,16 @@ export interface DB {
   ledgerTransactions: LedgerTransactions;
   mobileNoChanges: MobileNoChanges;
   mobileValidationCodes: MobileValidationCodes;
+  onlineProformas: OnlineProformas;
   paymentMethodGroups: PaymentMethodGroups;
   paymentMethods: PaymentMethods;
+  payRequests: PayRequests;
   purchases: Purchases;
+  purchaseStateChanges: PurchaseStateChanges;
   purchaseStates: PurchaseStates;
   quotes: Quotes;
   rateLimitHits: RateLimitHits;
+  sandboxBankPayments: SandboxBankPayments;
   serverSecrets: ServerSecrets;
   systemParameters: SystemParameters;
   tasks: Tasks;

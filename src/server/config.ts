@@ -7,6 +7,7 @@ import { compile as compileProxyTrust } from '@fastify/proxy-addr';
 import { canonicalMobile } from '../shared/mobile';
 
 export type SmsDriver = 'log' | 'kavenegar';
+export type PaymentGatewayKind = 'sandbox' | 'zarinpal';
 
 export interface AppConfig {
   port: number;
@@ -51,6 +52,18 @@ export interface AppConfig {
   admin: { username: string; password: string | undefined };
   /** A log-in token stops working after this long unused, and this long after it was issued, whichever is first. */
   sessions: { idleSeconds: number; maxAgeSeconds: number };
+  /**
+   * The bank gateway requests are paid through: the sandbox bank this server serves (the default, so a start
+   * with nothing configured can take test payments) or ZarinPal. `publicUrl` is the site's address customers use,
+   * for the gateway's callback (unset: the address each request came to); `sandboxBankUrl` is where the sandbox
+   * bank is reached (unset: this server itself).
+   */
+  payments: {
+    gateway: PaymentGatewayKind;
+    zarinpal: { merchantId: string; baseUrl: string } | null;
+    publicUrl: string | undefined;
+    sandboxBankUrl: string | undefined;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -176,6 +189,49 @@ function parseAdminUsername(raw: string | undefined): string {
   return value;
 }
 
+function parseHttpUrl(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new ConfigError(`${name} must be an http:// or https:// address without query, got "${raw}"`);
+  }
+  // Paths are appended to it: no trailing slash.
+  return raw.replace(/\/+$/, '');
+}
+
+const MERCHANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function parsePayments(env: Env): AppConfig['payments'] {
+  const raw = env.PAYMENT_GATEWAY;
+  const gateway = raw === undefined || raw === '' ? 'sandbox' : raw;
+  if (gateway !== 'sandbox' && gateway !== 'zarinpal') {
+    throw new ConfigError(`PAYMENT_GATEWAY must be "sandbox" or "zarinpal", got "${raw}"`);
+  }
+  let zarinpal: AppConfig['payments']['zarinpal'] = null;
+  if (gateway === 'zarinpal') {
+    const merchantId = (env.ZARINPAL_MERCHANT_ID ?? '').trim();
+    if (!merchantId) throw new ConfigError('PAYMENT_GATEWAY=zarinpal needs ZARINPAL_MERCHANT_ID');
+    if (!MERCHANT_ID.test(merchantId)) {
+      throw new ConfigError(
+        `ZARINPAL_MERCHANT_ID must be the 36-character merchant code (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx), got "${merchantId}"`,
+      );
+    }
+    const baseUrl = parseHttpUrl('ZARINPAL_BASE_URL', env.ZARINPAL_BASE_URL) ?? 'https://payment.zarinpal.com';
+    zarinpal = { merchantId, baseUrl };
+  }
+  return {
+    gateway,
+    zarinpal,
+    publicUrl: parseHttpUrl('PUBLIC_URL', env.PUBLIC_URL),
+    sandboxBankUrl: parseHttpUrl('SANDBOX_BANK_URL', env.SANDBOX_BANK_URL),
+  };
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const logLevel = env.LOG_LEVEL || 'info';
@@ -217,6 +273,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     },
     admin: { username: parseAdminUsername(env.ADMIN_USERNAME), password: env.ADMIN_PASSWORD || undefined },
     sessions: parseSessions(env),
+    payments: parsePayments(env),
     ...overrides,
   };
 }

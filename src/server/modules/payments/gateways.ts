@@ -1,0 +1,39 @@
+/**
+ * The gateway PAYMENT_GATEWAY selects. Both speak ZarinPal's protocol (zarinpal.ts): `zarinpal` the real one,
+ * `sandbox` the test bank this server serves under /sandbox-bank (modules/sandbox-bank), or the one at
+ * SANDBOX_BANK_URL.
+ */
+import type { AppConfig } from '../../config';
+import type { PaymentGateway } from './gateway';
+import { ZarinpalGateway } from './zarinpal';
+
+/** The merchant code we present to the sandbox bank (it accepts any code of ZarinPal's form). */
+export const SANDBOX_MERCHANT_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * `ownBaseUrl` is where this server can be called server to server (the loopback address and the port it
+ * listens on), asked at each payment because the port is known only once it listens.
+ */
+export function createPaymentGateway(config: Pick<AppConfig, 'payments'>, ownBaseUrl: () => string): PaymentGateway {
+  const { payments } = config;
+  if (payments.gateway === 'zarinpal') {
+    if (!payments.zarinpal) throw new Error('PAYMENT_GATEWAY=zarinpal without its settings');
+    return new ZarinpalGateway({
+      name: 'zarinpal',
+      title: 'زرین‌پال',
+      baseUrl: payments.zarinpal.baseUrl,
+      merchantId: payments.zarinpal.merchantId,
+    });
+  }
+  const external = payments.sandboxBankUrl;
+  const own = () => `${ownBaseUrl()}/sandbox-bank`;
+  return new ZarinpalGateway({
+    name: 'sandbox',
+    title: 'درگاه آزمایشی',
+    baseUrl: external ? `${external}/sandbox-bank` : own,
+    // The browser reaches the bank this server serves at the site's public address when one is set.
+    ...(external || !payments.publicUrl ? {} : { startPayBaseUrl: `${payments.publicUrl}/sandbox-bank` }),
+    merchantId: SANDBOX_MERCHANT_ID,
+    sendNationalCode: true,
+  });
+}
