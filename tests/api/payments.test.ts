@@ -489,15 +489,19 @@ describe('randomized payments', () => {
     );
     const plan = fc.sample(fc.array(step, { minLength: steps, maxLength: steps }), { numRuns: 1, seed: 8 })[0]!;
     let done = 0;
+    const seen = new Map<string, number>();
+    const count = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1);
     for (const s of plan) {
       if (s.kind === 'request') {
         if (open.length < 30) open.push({ who: people[s.who]!, purchase: await request(people[s.who]!, s.amount) });
       } else if (s.kind === 'deposit') {
         await deposit(people[s.who]!, s.amount);
       } else if (s.kind === 'replay') {
-        if (callbacks.length > 0) await callback(callbacks[s.pick % callbacks.length]!);
+        if (callbacks.length > 0)
+          count(`replay:${(await callback(callbacks[s.pick % callbacks.length]!)).searchParams.get('payment')}`);
       } else if (open.length > 0) {
-        const target = open[s.pick % open.length]!;
+        const index = s.pick % open.length;
+        const target = open[index]!;
         if (s.kind === 'cancel') {
           const res = await post(
             server,
@@ -505,24 +509,44 @@ describe('randomized payments', () => {
             { purchase: target.purchase.id },
             bearer(target.who.token),
           );
-          expect([200, 422]).toContain(res.status);
+          expect(res.status, res.body.msg).toBe(200);
+          count('cancelled');
         } else {
           const res = await pay(target.who, target.purchase.id);
-          expect([200, 409, 422], res.body.msg).toContain(res.status);
+          expect([200, 409], res.body.msg).toContain(res.status);
           const result = res.body.data as PayResult;
-          if (res.status === 200 && result.gatewayUrl && s.ending !== 'abandon') {
+          if (res.status === 409) count('quoteExpired');
+          else if (!result.gatewayUrl) count('paidFromWallet');
+          else if (s.ending === 'abandon') count('abandoned');
+          else {
             const location = await atBank(result.gatewayUrl, {
               holderNationalCode: s.ending === 'mismatch' ? nationalCodeFor(9000) : target.who.nationalCode,
               action: s.ending === 'cancel' ? 'cancel' : 'pay',
             });
             callbacks.push(location);
-            await callback(location);
+            count(`bank:${(await callback(location)).searchParams.get('payment')}`);
           }
+        }
+        // Only requests still waiting for payment stay in play.
+        if ((await purchaseOf(target.who, target.purchase.id)).purchase.state !== 'waitingForPayment') {
+          open.splice(index, 1);
         }
       }
       done++;
       const problems = await checkInvariants(db);
       if (problems.length > 0) throw new Error(`after step ${done} (${JSON.stringify(s)}): ${problems.join('; ')}`);
+    }
+    // The run went through every way a payment can end.
+    for (const what of [
+      'cancelled',
+      'paidFromWallet',
+      'abandoned',
+      'bank:success',
+      'bank:cancelled',
+      'bank:cardMismatch',
+      'replay:success',
+    ]) {
+      expect(seen.get(what) ?? 0, `${what} in ${JSON.stringify([...seen])}`).toBeGreaterThan(0);
     }
     expect(done).toBe(steps);
     // Every paid request holds exactly its price in reservations.
