@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { postTransaction, userBalance } from '../../src/server/modules/ledger/service';
+import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
 import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
 
 let server: RunningServer;
@@ -352,6 +353,29 @@ describe('paying through the sandbox bank', () => {
     );
     expect(back.searchParams.get('payment')).toBe('walletCredited');
     expect(await balanceOf(who)).toEqual({ balance: purchase.expectedPrice, reserved: 0 });
+  });
+});
+
+describe('live updates', () => {
+  it("a settled payment reaches the customer's open pages: wallet.changed and purchase.changed", async () => {
+    const who = await customer();
+    const purchase = await request(who);
+    const paying = await payOk(who, purchase.id);
+    const me = (await post(server, '/api/me/fetchUserData', undefined, bearer(who.token))).body.data as { uid: string };
+    const echo = connectEcho(server.url, who.token);
+    try {
+      await waitConnected(echo);
+      const joined = subscription(echo, `private-user.${me.uid}`);
+      const channel = echo.private(`user.${me.uid}`);
+      const wallet = nextEvent<{ balance: number }>(channel, '.wallet.changed');
+      const changed = nextEvent<{ purchaseId: number; state: string }>(channel, '.purchase.changed');
+      expect(await joined).toBe('joined');
+      await callback(await atBank(paying.gatewayUrl!, { holderNationalCode: who.nationalCode, action: 'pay' }));
+      expect(await wallet).toEqual({ balance: 0 });
+      expect(await changed).toEqual({ purchaseId: purchase.id, state: 'paid' });
+    } finally {
+      echo.disconnect();
+    }
   });
 });
 
