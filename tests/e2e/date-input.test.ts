@@ -103,15 +103,15 @@ describe('the birth date on the profile', () => {
     ({ context, page } = await phoneSignedIn(token));
     await page.goto(`${server.url}/request/myProfile`);
     await page.getByTestId('i-understand').click();
-    await page.locator('#p-national-code').pressSequentially('0499370899');
+    await page.locator('#profile_nationalCode').pressSequentially('0499370899');
     await page.getByTestId('national-code-accepted').waitFor();
-    await page.locator('#p-first-name').pressSequentially('مریم');
-    await page.locator('#p-last-name').pressSequentially('احمدی');
+    await page.locator('#profile_firstName').pressSequentially('مریم');
+    await page.locator('#profile_lastName').pressSequentially('احمدی');
     const card = path.join(os.tmpdir(), `card-dates-${Date.now()}.jpg`);
     writeFileSync(card, await jpegWithExif(640, 400));
-    await page.getByTestId('card-file').setInputFiles(card);
-    await page.getByTestId('card-preview').waitFor();
-    dob = page.locator('#p-dob');
+    await page.getByTestId('profile_nationalCardImageAddress-file').setInputFiles(card);
+    await page.getByTestId('profile_nationalCardImageAddress-preview').waitFor();
+    dob = page.locator('#profile_dateOfBirth');
     await typeKeyByKey(dob, '1370/01/01');
     await save(page, token, '1991-03-21');
   });
@@ -202,7 +202,7 @@ describe('the birth date on the profile', () => {
     await page.keyboard.press('Enter');
     await grid.waitFor({ state: 'detached' });
     expect(await dob.inputValue()).toBe('1375/07/07');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('p-dob');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('profile_dateOfBirth');
 
     // Escape closes without changing anything and also returns focus to the field.
     await page.keyboard.press('Tab');
@@ -212,11 +212,11 @@ describe('the birth date on the profile', () => {
     await page.keyboard.press('Escape');
     await grid.waitFor({ state: 'detached' });
     expect(await dob.inputValue()).toBe('1375/07/07');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('p-dob');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('profile_dateOfBirth');
   });
 
   it('picks a day decades back by touch: year and month from the lists, then the day', async () => {
-    await page.getByTestId('p-dob-picker').click();
+    await page.getByTestId('profile_dateOfBirth-picker').click();
     const grid = page.getByRole('grid');
     await grid.waitFor();
     await page.getByTestId('date-picker-year').selectOption({ label: '۱۳۷۰' });
@@ -232,7 +232,7 @@ describe('the birth date on the profile', () => {
 
     // The Gregorian picker: weeks from Sunday, Gregorian months in Persian.
     await chooseCalendar(page, 'میلادی');
-    await page.getByTestId('p-dob-picker').click();
+    await page.getByTestId('profile_dateOfBirth-picker').click();
     await grid.waitFor();
     expect(await grid.getAttribute('aria-label')).toBe('مارس ۱۹۹۲');
     expect(await grid.locator('th').allTextContents()).toEqual(['ی', 'د', 'س', 'چ', 'پ', 'ج', 'ش']);
@@ -245,14 +245,14 @@ describe('the birth date on the profile', () => {
 
   it('offers today and no day after it for a birth date', async () => {
     const today = partsOfIso(todayIso(), 'fa');
-    await page.getByTestId('p-dob-picker').click();
+    await page.getByTestId('profile_dateOfBirth-picker').click();
     const grid = page.getByRole('grid');
     await grid.waitFor();
     await page.getByRole('button', { name: 'امروز' }).click();
     await grid.waitFor({ state: 'detached' });
     expect(await dob.inputValue()).toBe(formatDateText(todayIso(), 'fa'));
 
-    await page.getByTestId('p-dob-picker').click();
+    await page.getByTestId('profile_dateOfBirth-picker').click();
     await grid.waitFor();
     expect(await grid.locator('button:disabled').count()).toBe(monthLength(today.year, today.month, 'fa') - today.day);
     const years = await page.getByTestId('date-picker-year').locator('option').allTextContents();

@@ -90,14 +90,14 @@ describe('the profile says what save still needs', () => {
     const page = await signedIn(token);
     await page.goto(`${server.url}/request/myProfile`);
     await page.getByTestId('i-understand').click();
-    await page.locator('#p-national-code').pressSequentially('0499370899');
+    await page.locator('#profile_nationalCode').pressSequentially('0499370899');
     await page.getByTestId('national-code-accepted').waitFor();
-    await page.locator('#p-first-name').pressSequentially('مریم');
-    await page.locator('#p-last-name').pressSequentially('احمدی');
+    await page.locator('#profile_firstName').pressSequentially('مریم');
+    await page.locator('#profile_lastName').pressSequentially('احمدی');
     const card = path.join(os.tmpdir(), `guidance-card-${Date.now()}.jpg`);
     writeFileSync(card, await jpegWithExif(640, 400));
-    await page.getByTestId('card-file').setInputFiles(card);
-    await page.getByTestId('card-preview').waitFor();
+    await page.getByTestId('profile_nationalCardImageAddress-file').setInputFiles(card);
+    await page.getByTestId('profile_nationalCardImageAddress-preview').waitFor();
     // Only the birth date is left, and the list says exactly that.
     await waitForList(page, 'save-missing', ['تاریخ تولد را وارد نمایید.']);
     expect(await page.getByTestId('save-profile').isDisabled()).toBe(true);

@@ -76,23 +76,23 @@ describe('log-in, profile and staff approval', () => {
     const save = page.getByTestId('save-profile');
     expect(await save.isDisabled()).toBe(true);
 
-    await page.fill('#p-national-code', '1111111111');
+    await page.fill('#profile_nationalCode', '1111111111');
     await page.locator('[role=alert]', { hasText: 'کد ملی صحیح نیست.' }).waitFor();
-    await page.fill('#p-national-code', '0499370899');
+    await page.fill('#profile_nationalCode', '0499370899');
     await page.getByTestId('national-code-accepted').waitFor();
-    await page.fill('#p-first-name', 'Maryam');
+    await page.fill('#profile_firstName', 'Maryam');
     await page.locator('[role=alert]', { hasText: 'نام را با حروف فارسی وارد نمایید.' }).waitFor();
-    await page.fill('#p-first-name', 'مریم');
-    await page.fill('#p-last-name', 'احمدی');
-    await page.fill('#p-dob', '1374/13/01');
+    await page.fill('#profile_firstName', 'مریم');
+    await page.fill('#profile_lastName', 'احمدی');
+    await page.fill('#profile_dateOfBirth', '1374/13/01');
     await page.locator('[role=alert]', { hasText: 'تاریخ معتبر نیست.' }).waitFor();
-    await page.fill('#p-dob', '1374/01/01');
+    await page.fill('#profile_dateOfBirth', '1374/01/01');
     expect(await save.isDisabled()).toBe(true); // no card image yet
 
     const card = path.join(os.tmpdir(), `card-${Date.now()}.jpg`);
     writeFileSync(card, await jpegWithExif(640, 400));
-    await page.getByTestId('card-file').setInputFiles(card);
-    await page.getByTestId('card-preview').waitFor();
+    await page.getByTestId('profile_nationalCardImageAddress-file').setInputFiles(card);
+    await page.getByTestId('profile_nationalCardImageAddress-preview').waitFor();
     await page.waitForFunction(
       () => !(document.querySelector('[data-testid=save-profile]') as HTMLButtonElement).disabled,
     );
@@ -146,7 +146,7 @@ describe('log-in, profile and staff approval', () => {
     const cpage = await customer.newPage();
     await cpage.goto(`${server.url}/request/myProfile`);
     await cpage.getByTestId('profile-status').getByText('هویت تایید شده').waitFor();
-    expect(await cpage.locator('#p-national-code').isDisabled()).toBe(true);
+    expect(await cpage.locator('#profile_nationalCode').isDisabled()).toBe(true);
     expect(await cpage.getByTestId('save-profile').count()).toBe(0);
     await cpage.screenshot({ path: `${shots}/profile-approved-phone.png`, fullPage: true });
     const token = (await cpage.evaluate(() => localStorage.getItem('token')))!;

@@ -32,7 +32,7 @@ describe('national-code lookup limit on the profile page', () => {
     await page.goto(`${server.url}/request/myProfile`);
     await page.getByTestId('i-understand').click();
 
-    const code = page.locator('#p-national-code');
+    const code = page.locator('#profile_nationalCode');
     await code.click();
     await code.pressSequentially('0499370899');
     await page.getByTestId('national-code-accepted').waitFor();

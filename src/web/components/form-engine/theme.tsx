@@ -4,14 +4,17 @@ import { Flex, Text } from '@radix-ui/themes';
 import { withTheme } from '@rjsf/core';
 import type { FieldTemplateProps, ObjectFieldTemplateProps, RegistryWidgetsType, TemplatesType } from '@rjsf/utils';
 import { AmountWidget } from './widgets/AmountWidget';
+import { CheckboxWidget } from './widgets/CheckboxWidget';
 import { JalaliDateWidget, RadioWidget } from './widgets/DateWidgets';
 import { ImageUploadWidget } from './widgets/ImageUploadWidget';
+import { NationalCodeWidget } from './widgets/NationalCodeWidget';
 import { PasswordWidget } from './widgets/PasswordWidget';
 import {
   CurrencySelectWidget,
   GoogleAdsAccountSelectWidget,
   PaymentMethodGroupSelectWidget,
 } from './widgets/SelectWidgets';
+import { SingleImageWidget } from './widgets/SingleImageWidget';
 import { TextareaWidget } from './widgets/TextareaWidget';
 import { TextWidget } from './widgets/TextWidget';
 
@@ -34,7 +37,7 @@ function FieldTemplate({
       </Flex>
     );
   return (
-    <Flex direction="column" gap="1" data-field={id.replace(/^root_/, '')}>
+    <Flex direction="column" gap="1" data-field={id.replace(/^[^_]+_/, '')}>
       {displayLabel && (
         <label htmlFor={id}>
           <Text size="2" weight="medium">
@@ -62,15 +65,36 @@ function FieldTemplate({
   );
 }
 
-/** The form's fields in one column, without rjsf's default fieldset frame. */
-function ObjectFieldTemplate({ properties }: ObjectFieldTemplateProps) {
+/**
+ * The form's fields in one column, without rjsf's default fieldset frame. Fields whose `ui:options` say `half`
+ * share a row two by two where there is room (first and last name), and stack on a phone.
+ */
+function ObjectFieldTemplate({ properties, uiSchema }: ObjectFieldTemplateProps) {
+  const half = (name: string) =>
+    Boolean((uiSchema?.[name] as { 'ui:options'?: { half?: boolean } } | undefined)?.['ui:options']?.half);
+  const rows: Array<typeof properties> = [];
+  for (const p of properties) {
+    const last = rows.at(-1);
+    if (half(p.name) && last?.length === 1 && half(last[0]!.name)) last.push(p);
+    else rows.push([p]);
+  }
   return (
     <Flex direction="column" gap="4">
-      {properties.map((p) => (
-        <div key={p.name} hidden={p.hidden}>
-          {p.content}
-        </div>
-      ))}
+      {rows.map((row) =>
+        row.length === 1 ? (
+          <div key={row[0]!.name} hidden={row[0]!.hidden}>
+            {row[0]!.content}
+          </div>
+        ) : (
+          <Flex key={row[0]!.name} gap="4" wrap="wrap">
+            {row.map((p) => (
+              <div key={p.name} hidden={p.hidden} style={{ flex: '1 1 200px' }}>
+                {p.content}
+              </div>
+            ))}
+          </Flex>
+        ),
+      )}
     </Flex>
   );
 }
@@ -87,6 +111,10 @@ const widgets: RegistryWidgetsType = {
   PasswordWidget,
   password: PasswordWidget,
   jalaliDate: JalaliDateWidget,
+  CheckboxWidget,
+  checkbox: CheckboxWidget,
+  nationalCode: NationalCodeWidget,
+  singleImage: SingleImageWidget,
   RadioWidget,
   radio: RadioWidget,
 };

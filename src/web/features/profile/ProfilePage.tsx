@@ -2,129 +2,72 @@
  * The customer's profile (SPEC sections 2, 4, 5): an 'I understand' warning first for a non-verified user;
  * national-code inquiry (loading, accepted, rejected); Jalali date of birth; card image; save only with a
  * change, a valid form, an accepted code and an uploaded card (a list beside the button says which of these
- * is still missing); read-only once approvedLevel reaches 1.
+ * is still missing); read-only once approvedLevel reaches 1. The fields are `schemas/entryForms/profile.json`,
+ * drawn by the form engine.
  */
-import { Badge, Box, Button, Callout, Card, Flex, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
-import { SignInPrompt } from '../../components/states/SignInPrompt';
+import { Badge, Box, Button, Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useState } from 'react';
+import profileForm from '../../../../schemas/entryForms/profile.json';
 import messages from '../../../../schemas/messages/fa.json';
-import { todayIso } from '../../../shared/calendar/month-grid';
 import { toEnglishDigits } from '../../../shared/digits';
-import { isPersianText, isValidNationalCode } from '../../../shared/validation';
-import { DateText } from '../../components/date/DateText';
-import { INVALID_PREFIX, JalaliDateInput } from '../../components/date/JalaliDateInput';
+import { isValidNationalCode } from '../../../shared/validation';
+import {
+  asEntryForm,
+  EntryForm,
+  entryFormErrors,
+  type FieldErrors,
+  type FormData,
+} from '../../components/form-engine/EntryForm';
+import type { NationalCodeInquiry } from '../../components/form-engine/widgets/NationalCodeWidget';
 import { showSnackbar } from '../../components/shell/snackbar';
+import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
-import { calendarAtom } from '../../lib/calendar';
 import { loadUser, type User, userAtom } from '../../lib/session';
-import { CardImageUpload } from './CardImageUpload';
 
 const m = messages.messages;
+const FORM = asEntryForm(profileForm);
+const FIELDS = ['nationalCode', 'firstName', 'lastName', 'dateOfBirth', 'nationalCardImageAddress'] as const;
 
-interface ProfileForm {
-  nationalCode: string;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string;
-  nationalCardImageAddress: string;
-}
+/** The stored profile as form data: an empty field is no value. */
+const fromUser = (u: User): FormData =>
+  Object.fromEntries(FIELDS.map((k) => [k, u[k] || undefined]).filter(([, v]) => v !== undefined));
 
-type Inquiry =
-  | { state: 'idle' }
-  | { state: 'loading' }
-  | { state: 'accepted' }
-  | { state: 'rejected'; mobileNo: string }
-  | { state: 'failed'; message: string };
-
-const fromUser = (u: User): ProfileForm => ({
-  nationalCode: u.nationalCode ?? '',
-  firstName: u.firstName ?? '',
-  lastName: u.lastName ?? '',
-  dateOfBirth: u.dateOfBirth ?? '',
-  nationalCardImageAddress: u.nationalCardImageAddress ?? '',
-});
-
-function validate(form: ProfileForm): Partial<Record<keyof ProfileForm, string>> {
-  const errors: Partial<Record<keyof ProfileForm, string>> = {};
-  if (!form.nationalCode) errors.nationalCode = m['profile.nationalCode.required'];
-  else if (!isValidNationalCode(form.nationalCode)) errors.nationalCode = m['profile.nationalCode.invalid'];
-  if (!form.firstName.trim()) errors.firstName = m['profile.firstName.required'];
-  else if (!isPersianText(form.firstName)) errors.firstName = m['profile.firstName.persian'];
-  if (!form.lastName.trim()) errors.lastName = m['profile.lastName.required'];
-  else if (!isPersianText(form.lastName)) errors.lastName = m['profile.lastName.persian'];
-  if (!form.dateOfBirth) errors.dateOfBirth = m['profile.dateOfBirth.required'];
-  else if (form.dateOfBirth.startsWith(INVALID_PREFIX)) errors.dateOfBirth = m['error.invalidDate'];
-  if (!form.nationalCardImageAddress) errors.nationalCardImageAddress = m['profile.nationalCardImage.required'];
-  return errors;
-}
+const sameData = (a: FormData, b: FormData) => FIELDS.every((k) => (a[k] ?? '') === (b[k] ?? ''));
 
 /**
  * Why save is not possible yet, in the order of the fields, as short Persian lines for the list beside the
  * button (a disabled button alone says nothing).
  */
-function missingForSave(
-  errors: Partial<Record<keyof ProfileForm, string>>,
-  inquiry: Inquiry,
-  changed: boolean,
-): string[] {
+function missingForSave(errors: FieldErrors, inquiry: NationalCodeInquiry, changed: boolean): string[] {
   const items: string[] = [];
   if (errors.nationalCode) items.push(errors.nationalCode);
   else if (inquiry.state === 'loading' || inquiry.state === 'idle') items.push('کد ملی در حال بررسی است…');
   else if (inquiry.state === 'rejected') items.push(m['profile.nationalCodeTaken']);
   else if (inquiry.state === 'failed') items.push(inquiry.message);
-  for (const key of ['firstName', 'lastName', 'dateOfBirth', 'nationalCardImageAddress'] as const) {
-    if (errors[key]) items.push(errors[key]);
+  for (const key of FIELDS.slice(1)) {
+    const error = errors[key];
+    if (error) items.push(error);
   }
   if (items.length === 0 && !changed) items.push('تغییری برای ذخیره وجود ندارد.');
   return items;
 }
 
-function Row({
-  id,
-  label,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: string | undefined;
-  children: React.ReactNode;
-}) {
-  return (
-    <Flex direction="column" gap="1">
-      <label htmlFor={id}>
-        <Text size="2" weight="medium">
-          {label}
-        </Text>
-      </label>
-      {children}
-      {error && (
-        <Text size="1" color="red" role="alert">
-          {error}
-        </Text>
-      )}
-    </Flex>
-  );
-}
-
 function ProfileEditor({ user }: { user: User }) {
   const initial = useMemo(() => fromUser(user), [user]);
-  const [form, setForm] = useState<ProfileForm>(initial);
-  const [touched, setTouched] = useState(false);
-  const [blurred, setBlurred] = useState<Set<keyof ProfileForm>>(new Set());
-  const [inquiry, setInquiry] = useState<Inquiry>({ state: 'idle' });
+  const [form, setForm] = useState<FormData>(initial);
+  const [inquiry, setInquiry] = useState<NationalCodeInquiry>({ state: 'idle' });
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
-  const calendar = useAtomValue(calendarAtom);
   const locked = user.approvedLevel >= 1;
-  const errors = validate(form);
-  const changed = JSON.stringify(form) !== JSON.stringify(initial);
+  const errors = useMemo(() => entryFormErrors(FORM, form), [form]);
+  const changed = !sameData(form, initial);
   const canSave = !locked && changed && Object.keys(errors).length === 0 && inquiry.state === 'accepted';
   const missing = canSave ? [] : missingForSave(errors, inquiry, changed);
+  const nationalCode = typeof form.nationalCode === 'string' ? form.nationalCode : '';
 
   useEffect(() => {
-    const code = toEnglishDigits(form.nationalCode);
+    const code = toEnglishDigits(nationalCode);
     if (!isValidNationalCode(code)) {
       setInquiry({ state: 'idle' });
       return;
@@ -146,22 +89,24 @@ function ProfileEditor({ user }: { user: User }) {
     return () => {
       cancelled = true;
     };
-  }, [form.nationalCode]);
+  }, [nationalCode]);
 
-  const set = (key: keyof ProfileForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
-  // A field shows its error once edited (or left), not before the user has had a chance to fill it.
-  const shown = (key: keyof ProfileForm) =>
-    touched || blurred.has(key) || (form[key] !== initial[key] && form[key] !== '') ? errors[key] : undefined;
-  const blur = (key: keyof ProfileForm) => () => setBlurred((b) => new Set(b).add(key));
-
-  const save = async () => {
-    setTouched(true);
+  const save = async (data: FormData) => {
     if (!canSave) return;
     setBusy(true);
     setServerError(null);
+    const text = (k: (typeof FIELDS)[number]) => String(data[k] ?? '');
     try {
       await call(
-        api.POST('/api/me/updateUserData', { body: { ...form, nationalCode: toEnglishDigits(form.nationalCode) } }),
+        api.POST('/api/me/updateUserData', {
+          body: {
+            nationalCode: toEnglishDigits(text('nationalCode')),
+            firstName: text('firstName'),
+            lastName: text('lastName'),
+            dateOfBirth: text('dateOfBirth'),
+            nationalCardImageAddress: text('nationalCardImageAddress'),
+          },
+        }),
       );
       await loadUser();
       showSnackbar('پروفایل ذخیره شد و برای بررسی ارسال شد.', 'green', 5000);
@@ -173,92 +118,16 @@ function ProfileEditor({ user }: { user: User }) {
   };
 
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-      noValidate
+    <EntryForm
+      form={FORM}
+      idPrefix="profile"
+      formData={form}
+      onChange={setForm}
+      onSubmit={(data) => void save(data)}
+      formContext={{ nationalCodeInquiry: inquiry }}
+      readonly={locked}
     >
-      <Flex direction="column" gap="3">
-        <Row id="p-national-code" label="کد ملی" error={shown('nationalCode')}>
-          <TextField.Root
-            id="p-national-code"
-            dir="ltr"
-            inputMode="numeric"
-            maxLength={10}
-            value={form.nationalCode}
-            disabled={locked}
-            onChange={(e) => set('nationalCode')(e.target.value)}
-          >
-            <TextField.Slot side="left">
-              {inquiry.state === 'loading' && <Spinner aria-label="در حال بررسی کد ملی" />}
-              {inquiry.state === 'accepted' && !locked && (
-                <Badge color="green" data-testid="national-code-accepted">
-                  پذیرفته شد
-                </Badge>
-              )}
-            </TextField.Slot>
-          </TextField.Root>
-          {inquiry.state === 'rejected' && (
-            <Text size="1" color="red" role="alert" data-testid="national-code-rejected">
-              این کد ملی متعلق به کاربر دیگری با موبایل <span className="ltr">{inquiry.mobileNo}</span> است.
-            </Text>
-          )}
-        </Row>
-        <Flex gap="3" direction={{ initial: 'column', sm: 'row' }}>
-          <div style={{ flex: 1 }}>
-            <Row id="p-first-name" label="نام" error={shown('firstName')}>
-              <TextField.Root
-                id="p-first-name"
-                value={form.firstName}
-                disabled={locked}
-                onBlur={blur('firstName')}
-                onChange={(e) => set('firstName')(e.target.value)}
-              />
-            </Row>
-          </div>
-          <div style={{ flex: 1 }}>
-            <Row id="p-last-name" label="نام خانوادگی" error={shown('lastName')}>
-              <TextField.Root
-                id="p-last-name"
-                value={form.lastName}
-                disabled={locked}
-                onBlur={blur('lastName')}
-                onChange={(e) => set('lastName')(e.target.value)}
-              />
-            </Row>
-          </div>
-        </Flex>
-        <Row
-          id="p-dob"
-          label="تاریخ تولد"
-          error={form.dateOfBirth.startsWith(INVALID_PREFIX) ? undefined : shown('dateOfBirth')}
-        >
-          {locked ? (
-            <Text>
-              <DateText value={form.dateOfBirth} format="slashDate" />
-            </Text>
-          ) : (
-            <JalaliDateInput
-              id="p-dob"
-              value={form.dateOfBirth}
-              onChange={set('dateOfBirth')}
-              // A date being typed has no value yet: say it is missing only once the field is left again.
-              onFocus={() => setBlurred((b) => new Set([...b].filter((k) => k !== 'dateOfBirth')))}
-              onBlur={blur('dateOfBirth')}
-              calendar={calendar}
-              range={{ max: todayIso() }}
-            />
-          )}
-        </Row>
-        <Row id="p-card" label="تصویر کارت ملی" error={shown('nationalCardImageAddress')}>
-          <CardImageUpload
-            path={form.nationalCardImageAddress}
-            onUploaded={set('nationalCardImageAddress')}
-            disabled={locked}
-          />
-        </Row>
+      <Flex direction="column" gap="3" mt="3">
         {serverError && (
           <Callout.Root color="red" role="alert">
             <Callout.Text>{serverError}</Callout.Text>
@@ -293,7 +162,7 @@ function ProfileEditor({ user }: { user: User }) {
           </Button>
         )}
       </Flex>
-    </form>
+    </EntryForm>
   );
 }
 

@@ -2,9 +2,8 @@ import { Cross2Icon, UploadIcon } from '@radix-ui/react-icons';
 import { Button, Flex, IconButton, Text } from '@radix-ui/themes';
 import type { WidgetProps } from '@rjsf/utils';
 import { useRef, useState } from 'react';
-import { digMessage, FALLBACK_MESSAGE, TOKEN_KEY } from '../../../lib/api-client';
-
-const ACCEPT = ['image/jpeg', 'image/png', 'image/webp'];
+import { digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { IMAGE_TYPES, NOT_AN_IMAGE, uploadImage } from './upload';
 
 /** One image per pick, uploaded at once; the field keeps the stored paths joined by '|'. */
 export function ImageUploadWidget({ id, value, onChange, options, disabled }: WidgetProps) {
@@ -18,26 +17,15 @@ export function ImageUploadWidget({ id, value, onChange, options, disabled }: Wi
 
   const upload = async (file: File | undefined) => {
     if (!file) return;
-    if (!ACCEPT.includes(file.type)) {
-      setError('امکان انتخاب عکس وجود ندارد.');
+    if (!IMAGE_TYPES.includes(file.type)) {
+      setError(NOT_AN_IMAGE);
       return;
     }
     setBusy(true);
     setError(null);
-    const form = new FormData();
-    form.set('filePrefix', String(options.filePrefix ?? 'requestImage'));
-    form.set('attached_file', file);
     try {
-      const token = localStorage.getItem(TOKEN_KEY);
-      const res = await fetch('/api/me/uploadFile', {
-        method: 'POST',
-        headers: { 'X-Requested-With': 'XMLHttpRequest', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-        body: form,
-      });
-      const body = (await res.json()) as { result: boolean; path?: string; url?: string };
-      if (!res.ok || !body.result || !body.path) throw body;
-      const path = body.path;
-      setPreviews((p) => ({ ...p, [path]: body.url ?? '' }));
+      const { path, url } = await uploadImage(file, String(options.filePrefix ?? 'requestImage'));
+      setPreviews((p) => ({ ...p, [path]: url ?? '' }));
       onChange([...paths, path].join('|'));
     } catch (e) {
       setError(digMessage(e) ?? FALLBACK_MESSAGE);
@@ -73,7 +61,7 @@ export function ImageUploadWidget({ id, value, onChange, options, disabled }: Wi
       <input
         ref={input}
         type="file"
-        accept={ACCEPT.join(',')}
+        accept={IMAGE_TYPES.join(',')}
         hidden
         onChange={(e) => void upload(e.target.files?.[0])}
       />

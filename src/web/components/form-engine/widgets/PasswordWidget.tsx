@@ -13,6 +13,7 @@ export function PasswordWidget({
   value,
   onChange,
   onBlur,
+  onFocus,
   disabled,
   readonly,
   options,
@@ -32,6 +33,7 @@ export function PasswordWidget({
       maxLength={typeof schema.maxLength === 'number' ? schema.maxLength + 1 : undefined}
       aria-invalid={Boolean(rawErrors?.length)}
       onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}
+      onFocus={() => onFocus(id, value)}
       onBlur={() => onBlur(id, value)}
     >
       <TextField.Slot side="right">

@@ -3,7 +3,17 @@ import type { WidgetProps } from '@rjsf/utils';
 import { toPersianDigits } from '../../../../shared/digits';
 
 /** A textarea with a character counter against the field's maxLength. */
-export function TextareaWidget({ id, value, onChange, onBlur, disabled, readonly, rawErrors, schema }: WidgetProps) {
+export function TextareaWidget({
+  id,
+  value,
+  onChange,
+  onBlur,
+  onFocus,
+  disabled,
+  readonly,
+  rawErrors,
+  schema,
+}: WidgetProps) {
   const length = String(value ?? '').length;
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
   return (
@@ -16,6 +26,7 @@ export function TextareaWidget({ id, value, onChange, onBlur, disabled, readonly
         aria-invalid={Boolean(rawErrors?.length)}
         aria-describedby={`${id}-counter`}
         onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}
+        onFocus={() => onFocus(id, value)}
         onBlur={() => onBlur(id, value)}
       />
       {max && (

@@ -1,21 +1,19 @@
-/** One image, uploaded at once through api/me/uploadFile, with a preview from the signed URL. */
 import { UploadIcon } from '@radix-ui/react-icons';
 import { Button, Flex, Text } from '@radix-ui/themes';
+import type { WidgetProps } from '@rjsf/utils';
 import { useEffect, useRef, useState } from 'react';
-import { api, call, digMessage, FALLBACK_MESSAGE, TOKEN_KEY } from '../../lib/api-client';
+import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { IMAGE_TYPES, NOT_AN_IMAGE, uploadImage } from './upload';
 
-const ACCEPT = 'image/jpeg,image/png,image/webp';
-
-export function CardImageUpload({
-  path,
-  onUploaded,
-  disabled,
-}: {
-  path: string;
-  onUploaded: (path: string) => void;
-  disabled?: boolean;
-}) {
+/**
+ * One image (`ui:widget: "singleImage"`, as the national card): uploaded at once, shown from its signed link (a
+ * stored path is looked up through api/me/fileUrl); the field keeps the stored path. Its options name the file
+ * prefix, the picture's alt text and the button's two labels. The file input is `<id>-file`, the picture
+ * `<id>-preview`. Read-only or disabled, only the picture shows.
+ */
+export function SingleImageWidget({ id, value, onChange, onBlur, options, disabled, readonly }: WidgetProps) {
   const input = useRef<HTMLInputElement>(null);
+  const path = typeof value === 'string' ? value : '';
   const [preview, setPreview] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -29,32 +27,22 @@ export function CardImageUpload({
 
   const upload = async (file: File | undefined) => {
     if (!file) return;
-    if (!ACCEPT.split(',').includes(file.type)) {
-      setError('امکان انتخاب عکس وجود ندارد.');
+    if (!IMAGE_TYPES.includes(file.type)) {
+      setError(NOT_AN_IMAGE);
       return;
     }
     setBusy(true);
     setError(null);
-    const form = new FormData();
-    form.set('filePrefix', 'nationalCard');
-    form.set('attached_file', file);
     try {
-      // Multipart goes through fetch directly; the JSON client does not encode files.
-      const token = localStorage.getItem(TOKEN_KEY);
-      const res = await fetch('/api/me/uploadFile', {
-        method: 'POST',
-        headers: { 'X-Requested-With': 'XMLHttpRequest', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-        body: form,
-      });
-      const body = (await res.json()) as { result: boolean; msg: string; path?: string; url?: string };
-      if (!res.ok || !body.result || !body.path) throw body;
-      setPreview(body.url ?? null);
-      onUploaded(body.path);
+      const uploaded = await uploadImage(file, String(options.filePrefix ?? 'image'));
+      setPreview(uploaded.url);
+      onChange(uploaded.path);
     } catch (e) {
       setError(digMessage(e) ?? FALLBACK_MESSAGE);
     } finally {
       setBusy(false);
       if (input.current) input.current.value = '';
+      onBlur(id, value);
     }
   };
 
@@ -63,28 +51,29 @@ export function CardImageUpload({
       {preview && (
         <img
           src={preview}
-          alt="تصویر کارت ملی"
-          data-testid="card-preview"
+          alt={String(options.alt ?? '')}
+          data-testid={`${id}-preview`}
           style={{ maxWidth: 280, width: '100%', borderRadius: 8, border: '1px solid var(--gray-6)' }}
         />
       )}
       <input
         ref={input}
         type="file"
-        accept={ACCEPT}
+        accept={IMAGE_TYPES.join(',')}
         hidden
-        data-testid="card-file"
+        data-testid={`${id}-file`}
         onChange={(e) => void upload(e.target.files?.[0])}
       />
-      {!disabled && (
+      {!disabled && !readonly && (
         <Button
+          id={id}
           type="button"
           variant="soft"
           onClick={() => input.current?.click()}
           loading={busy}
           style={{ alignSelf: 'flex-start' }}
         >
-          <UploadIcon /> {path ? 'تغییر تصویر کارت ملی' : 'بارگذاری تصویر کارت ملی'}
+          <UploadIcon /> {String((path ? options.changeLabel : options.uploadLabel) ?? 'بارگذاری تصویر')}
         </Button>
       )}
       {error && (
