@@ -36,6 +36,7 @@ import { paymentHandlers } from './modules/payments/handlers';
 import { PaymentService } from './modules/payments/service';
 import { requestHandlers } from './modules/requests/handlers';
 import { RequestService } from './modules/requests/service';
+import { registerSandboxBank } from './modules/sandbox-bank';
 import { settingsHandlers } from './modules/settings/handlers';
 import { seedSystemParameters } from './modules/settings/service';
 import { scheduleCleanup } from './modules/storage/cleanup';
@@ -262,6 +263,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     validateResponses: config.validateResponses,
   });
   storage.register(fastify);
+  // The test bank (modules/sandbox-bank) is served only while it is the gateway.
+  if (config.payments.gateway === 'sandbox') registerSandboxBank(fastify, db);
 
   if (webIndex) {
     await fastify.register(fastifyStatic, {
