@@ -81,6 +81,7 @@ function layout(nonce: string, title: string, body: string, script = ''): string
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
 <style nonce="${nonce}">${STYLE}</style>
 </head>
@@ -121,6 +122,7 @@ const COUNTDOWN = `(function(){var el=document.getElementById('left');if(!el)ret
 export function paymentPage(input: PaymentPageInput): string {
   const errors = input.errors ?? {};
   const errorCount = Object.values(errors).filter(Boolean).length;
+  const firstError = errors.cardNo ? 'cardNo' : errors.holderNationalCode ? 'holderNationalCode' : null;
   const field = (
     name: 'cardNo' | 'holderNationalCode',
     label: string,
@@ -128,7 +130,9 @@ export function paymentPage(input: PaymentPageInput): string {
     hint: string,
   ) => `<label for="${name}">${label}</label>
 <input type="text" id="${name}" name="${name}" value="${escapeHtml(input.values[name])}" ${attrs}${
-    errors[name] ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''
+    errors[name]
+      ? ` aria-invalid="true" aria-describedby="${name}-error"${name === firstError ? ' autofocus' : ''}`
+      : ''
   }>
 ${errors[name] ? `<p class="field-error" id="${name}-error">${escapeHtml(errors[name])}</p>` : ''}<p class="hint">${hint}</p>`;
   const body = `<section class="card" aria-label="اطلاعات پرداخت">
