@@ -151,7 +151,7 @@ describe('desks', () => {
     await admin.waitForURL(`${server.url}/`);
     await admin.goto(`${server.url}/management/currencies`);
     await admin.getByTestId('edit-GBP').click();
-    await admin.fill('#c-rate', '1,400,000');
+    await admin.fill('#currency_rate', '1,400,000');
     await admin.getByTestId('save-currency').click();
     await admin.getByText('ارز ذخیره شد.').waitFor();
 

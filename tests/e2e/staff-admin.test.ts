@@ -120,8 +120,8 @@ describe('staff administration', () => {
     await rowMenu(desk, row, 'ویرایش', 'staff-user-menu-desktop');
     const dialog = desk.getByRole('dialog', { name: 'ویرایش کاربر «نرگس امینی»' });
     await dialog.waitFor();
-    await retype(desk, '#user-last-name', 'امینی‌پور');
-    await retype(desk, '#user-email', 'narges@example.com');
+    await retype(desk, '#user_lastName', 'امینی‌پور');
+    await retype(desk, '#user_email', 'narges@example.com');
     await desk.screenshot({ path: `${shots}/staff-user-edit-desktop.png` });
     await dialog.getByRole('button', { name: 'ذخیره تغییرات' }).click();
     await desk.getByText('تغییرات کاربر ذخیره شد.').waitFor();
@@ -169,12 +169,12 @@ describe('staff administration', () => {
     await rowMenu(desk, row, 'تغییر رمز عبور');
     const dialog = desk.getByRole('dialog', { name: 'تغییر رمز عبور «مینا رضایی»' });
     await dialog.waitFor();
-    await desk.locator('#reset-password').pressSequentially('renewed-secret-9');
-    await desk.locator('#reset-password-repeat').pressSequentially('renewed-secret');
+    await desk.locator('#reset_password').pressSequentially('renewed-secret-9');
+    await desk.locator('#reset_passwordRepeat').pressSequentially('renewed-secret');
     await dialog.getByRole('button', { name: 'تغییر رمز عبور' }).click();
     await dialog.getByText('تکرار رمز عبور با آن یکی نیست.').waitFor();
-    await desk.locator('#reset-password-repeat').press('End');
-    await desk.locator('#reset-password-repeat').pressSequentially('-9');
+    await desk.locator('#reset_passwordRepeat').press('End');
+    await desk.locator('#reset_passwordRepeat').pressSequentially('-9');
     await dialog.getByRole('button', { name: 'تغییر رمز عبور' }).click();
     await desk.getByText('رمز عبور کاربر تغییر کرد و نشست‌های او پایان یافت.').waitFor();
 

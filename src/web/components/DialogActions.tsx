@@ -8,6 +8,7 @@ export function DialogActions({
   submitLabel,
   submitDisabled,
   onSubmit,
+  submitTestId,
   mt,
 }: {
   error: string | null;
@@ -16,6 +17,7 @@ export function DialogActions({
   submitDisabled?: boolean;
   /** Without it the main button submits the dialog's form. */
   onSubmit?: () => void;
+  submitTestId?: string;
   mt?: '3' | '4';
 }) {
   return (
@@ -31,7 +33,13 @@ export function DialogActions({
             انصراف
           </Button>
         </Dialog.Close>
-        <Button type={onSubmit ? 'button' : 'submit'} loading={busy} disabled={submitDisabled} onClick={onSubmit}>
+        <Button
+          type={onSubmit ? 'button' : 'submit'}
+          loading={busy}
+          disabled={submitDisabled}
+          onClick={onSubmit}
+          data-testid={submitTestId}
+        >
           {submitLabel}
         </Button>
       </Flex>

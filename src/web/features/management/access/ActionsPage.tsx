@@ -3,43 +3,43 @@
  * An action the contract uses keeps its system name and cannot be removed (the server refuses both).
  */
 import { PlusIcon } from '@radix-ui/react-icons';
-import { Button, Card, Dialog, Flex, Heading, Strong, Text, TextArea } from '@radix-ui/themes';
+import { Button, Card, Dialog, Flex, Heading, Strong, Text } from '@radix-ui/themes';
 import { DialogActions } from '../../../components/DialogActions';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import actionForm from '../../../../../schemas/entryForms/action.json';
 import actionsTable from '../../../../../schemas/tables/actions.json';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
-import { FormField } from '../../../components/FormField';
+import { asEntryForm, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
 import { showSnackbar } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { ConfirmDialog } from './ConfirmDialog';
 import { type Action, groupsQuery, invalidateAccess } from './queries';
 
-const SYSTEM_NAME = /^[a-z][A-Za-z0-9]{1,49}$/;
+const FORM = asEntryForm(actionForm);
 
 function ActionDialog({ action, onClose }: { action: Action | null; onClose: () => void }) {
-  const [name, setName] = useState(action?.name ?? '');
-  const [title, setTitle] = useState(action?.title ?? '');
-  const [description, setDescription] = useState(action?.description ?? '');
-  const [touched, setTouched] = useState(false);
+  const [data, setData] = useState<FormData>({
+    name: action?.name || undefined,
+    title: action?.title || undefined,
+    description: action?.description || undefined,
+  });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const nameLocked = Boolean(action?.usedByContract);
 
-  const nameError = SYSTEM_NAME.test(name) ? null : 'حروف لاتین و رقم، با حرف کوچک آغاز شود (مثلا viewReports).';
-  const titleError = title.trim() ? (title.length > 100 ? 'حداکثر ۱۰۰ حرف.' : null) : 'عنوان را وارد نمایید.';
-  const descriptionError = description.length > 500 ? 'حداکثر ۵۰۰ حرف.' : null;
-
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    if (nameError || titleError || descriptionError) return;
+  const save = async () => {
     setBusy(true);
     setError(null);
     try {
       await call(
         api.POST('/api/users/saveAction', {
-          body: { ...(action ? { id: action.id } : {}), name, title: title.trim(), description: description.trim() },
+          body: {
+            ...(action ? { id: action.id } : {}),
+            name: String(data.name),
+            title: String(data.title).trim(),
+            description: String(data.description ?? '').trim(),
+          },
         }),
       );
       showSnackbar(action ? 'دسترسی ذخیره شد.' : 'دسترسی افزوده شد.', 'green');
@@ -59,46 +59,25 @@ function ActionDialog({ action, onClose }: { action: Action | null; onClose: () 
         <Dialog.Description size="2" color="gray" mb="3">
           گروه‌ها دسترسی‌ها را به اعضای خود می‌دهند.
         </Dialog.Description>
-        <form onSubmit={(e) => void save(e)} noValidate>
-          <Flex direction="column" gap="3">
-            <FormField
-              id="action-title"
-              label="عنوان"
-              value={title}
-              onChange={setTitle}
-              error={touched ? titleError : null}
-            />
-            <FormField
-              id="action-name"
-              label="نام سیستمی (لاتین)"
-              dir="ltr"
-              value={name}
-              onChange={setName}
-              disabled={nameLocked}
-              error={touched || name ? nameError : null}
-              hint={nameLocked ? 'سیستم از این دسترسی استفاده می‌کند؛ نام سیستمی آن تغییر نمی‌کند.' : undefined}
-            />
-            <Flex direction="column" gap="1">
-              <label htmlFor="action-description">
-                <Text size="2" weight="medium">
-                  توضیح (اختیاری)
-                </Text>
-              </label>
-              <TextArea
-                id="action-description"
-                value={description}
-                onChange={(e) => setDescription(e.target.value)}
-                aria-invalid={Boolean(descriptionError)}
-              />
-              {descriptionError && (
-                <Text size="1" color="red" role="alert">
-                  {descriptionError}
-                </Text>
-              )}
-            </Flex>
-            <DialogActions error={error} busy={busy} submitLabel={action ? 'ذخیره دسترسی' : 'افزودن دسترسی'} />
-          </Flex>
-        </form>
+        <EntryForm
+          form={FORM}
+          idPrefix="action"
+          formData={data}
+          onChange={setData}
+          onSubmit={() => void save()}
+          uiSchema={
+            nameLocked
+              ? {
+                  name: {
+                    'ui:disabled': true,
+                    'ui:help': 'سیستم از این دسترسی استفاده می‌کند؛ نام سیستمی آن تغییر نمی‌کند.',
+                  },
+                }
+              : {}
+          }
+        >
+          <DialogActions error={error} busy={busy} submitLabel={action ? 'ذخیره دسترسی' : 'افزودن دسترسی'} mt="3" />
+        </EntryForm>
       </Dialog.Content>
     </Dialog.Root>
   );

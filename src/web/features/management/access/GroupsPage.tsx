@@ -7,11 +7,12 @@ import { PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, CheckboxGroup, Dialog, Flex, Heading, Strong, Text } from '@radix-ui/themes';
 import { DialogActions } from '../../../components/DialogActions';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import groupForm from '../../../../../schemas/entryForms/group.json';
 import groupsTable from '../../../../../schemas/tables/groups.json';
 import { formatNumber } from '../../../../shared/format';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
-import { FormField } from '../../../components/FormField';
+import { asEntryForm, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
 import { showSnackbar } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -19,33 +20,26 @@ import { actionsQuery, type Group, invalidateAccess, staffQuery } from './querie
 
 /** The seeded group every administrator belongs to (src/server/modules/access/menu.ts ADMIN_GROUP). */
 const ADMIN_GROUP = 'administrators';
-const SYSTEM_NAME = /^[a-z][A-Za-z0-9]{1,49}$/;
-const SYSTEM_NAME_HINT = 'حروف لاتین و رقم، با حرف کوچک آغاز شود (مثلا support).';
+const FORM = asEntryForm(groupForm);
 
 function GroupDialog({ group, onClose }: { group: Group | null; onClose: () => void }) {
   const actions = useQuery(actionsQuery);
   const staff = useQuery(staffQuery);
-  const [name, setName] = useState(group?.name ?? '');
-  const [title, setTitle] = useState(group?.title ?? '');
+  const [data, setData] = useState<FormData>({ name: group?.name || undefined, title: group?.title || undefined });
   const [chosenActions, setChosenActions] = useState<string[]>((group?.actions ?? []).map(String));
   const [members, setMembers] = useState<string[]>((group?.users ?? []).map(String));
-  const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const isAdmin = group?.name === ADMIN_GROUP;
 
-  const nameError = SYSTEM_NAME.test(name) ? null : SYSTEM_NAME_HINT;
-  const titleError = title.trim() ? (title.length > 100 ? 'حداکثر ۱۰۰ حرف.' : null) : 'عنوان را وارد نمایید.';
-
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    if (nameError || titleError) return;
+  const save = async () => {
     setBusy(true);
     setError(null);
     try {
       const saved = await call<{ id: number }>(
-        api.POST('/api/users/saveGroup', { body: { ...(group ? { id: group.id } : {}), name, title: title.trim() } }),
+        api.POST('/api/users/saveGroup', {
+          body: { ...(group ? { id: group.id } : {}), name: String(data.name), title: String(data.title).trim() },
+        }),
       );
       const id = saved.id;
       await call(api.POST('/api/users/saveGroupActions', { body: { id, actions: chosenActions.map(Number) } }));
@@ -69,31 +63,17 @@ function GroupDialog({ group, onClose }: { group: Group | null; onClose: () => v
         <Dialog.Description size="2" color="gray" mb="3">
           اعضای گروه همه دسترسی‌های آن را دارند.
         </Dialog.Description>
-        <form onSubmit={(e) => void save(e)} noValidate>
-          <Flex direction="column" gap="3">
-            <Flex gap="3" wrap="wrap">
-              <div style={{ flex: '1 1 200px' }}>
-                <FormField
-                  id="group-title"
-                  label="عنوان"
-                  value={title}
-                  onChange={setTitle}
-                  error={touched ? titleError : null}
-                />
-              </div>
-              <div style={{ flex: '1 1 200px' }}>
-                <FormField
-                  id="group-name"
-                  label="نام سیستمی (لاتین)"
-                  dir="ltr"
-                  value={name}
-                  onChange={setName}
-                  disabled={isAdmin}
-                  error={touched || name ? nameError : null}
-                  hint={isAdmin ? 'نام سیستمی گروه مدیران تغییر نمی‌کند.' : undefined}
-                />
-              </div>
-            </Flex>
+        <EntryForm
+          form={FORM}
+          idPrefix="group"
+          formData={data}
+          onChange={setData}
+          onSubmit={() => void save()}
+          uiSchema={
+            isAdmin ? { name: { 'ui:disabled': true, 'ui:help': 'نام سیستمی گروه مدیران تغییر نمی‌کند.' } } : {}
+          }
+        >
+          <Flex direction="column" gap="3" mt="3">
             <Flex gap="5" wrap="wrap">
               <Flex direction="column" gap="2" style={{ flex: '1 1 260px' }}>
                 <Text weight="bold" id="group-actions-label">
@@ -139,7 +119,7 @@ function GroupDialog({ group, onClose }: { group: Group | null; onClose: () => v
               submitLabel={group ? 'ذخیره گروه' : 'افزودن گروه'}
             />
           </Flex>
-        </form>
+        </EntryForm>
       </Dialog.Content>
     </Dialog.Root>
   );

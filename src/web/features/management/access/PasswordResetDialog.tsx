@@ -1,34 +1,30 @@
 /** Set another user's password; their open sessions end, so they log in again with the new one. */
-import { Dialog, Flex } from '@radix-ui/themes';
+import { Dialog } from '@radix-ui/themes';
+import { useState } from 'react';
+import passwordResetForm from '../../../../../schemas/entryForms/passwordReset.json';
+import messages from '../../../../../schemas/messages/fa.json';
 import { DialogActions } from '../../../components/DialogActions';
-import { type FormEvent, useState } from 'react';
-import { FormField } from '../../../components/FormField';
+import { asEntryForm, type CrossFieldRule, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
 import { showSnackbar } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import type { UserSummary } from './queries';
 
+const FORM = asEntryForm(passwordResetForm);
+const repeated: CrossFieldRule = (data) =>
+  (data.passwordRepeat ?? '') === (data.password ?? '')
+    ? {}
+    : { passwordRepeat: messages.messages['passwordReset.repeat.mismatch'] };
+
 export function PasswordResetDialog({ user, onClose }: { user: UserSummary; onClose: () => void }) {
-  const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
-  const [touched, setTouched] = useState(false);
+  const [data, setData] = useState<FormData>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const passwordError = !password
-    ? 'رمز عبور جدید را وارد نمایید.'
-    : password.length < 8
-      ? 'رمز عبور باید حداقل ۸ کاراکتر باشد.'
-      : null;
-  const repeatError = repeat !== password ? 'تکرار رمز عبور با آن یکی نیست.' : null;
-
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    if (passwordError || repeatError) return;
+  const save = async () => {
     setBusy(true);
     setError(null);
     try {
-      await call(api.POST('/api/users/changePassword', { body: { id: user.id, password } }));
+      await call(api.POST('/api/users/changePassword', { body: { id: user.id, password: String(data.password) } }));
       showSnackbar('رمز عبور کاربر تغییر کرد و نشست‌های او پایان یافت.', 'green');
       onClose();
     } catch (err) {
@@ -45,31 +41,16 @@ export function PasswordResetDialog({ user, onClose }: { user: UserSummary; onCl
         <Dialog.Description size="2" color="gray" mb="3">
           نشست‌های باز این کاربر پایان می‌یابد و باید با رمز تازه وارد شود.
         </Dialog.Description>
-        <form onSubmit={(e) => void save(e)} noValidate>
-          <Flex direction="column" gap="3">
-            <FormField
-              id="reset-password"
-              label="رمز عبور جدید"
-              type="password"
-              dir="ltr"
-              autoComplete="new-password"
-              value={password}
-              onChange={setPassword}
-              error={touched || password ? passwordError : null}
-            />
-            <FormField
-              id="reset-password-repeat"
-              label="تکرار رمز عبور جدید"
-              type="password"
-              dir="ltr"
-              autoComplete="new-password"
-              value={repeat}
-              onChange={setRepeat}
-              error={touched || repeat ? repeatError : null}
-            />
-            <DialogActions error={error} busy={busy} submitLabel="تغییر رمز عبور" />
-          </Flex>
-        </form>
+        <EntryForm
+          form={FORM}
+          idPrefix="reset"
+          formData={data}
+          onChange={setData}
+          onSubmit={() => void save()}
+          crossFieldErrors={repeated}
+        >
+          <DialogActions error={error} busy={busy} submitLabel="تغییر رمز عبور" mt="3" />
+        </EntryForm>
       </Dialog.Content>
     </Dialog.Root>
   );

@@ -2,18 +2,23 @@
  * Add or edit a user: names, mobile, e-mail, staff flag and, on edit, whether the account is active.
  * One's own staff flag and activity cannot be taken away here (the server refuses it too).
  */
-import { Checkbox, Dialog, Flex, Text } from '@radix-ui/themes';
+import { Dialog, Text } from '@radix-ui/themes';
+import { useState } from 'react';
+import userEditForm from '../../../../../schemas/entryForms/userEdit.json';
 import { DialogActions } from '../../../components/DialogActions';
-import { type FormEvent, useState } from 'react';
-import { isValidMobile } from '../../../../shared/validation';
-import { FormField } from '../../../components/FormField';
+import { asEntryForm, EntryForm, type FormData, withoutFields } from '../../../components/form-engine/EntryForm';
 import { showSnackbar } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DeactivationText } from './DeactivationText';
 import { invalidateAccess, type UserSummary } from './queries';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const FORM = asEntryForm(userEditForm);
+// A new user may get a password; an existing one is activated or deactivated (its password is reset elsewhere).
+const ADD_FORM = withoutFields(FORM, ['isActive']);
+const EDIT_FORM = withoutFields(FORM, ['password']);
+
+const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 export function UserEditDialog({
   user,
@@ -25,39 +30,33 @@ export function UserEditDialog({
   self: boolean;
   onClose: () => void;
 }) {
-  const [firstName, setFirstName] = useState(user?.firstName ?? '');
-  const [lastName, setLastName] = useState(user?.lastName ?? '');
-  const [mobileNo, setMobileNo] = useState(user?.mobileNo ?? '');
-  const [email, setEmail] = useState(user?.email ?? '');
-  const [password, setPassword] = useState('');
-  const [isStaff, setIsStaff] = useState(user?.isStaff ?? true);
-  const [isActive, setIsActive] = useState(user?.isActive ?? true);
-  const [touched, setTouched] = useState(false);
+  const [data, setData] = useState<FormData>(() =>
+    user
+      ? {
+          firstName: user.firstName || undefined,
+          lastName: user.lastName || undefined,
+          mobileNo: user.mobileNo || undefined,
+          email: user.email || undefined,
+          isStaff: user.isStaff,
+          isActive: user.isActive,
+        }
+      : { isStaff: true },
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-
-  const mobileError = !mobileNo.trim()
-    ? 'شماره موبایل را وارد نمایید.'
-    : isValidMobile(mobileNo)
-      ? null
-      : 'شماره موبایل، صحیح نیست.';
-  const emailError = email.trim() && !EMAIL.test(email.trim()) ? 'ایمیل معتبر نیست.' : null;
-  const passwordError = password && password.length < 8 ? 'رمز عبور باید حداقل ۸ کاراکتر باشد.' : null;
-  const nameError = (s: string) => (s.length > 50 ? 'حداکثر ۵۰ حرف.' : null);
-  const invalid = Boolean(mobileError || emailError || passwordError || nameError(firstName) || nameError(lastName));
 
   const persist = async () => {
     await call(
       api.POST('/api/users/saveUser', {
         body: {
-          ...(user ? { id: user.id, isActive } : {}),
-          mobileNo,
-          email: email.trim() || null,
-          firstName: firstName.trim(),
-          lastName: lastName.trim(),
-          isStaff,
-          ...(!user && password ? { password } : {}),
+          ...(user ? { id: user.id, isActive: data.isActive === true } : {}),
+          mobileNo: text(data.mobileNo),
+          email: text(data.email) || null,
+          firstName: text(data.firstName),
+          lastName: text(data.lastName),
+          isStaff: data.isStaff === true,
+          ...(!user && data.password ? { password: String(data.password) } : {}),
         },
       }),
     );
@@ -66,12 +65,9 @@ export function UserEditDialog({
     onClose();
   };
 
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    if (invalid) return;
+  const save = async () => {
     // Deactivating is a removal: it asks first, like the menu item does.
-    if (user?.isActive && !isActive) {
+    if (user?.isActive && data.isActive !== true) {
       setConfirming(true);
       return;
     }
@@ -93,81 +89,22 @@ export function UserEditDialog({
         <Dialog.Description size="2" color="gray" mb="3">
           {user ? 'نام، موبایل، ایمیل و وضعیت حساب را تغییر دهید.' : 'حساب تازه با شماره موبایل ساخته می‌شود.'}
         </Dialog.Description>
-        <form onSubmit={(e) => void save(e)} noValidate>
-          <Flex direction="column" gap="3">
-            <Flex gap="3" wrap="wrap">
-              <div style={{ flex: '1 1 180px' }}>
-                <FormField
-                  id="user-first-name"
-                  label="نام"
-                  value={firstName}
-                  onChange={setFirstName}
-                  error={nameError(firstName)}
-                />
-              </div>
-              <div style={{ flex: '1 1 180px' }}>
-                <FormField
-                  id="user-last-name"
-                  label="نام خانوادگی"
-                  value={lastName}
-                  onChange={setLastName}
-                  error={nameError(lastName)}
-                />
-              </div>
-            </Flex>
-            <FormField
-              id="user-mobile"
-              label="موبایل"
-              type="tel"
-              dir="ltr"
-              value={mobileNo}
-              onChange={setMobileNo}
-              error={touched || mobileNo ? mobileError : null}
-            />
-            <FormField
-              id="user-email"
-              label="ایمیل (اختیاری)"
-              type="email"
-              dir="ltr"
-              value={email}
-              onChange={setEmail}
-              error={emailError}
-            />
-            {!user && (
-              <FormField
-                id="user-password"
-                label="رمز عبور (اختیاری)"
-                type="password"
-                dir="ltr"
-                autoComplete="new-password"
-                value={password}
-                onChange={setPassword}
-                error={passwordError}
-                hint="بدون رمز عبور، کاربر با کد پیامکی وارد می‌شود."
-              />
-            )}
-            <Text as="label" size="2">
-              <Flex gap="2" align="center">
-                <Checkbox checked={isStaff} disabled={self} onCheckedChange={(c) => setIsStaff(c === true)} />
-                کارمند (به بخش مدیریت دسترسی دارد)
-              </Flex>
+        <EntryForm
+          form={user ? EDIT_FORM : ADD_FORM}
+          idPrefix="user"
+          formData={data}
+          onChange={setData}
+          onSubmit={() => void save()}
+          // One's own staff flag and activity cannot be taken away here (the server refuses it too).
+          uiSchema={self ? { isStaff: { 'ui:disabled': true }, isActive: { 'ui:disabled': true } } : {}}
+        >
+          {self && (
+            <Text as="p" size="1" color="gray" mt="3">
+              وضعیت کارمندی و فعال بودن حساب خودتان را نمی‌توانید تغییر دهید.
             </Text>
-            {user && (
-              <Text as="label" size="2">
-                <Flex gap="2" align="center">
-                  <Checkbox checked={isActive} disabled={self} onCheckedChange={(c) => setIsActive(c === true)} />
-                  حساب فعال است (حساب غیرفعال نمی‌تواند وارد شود)
-                </Flex>
-              </Text>
-            )}
-            {self && (
-              <Text size="1" color="gray">
-                وضعیت کارمندی و فعال بودن حساب خودتان را نمی‌توانید تغییر دهید.
-              </Text>
-            )}
-            <DialogActions error={error} busy={busy} submitLabel={user ? 'ذخیره تغییرات' : 'افزودن کاربر'} />
-          </Flex>
-        </form>
+          )}
+          <DialogActions error={error} busy={busy} submitLabel={user ? 'ذخیره تغییرات' : 'افزودن کاربر'} mt="3" />
+        </EntryForm>
         {user && (
           <ConfirmDialog
             open={confirming}

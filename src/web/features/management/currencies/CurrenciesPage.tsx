@@ -1,53 +1,46 @@
 /** Currency management (currencySettings): staff edit titles, rial rates and flags; every change is audit-logged. */
-import { Badge, Button, Card, Checkbox, Dialog, Flex, Heading, Text, TextField } from '@radix-ui/themes';
+import { Badge, Button, Card, Dialog, Flex, Heading, Text } from '@radix-ui/themes';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import currencyForm from '../../../../../schemas/entryForms/currency.json';
 import type { components } from '../../../../generated/api';
-import { toEnglishDigits } from '../../../../shared/digits';
 import { formatRial } from '../../../../shared/format';
-import { isInteger } from '../../../../shared/validation';
 import { type Column, TableView } from '../../../components/data-table/TableView';
 import { DateText } from '../../../components/date/DateText';
+import { DialogActions } from '../../../components/DialogActions';
+import { asEntryForm, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
 import { showSnackbar } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { canAtom } from '../../../lib/policy';
 import { SystemParameters } from './SystemParameters';
 
 type Currency = components['schemas']['Currency'];
-type Draft = {
-  id?: number;
-  title: string;
-  code: string;
-  rate: string;
-  useForUafCpr: boolean;
-  useForGoogleAdsAccountCr: boolean;
-};
+/** A currency being edited (`id` set) or added: the fields of schemas/entryForms/currency.json. */
+type Draft = { id?: number } & FormData;
 
-function CurrencyDialog({ draft, onClose }: { draft: Draft | null; onClose: () => void }) {
+const FORM = asEntryForm(currencyForm);
+
+function CurrencyDialog({ draft, onClose }: { draft: Draft; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [form, setForm] = useState<Draft | null>(draft);
+  const { id, ...initial } = draft;
+  const [data, setData] = useState<FormData>(initial);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  if (!form) return null;
-  const rate = toEnglishDigits(form.rate.replace(/,/g, ''));
-  const rateError = !isInteger(rate) || Number(rate) <= 0 ? 'نرخ باید عدد صحیح مثبت (ریال) باشد.' : null;
 
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    if (rateError) return;
+  const save = async () => {
     setBusy(true);
     setError(null);
     try {
       await call(
         api.POST('/api/sys/saveCurrency', {
           body: {
-            ...(form.id !== undefined ? { id: form.id } : {}),
-            title: form.title,
-            code: form.code.toUpperCase(),
-            rate: Number(rate),
-            useForUafCpr: form.useForUafCpr,
-            useForGoogleAdsAccountCr: form.useForGoogleAdsAccountCr,
+            ...(id !== undefined ? { id } : {}),
+            title: String(data.title),
+            code: String(data.code),
+            rate: Number(data.rate),
+            useForUafCpr: data.useForUafCpr === true,
+            useForGoogleAdsAccountCr: data.useForGoogleAdsAccountCr === true,
           },
         }),
       );
@@ -64,80 +57,14 @@ function CurrencyDialog({ draft, onClose }: { draft: Draft | null; onClose: () =
 
   return (
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
-      <Dialog.Content maxWidth="440px">
-        <Dialog.Title>{form.id ? `ویرایش ${form.title}` : 'ارز جدید'}</Dialog.Title>
-        <form onSubmit={save}>
-          <Flex direction="column" gap="3">
-            <label htmlFor="c-title">
-              <Text size="2">عنوان</Text>
-            </label>
-            <TextField.Root
-              id="c-title"
-              value={form.title}
-              required
-              onChange={(e) => setForm({ ...form, title: e.target.value })}
-            />
-            <label htmlFor="c-code">
-              <Text size="2">کد ISO</Text>
-            </label>
-            <TextField.Root
-              id="c-code"
-              dir="ltr"
-              maxLength={3}
-              value={form.code}
-              required
-              onChange={(e) => setForm({ ...form, code: e.target.value })}
-            />
-            <label htmlFor="c-rate">
-              <Text size="2">نرخ (ریال برای یک واحد)</Text>
-            </label>
-            <TextField.Root
-              id="c-rate"
-              dir="ltr"
-              inputMode="numeric"
-              value={form.rate}
-              onChange={(e) => setForm({ ...form, rate: e.target.value })}
-            />
-            {rateError && (
-              <Text size="1" color="red" role="alert">
-                {rateError}
-              </Text>
-            )}
-            <Text as="label" size="2">
-              <Flex gap="2" align="center">
-                <Checkbox
-                  checked={form.useForUafCpr}
-                  onCheckedChange={(c) => setForm({ ...form, useForUafCpr: c === true })}
-                />{' '}
-                برای پرداخت‌های ارزی
-              </Flex>
-            </Text>
-            <Text as="label" size="2">
-              <Flex gap="2" align="center">
-                <Checkbox
-                  checked={form.useForGoogleAdsAccountCr}
-                  onCheckedChange={(c) => setForm({ ...form, useForGoogleAdsAccountCr: c === true })}
-                />{' '}
-                برای حساب گوگل ادز
-              </Flex>
-            </Text>
-            {error && (
-              <Text size="1" color="red" role="alert">
-                {error}
-              </Text>
-            )}
-            <Flex gap="2" justify="end">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  انصراف
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" loading={busy} disabled={Boolean(rateError)} data-testid="save-currency">
-                ذخیره
-              </Button>
-            </Flex>
-          </Flex>
-        </form>
+      <Dialog.Content maxWidth="min(440px, 92vw)">
+        <Dialog.Title>{id ? `ویرایش ${String(draft.title)}` : 'ارز جدید'}</Dialog.Title>
+        <Dialog.Description size="2" color="gray" mb="3">
+          هر تغییر نرخ در گزارش تغییرات ثبت می‌شود.
+        </Dialog.Description>
+        <EntryForm form={FORM} idPrefix="currency" formData={data} onChange={setData} onSubmit={() => void save()}>
+          <DialogActions error={error} busy={busy} submitLabel="ذخیره" submitTestId="save-currency" mt="3" />
+        </EntryForm>
       </Dialog.Content>
     </Dialog.Root>
   );
@@ -195,11 +122,11 @@ export default function CurrenciesPage() {
             id: c.id,
             title: c.title,
             code: c.code,
-            rate: String(c.rate),
+            rate: c.rate,
             useForUafCpr: c.useForUafCpr,
             useForGoogleAdsAccountCr: c.useForGoogleAdsAccountCr,
           }
-        : { title: '', code: '', rate: '', useForUafCpr: true, useForGoogleAdsAccountCr: false },
+        : { useForUafCpr: true, useForGoogleAdsAccountCr: false },
     );
   return (
     <Flex direction="column" gap="3">

@@ -1,11 +1,15 @@
 /** The profile-approval task: opening it claims it; the reviewer sees the card image and decides once. */
-import { Badge, Button, Callout, Dialog, Flex, Spinner, Text, TextArea } from '@radix-ui/themes';
-import { useEffect, useState } from 'react';
+import { Badge, Button, Callout, Dialog, Flex, Spinner, Text } from '@radix-ui/themes';
+import { useEffect, useMemo, useState } from 'react';
+import profileRejectForm from '../../../../../schemas/entryForms/profileReject.json';
 import type { components } from '../../../../generated/api';
 import { formatPhone } from '../../../../shared/format';
 import { DateText } from '../../../components/date/DateText';
+import { asEntryForm, EntryForm, entryFormErrors, type FormData } from '../../../components/form-engine/EntryForm';
 import { showSnackbar } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+
+const FORM = asEntryForm(profileRejectForm);
 
 type TaskData = {
   task: components['schemas']['Task'];
@@ -22,14 +26,16 @@ export function ProfileReviewDialog({
 }) {
   const [data, setData] = useState<TaskData | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [reason, setReason] = useState('');
+  const [rejection, setRejection] = useState<FormData>({});
+  const reason = typeof rejection.reason === 'string' ? rejection.reason : '';
+  const reasonInvalid = useMemo(() => Boolean(entryFormErrors(FORM, rejection).reason), [rejection]);
   const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
 
   useEffect(() => {
     if (taskId === null) return;
     setData(null);
     setError(null);
-    setReason('');
+    setRejection({});
     call<TaskData>(api.POST('/api/sys/fetchApproveProfileAsL1TaskData', { body: { taskId } }))
       .then(setData)
       .catch((e) => setError(digMessage(e) ?? FALLBACK_MESSAGE));
@@ -91,29 +97,28 @@ export function ProfileReviewDialog({
                 />
               )}
             </Flex>
-            <label htmlFor="reject-reason">
-              <Text size="2">دلیل رد (برای مشتری نمایش داده می‌شود)</Text>
-            </label>
-            <TextArea id="reject-reason" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} />
-            <Flex gap="2" justify="end" wrap="wrap">
-              <Button
-                color="red"
-                variant="soft"
-                disabled={reason.trim().length < 3}
-                loading={busy === 'reject'}
-                onClick={() => void decide('reject')}
-              >
-                رد پروفایل
-              </Button>
-              <Button
-                color="green"
-                loading={busy === 'approve'}
-                onClick={() => void decide('approve')}
-                data-testid="approve-profile"
-              >
-                تایید هویت
-              </Button>
-            </Flex>
+            <EntryForm
+              form={FORM}
+              idPrefix="review"
+              formData={rejection}
+              onChange={setRejection}
+              onSubmit={() => void decide('reject')}
+            >
+              <Flex gap="2" justify="end" wrap="wrap" mt="3">
+                <Button type="submit" color="red" variant="soft" disabled={reasonInvalid} loading={busy === 'reject'}>
+                  رد پروفایل
+                </Button>
+                <Button
+                  type="button"
+                  color="green"
+                  loading={busy === 'approve'}
+                  onClick={() => void decide('approve')}
+                  data-testid="approve-profile"
+                >
+                  تایید هویت
+                </Button>
+              </Flex>
+            </EntryForm>
           </Flex>
         )}
       </Dialog.Content>
