@@ -11,21 +11,21 @@
  *  - otherwise neutral (no colour): a release, a withdrawal, a correction.
  */
 
-/** Thirteen colours, distinct enough side by side, each dark enough for white text. */
+/** Thirteen colours, distinct enough side by side, each dark enough for white text (contrast 4.5:1 or more). */
 export const TRACE_PALETTE = [
-  '#1e88e5',
-  '#43a047',
-  '#e53935',
-  '#8e24aa',
-  '#fb8c00',
-  '#00897b',
-  '#3949ab',
-  '#c0ca33',
-  '#d81b60',
-  '#6d4c41',
-  '#00acc1',
-  '#546e7a',
-  '#f4511e',
+  '#1565c0',
+  '#2e7d32',
+  '#c62828',
+  '#6a1b9a',
+  '#a65200',
+  '#00695c',
+  '#283593',
+  '#827717',
+  '#ad1457',
+  '#4e342e',
+  '#00838f',
+  '#37474f',
+  '#bf360c',
 ] as const;
 
 export type TransactionTone = 'failed' | 'succeeded' | 'volatile' | null;

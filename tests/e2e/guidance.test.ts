@@ -216,7 +216,7 @@ describe('a desk enables submit when it can succeed', () => {
 
     // The renewed quote is the one submitted.
     await submit.click();
-    await page.waitForURL(`${server.url}/request/myRequests`);
+    await page.getByTestId('pay-step').waitFor();
     const mine = await post(server, '/api/me/searchPurchases', { desk: 'sevisGeneralCpr' }, bearer(token));
     expect((mine.body.data as { total: number }).total).toBe(1);
     await page.close();

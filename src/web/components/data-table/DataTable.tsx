@@ -54,6 +54,7 @@ export function DataTable({
   actions,
   refreshKey = 0,
   decorate,
+  stackOnMobile = false,
 }: {
   def: TableDef;
   actions?: (row: Row) => ReactNode;
@@ -63,6 +64,8 @@ export function DataTable({
    * transaction depend on the newer ones); its fields may be shown, and matched by rowColor rules.
    */
   decorate?: (items: Row[]) => Row[];
+  /** See TableView. */
+  stackOnMobile?: boolean;
 }) {
   const calendar = useAtomValue(calendarAtom);
   const [searchText, setSearchText] = useState('');
@@ -223,6 +226,7 @@ export function DataTable({
         error={query.isError ? query.error : undefined}
         emptyText={search ? 'موردی مطابق جستجو یافت نشد' : 'داده‌ای موجود نیست'}
         variant="surface"
+        stackOnMobile={stackOnMobile}
       />
       <Flex align="center" justify="between" gap="2" wrap="wrap">
         <Flex align="center" gap="2">

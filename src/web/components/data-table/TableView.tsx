@@ -2,7 +2,8 @@
  * How every table is drawn: a header from the columns, one row per item, and a single row across the table
  * while loading, after a failed load (the server's Persian message) or when there is nothing to show. DataTable
  * feeds it from a definition under schemas/tables; a page with rows of its own (rates, currencies, system
- * parameters) gives it those rows and its columns. Columns marked hideOnMobile are left out on a phone.
+ * parameters) gives it those rows and its columns. Columns marked hideOnMobile are left out on a phone; with
+ * stackOnMobile, a phone shows each row as a card of "title: value" lines.
  */
 import { Callout, Table, Text } from '@radix-ui/themes';
 import type { ComponentProps, Key, ReactNode } from 'react';
@@ -31,6 +32,7 @@ export function TableView<Row>({
   emptyText = 'داده‌ای موجود نیست',
   variant = 'ghost',
   testId,
+  stackOnMobile = false,
 }: {
   columns: ReadonlyArray<Column<Row>>;
   rows: readonly Row[];
@@ -43,6 +45,8 @@ export function TableView<Row>({
   emptyText?: string;
   variant?: 'surface' | 'ghost';
   testId?: string;
+  /** On a phone each row is a card of label and value lines instead of a row to scroll sideways. */
+  stackOnMobile?: boolean;
 }) {
   const mobile = (column: Column<Row>) => (column.hideOnMobile ? 'hide-mobile' : undefined);
   const status = (content: ReactNode) => (
@@ -71,7 +75,12 @@ export function TableView<Row>({
         {columns.map((column) => {
           const Cell = column.rowHeader ? Table.RowHeaderCell : Table.Cell;
           return (
-            <Cell key={column.key} className={mobile(column)} data-testid={column.testId?.(row)}>
+            <Cell
+              key={column.key}
+              className={mobile(column)}
+              data-testid={column.testId?.(row)}
+              data-label={typeof column.title === 'string' ? column.title : undefined}
+            >
               {column.cell(row)}
             </Cell>
           );
@@ -81,7 +90,7 @@ export function TableView<Row>({
   }
 
   return (
-    <div className="table-scroll">
+    <div className={stackOnMobile ? 'table-scroll table-stack' : 'table-scroll'}>
       <Table.Root variant={variant} data-testid={testId}>
         <Table.Header>
           <Table.Row>

@@ -59,6 +59,7 @@ export default function MyRequestsPage() {
       <Card size="2">
         <DataTable
           def={def}
+          stackOnMobile
           actions={(row) => {
             const id = Number(row.id);
             const waiting = row.state === 'waitingForPayment';

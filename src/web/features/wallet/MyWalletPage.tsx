@@ -43,6 +43,7 @@ export default function MyWalletPage() {
           <DataTable
             def={def}
             decorate={decorate}
+            stackOnMobile
             actions={(row) =>
               typeof row.collectionId === 'number' ? (
                 <RadixLink asChild size="2">

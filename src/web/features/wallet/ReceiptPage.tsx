@@ -113,7 +113,7 @@ function Receipt({ id }: { id: number }) {
             {r.purchaseId ? (
               <>
                 درخواست شماره <Ltr>{r.purchaseId}</Ltr>
-                {r.purchaseTitle ? ` — ${r.purchaseTitle}` : ''}
+                {r.purchaseTitle ? ` — ${r.purchaseTitle.replace(` (${r.purchaseId})`, '')}` : ''}
               </>
             ) : (
               'واریز به کیف پول'
