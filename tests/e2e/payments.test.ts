@@ -1,0 +1,257 @@
+/**
+ * Paying requests end to end, on a phone (issue 8, "Done when"): a verified customer submits a TOEFL request,
+ * pays it through the sandbox bank, comes back to a paid request, sees the reservation in the wallet and opens the
+ * collection's receipt (and prints it); money paid for a request cancelled meanwhile lands in the wallet, and a
+ * smaller request is then paid from the wallet without the bank; a payment with another person's card ends unpaid
+ * with the money shown as returned to that card; a cancel on the bank's page leaves everything as it was.
+ * Each test has a customer of its own, so the tests pass in any order.
+ */
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatRial } from '../../src/shared/format';
+import { rialInWords } from '../../src/shared/format/persian-words';
+import { animationsDone, launchBrowser, PHONE } from '../support/browser';
+import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+
+const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+interface Customer {
+  token: string;
+  nationalCode: string;
+  context: BrowserContext;
+}
+
+/** A verified customer signed in on a phone of their own. */
+async function customer(mobileNo: string, nationalCode: string): Promise<Customer> {
+  const token = await verifiedCustomer(server, mobileNo, nationalCode);
+  const context = await browser.newContext({ viewport: PHONE });
+  contexts.push(context);
+  await context.addInitScript((t) => {
+    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
+  }, token);
+  return { token, nationalCode, context };
+}
+
+async function choose(page: Page, field: string, option: string) {
+  await page.locator(`#root_${field}`).click();
+  await page.getByRole('option', { name: option }).first().click();
+}
+
+/** Fills the TOEFL desk for a dollar amount and submits it; returns the request's number from the pay step. */
+async function submitToefl(page: Page, dollars: string): Promise<number> {
+  await page.goto(`${server.url}/desks/toeflGeneralCpr`);
+  await page.getByTestId('desk-page').waitFor();
+  await choose(page, 'currency', 'دلار آمریکا');
+  await page.locator('#root_amount').pressSequentially(dollars);
+  await choose(page, 'requestedPaymentMethodGroup', 'کارت اعتباری بین‌المللی');
+  await page.locator('#root_targetPageAddress').pressSequentially('https://ets.example.org');
+  await page.locator('#root_targetPageUsername').pressSequentially('student');
+  await page.locator('#root_targetPagePassword').pressSequentially('secret');
+  await page.getByTestId('price-summary').waitFor();
+  await page.getByTestId('confirm-price').click();
+  await page.waitForFunction(
+    () => !document.querySelector<HTMLButtonElement>('[data-testid=submit-request]')?.disabled,
+  );
+  await page.getByTestId('submit-request').click();
+  await page.getByTestId('pay-step').waitFor();
+  const id = Number(new URL(page.url()).searchParams.get('purchase'));
+  expect(id).toBeGreaterThan(0);
+  return id;
+}
+
+/** From the pay step (or an opened request) on to the sandbox bank's page. */
+async function toBank(page: Page): Promise<void> {
+  const pay = page.getByTestId('pay-purchase');
+  expect(await pay.textContent()).toContain('پرداخت آنلاین');
+  await pay.click();
+  await page.waitForURL(/\/sandbox-bank\//);
+  await page.locator('[name=cardNo]').waitFor();
+}
+
+async function payAtBank(page: Page, holderNationalCode?: string): Promise<void> {
+  await page.locator('[name=cardNo]').pressSequentially('6037991234567890');
+  if (holderNationalCode) {
+    await page.locator('[name=holderNationalCode]').fill('');
+    await page.locator('[name=holderNationalCode]').pressSequentially(holderNationalCode);
+  }
+  await page.getByRole('button', { name: 'پرداخت', exact: true }).click();
+}
+
+const outcome = (page: Page) => page.getByTestId('payment-outcome');
+const balanceOf = async (c: Customer) =>
+  (await post(server, '/api/accounting/userBalance', {}, bearer(c.token))).body.data as {
+    balance: number;
+    reserved: number;
+  };
+const purchaseOf = async (c: Customer, id: number) =>
+  (await post(server, '/api/me/fetchPurchase', { purchase: id }, bearer(c.token))).body.data as {
+    purchase: { state: string; expectedPrice: number; payablePrice: number };
+  };
+
+describe('paying requests', () => {
+  it('pays a TOEFL request through the sandbox bank, lands on the paid request, sees the reservation and the receipt', async () => {
+    const me = await customer('09351110001', '1234567891');
+    const page = await me.context.newPage();
+    const id = await submitToefl(page, '120');
+    // The pay step: the whole price online, nothing from an empty wallet.
+    const expected = (await purchaseOf(me, id)).purchase.expectedPrice;
+    expect(await page.getByTestId('purchase-expected-price').textContent()).toBe(formatRial(expected));
+    expect(await page.getByTestId('purchase-wallet-amount').textContent()).toBe(formatRial(0));
+    expect(await page.getByTestId('purchase-payable-price').textContent()).toBe(formatRial(expected));
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/pay-step-phone.png`, fullPage: true });
+
+    await toBank(page);
+    // The bank fills in the payer's own national code.
+    expect(await page.locator('[name=holderNationalCode]').inputValue()).toBe(me.nationalCode);
+    await payAtBank(page);
+
+    await page.waitForURL(`${server.url}/request/myRequests?purchase=${id}&payment=success`);
+    await outcome(page).getByText('پرداخت با موفقیت انجام شد.').waitFor();
+    await page.getByTestId('request-detail').getByTestId('request-state').getByText('پرداخت شده').waitFor();
+    await page.getByTestId('state-history').getByText('پرداخت آنلاین').waitFor();
+    expect((await purchaseOf(me, id)).purchase.state).toBe('paid');
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/my-requests-paid-phone.png`, fullPage: true });
+
+    // The wallet: nothing left in it, the whole price reserved; the reservation is the final (green) row of its
+    // trace code and the collection before it is greyed.
+    await page.goto(`${server.url}/request/myWallet`);
+    await page.getByTestId('wallet-reserved').getByText(new Intl.NumberFormat('en-US').format(expected)).waitFor();
+    expect(await balanceOf(me)).toEqual({ balance: 0, reserved: expected });
+    const rows = page.getByTestId('myTransactions-row');
+    await rows.nth(1).waitFor();
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).getAttribute('data-row-color')).toBe('green');
+    expect(await rows.nth(1).getAttribute('data-row-color')).toBe('grey');
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/wallet-phone.png`, fullPage: true });
+
+    // The receipt of the collection, from the wallet's collection row.
+    await rows.nth(1).getByTestId('transaction-receipt').click();
+    await page.waitForURL(/\/request\/receipts\/\d+$/);
+    const receipt = page.getByTestId('receipt');
+    await receipt.waitFor();
+    expect(await receipt.getByTestId('receipt-amount-words').textContent()).toBe(`به حروف: ${rialInWords(expected)}`);
+    expect(await receipt.getByTestId('receipt-status').textContent()).toBe('دریافت شد');
+    expect(await receipt.getByTestId('receipt-card').textContent()).toBe('603799******7890');
+    expect(await receipt.getByTestId('receipt-customer').textContent()).toBe('سارا کریمی');
+    expect(await receipt.getByTestId('receipt-purchase').textContent()).toContain(String(id));
+    expect(await receipt.getByTestId('receipt-refunded').count()).toBe(0);
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/receipt-phone.png`, fullPage: true });
+    // Printed: the receipt alone, on one page.
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('.app-header').isVisible()).toBe(false);
+    expect(await page.getByTestId('print-receipt').isVisible()).toBe(false);
+    await page.screenshot({ path: `${shots}/receipt-print.png`, fullPage: true });
+    const pdf = await page.pdf({ path: `${shots}/receipt.pdf`, format: 'A4', printBackground: true });
+    expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length).toBe(1);
+    await page.emulateMedia({ media: 'screen' });
+    await page.close();
+  });
+
+  it('credits the wallet for a request cancelled while at the bank, then pays a smaller request from the wallet', async () => {
+    const me = await customer('09351110002', '2345678917');
+    const bank = await me.context.newPage();
+    const first = await submitToefl(bank, '200');
+    await toBank(bank);
+
+    // Meanwhile, in another tab, the customer cancels that request (after confirming).
+    const tab = await me.context.newPage();
+    await tab.goto(`${server.url}/request/myRequests?purchase=${first}`);
+    await tab.getByTestId('request-detail').getByTestId('cancel-purchase').click();
+    await tab.getByTestId('confirm-cancel-purchase').click();
+    await tab.getByTestId('request-detail').getByTestId('request-state').getByText('لغو شد').waitFor();
+    await tab.close();
+
+    await payAtBank(bank);
+    await bank.waitForURL(`${server.url}/request/myRequests?purchase=${first}&payment=walletCredited`);
+    await outcome(bank).getByText('مبلغ به کیف پول شما واریز شد، اما درخواست پرداخت نشد.').waitFor();
+    const paidIn = (await purchaseOf(me, first)).purchase.expectedPrice;
+    expect(await balanceOf(me)).toEqual({ balance: paidIn, reserved: 0 });
+    expect((await purchaseOf(me, first)).purchase.state).toBe('cancelled');
+
+    // A smaller request: the wallet covers it, one button pays it without the bank.
+    const page = await me.context.newPage();
+    const second = await submitToefl(page, '50');
+    const expected = (await purchaseOf(me, second)).purchase.expectedPrice;
+    expect(expected).toBeLessThan(paidIn);
+    expect(await page.getByTestId('purchase-payable-price').textContent()).toBe(formatRial(0));
+    expect(await page.getByTestId('purchase-wallet-amount').textContent()).toBe(formatRial(expected));
+    await page.getByTestId('pay-purchase').getByText('پرداخت از کیف پول').click();
+    await page.waitForURL(`${server.url}/request/myRequests?purchase=${second}&payment=success`);
+    await page.getByTestId('request-detail').getByTestId('request-state').getByText('پرداخت شده').waitFor();
+    await page.getByTestId('state-history').getByText('پرداخت از کیف پول').waitFor();
+    expect(await balanceOf(me)).toEqual({ balance: paidIn - expected, reserved: expected });
+
+    // My account sums it up.
+    await page.goto(`${server.url}/request/myAccount`);
+    await page.getByTestId('account-summary').getByTestId('wallet-reserved').waitFor();
+    await page.getByTestId('request-count-paid').getByText('پرداخت شده: 1').waitFor();
+    await page.getByTestId('request-count-cancelled').waitFor();
+    await page.getByTestId('profile-status').getByText('هویت شما تایید شده است.').waitFor();
+    await bank.close();
+    await page.close();
+  });
+
+  it("refuses a payment with another person's card: the request stays unpaid and the money goes back to that card", async () => {
+    const me = await customer('09351110003', '3456789122');
+    const page = await me.context.newPage();
+    const id = await submitToefl(page, '80');
+    await toBank(page);
+    await payAtBank(page, '4567891236');
+
+    await page.waitForURL(`${server.url}/request/myRequests?purchase=${id}&payment=cardMismatch`);
+    await outcome(page).getByText('کارت پرداخت‌کننده به نام شما نبود.').waitFor();
+    expect(await outcome(page).textContent()).toContain('فقط به همان کارت پرداخت‌کننده');
+    const detail = page.getByTestId('request-detail');
+    await detail.getByTestId('request-state').getByText('در انتظار پرداخت').waitFor();
+    await detail.getByTestId('online-payment').getByText('کارت دیگری؛ بازگشت به همان کارت').waitFor();
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/my-requests-card-mismatch-phone.png`, fullPage: true });
+    expect((await purchaseOf(me, id)).purchase.state).toBe('waitingForPayment');
+    expect(await balanceOf(me)).toEqual({ balance: 0, reserved: 0 });
+
+    // Its receipt says the money went back to the paying card.
+    await detail.getByTestId('receipt-link').click();
+    await page.getByTestId('receipt-refunded').getByText('همان کارت پرداخت‌کننده', { exact: false }).waitFor();
+    expect(await page.getByTestId('receipt-status').textContent()).toBe('بازگشت به کارت پرداخت‌کننده');
+    await page.close();
+  });
+
+  it("leaves everything as it was when the customer cancels on the bank's page", async () => {
+    const me = await customer('09351110004', '5678912348');
+    const page = await me.context.newPage();
+    const id = await submitToefl(page, '60');
+    const before = await purchaseOf(me, id);
+    await toBank(page);
+    await page.getByRole('button', { name: 'انصراف', exact: true }).click();
+
+    await page.waitForURL(`${server.url}/request/myRequests?purchase=${id}&payment=cancelled`);
+    await outcome(page).getByText('پرداخت را در درگاه بانک لغو کردید.').waitFor();
+    await page.getByTestId('request-detail').getByTestId('request-state').getByText('در انتظار پرداخت').waitFor();
+    await page.getByTestId('request-detail').getByTestId('pay-purchase').waitFor();
+    const after = await purchaseOf(me, id);
+    expect(after.purchase.state).toBe('waitingForPayment');
+    expect(after.purchase.expectedPrice).toBe(before.purchase.expectedPrice);
+    expect(await balanceOf(me)).toEqual({ balance: 0, reserved: 0 });
+    await page.goto(`${server.url}/request/myWallet`);
+    await page.getByTestId('table-myTransactions').getByText('داده‌ای موجود نیست').waitFor();
+    await page.close();
+  });
+});
