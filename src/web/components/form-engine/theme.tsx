@@ -16,7 +16,7 @@ import {
 } from './widgets/SelectWidgets';
 import { SingleImageWidget } from './widgets/SingleImageWidget';
 import { TextareaWidget } from './widgets/TextareaWidget';
-import { TextWidget } from './widgets/TextWidget';
+import { EmailWidget, TextWidget } from './widgets/TextWidget';
 
 function FieldTemplate({
   id,
@@ -101,6 +101,7 @@ function ObjectFieldTemplate({ properties, uiSchema }: ObjectFieldTemplateProps)
 
 const widgets: RegistryWidgetsType = {
   TextWidget,
+  EmailWidget,
   TextareaWidget,
   textarea: TextareaWidget,
   amount: AmountWidget,

@@ -44,3 +44,8 @@ export function TextWidget({
     />
   );
 }
+
+/** An e-mail address (`format: "email"`, which rjsf draws with this widget): left to right, the e-mail keyboard. */
+export function EmailWidget(props: WidgetProps) {
+  return <TextWidget {...props} options={{ dir: 'ltr', inputType: 'email', ...props.options }} />;
+}
