@@ -366,6 +366,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/requestWithdrawal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw part or all of the wallet to one of the customer's approved bank accounts. The amount leaves the wallet at once (held for the transfer); staff then record the bank transfer or refuse it (the amount comes back). Replays with the same Idempotency-Key return the first withdrawal. */
+        post: operations["requestWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/revokeOtherSessions": {
         parameters: {
             query?: never;
@@ -394,6 +411,23 @@ export interface paths {
         put?: never;
         /** End one of the signed-in user's own sessions (404 for another user's or an ended one) */
         post: operations["revokeOwnSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/saveUserBankAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register one of the customer's own bank accounts by IBAN (IR and 24 digits, the mod-97 check; spaces and Persian digits accepted). Opens its ownership review (approveUbaOwnerTask); an account saved again is answered as it stands, one whose ownership was rejected is reviewed again. */
+        post: operations["saveUserBankAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -462,6 +496,40 @@ export interface paths {
         put?: never;
         /** The signed-in customer's own ledger transactions, newest first */
         post: operations["searchMyTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/searchUserBankAccounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in customer's bank accounts, newest first */
+        post: operations["searchUserBankAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/searchWithdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in customer's withdrawals, newest first */
+        post: operations["searchMyWithdrawals"];
         delete?: never;
         options?: never;
         head?: never;
@@ -655,6 +723,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/approveUserBankAccountOwnership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve the ownership of the bank account of the claimed approveUbaOwnerTask (once) */
+        post: operations["approveUserBankAccountOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/fetchApproveProfileAsL1TaskData": {
         parameters: {
             query?: never;
@@ -666,6 +751,23 @@ export interface paths {
         put?: never;
         /** Claim a profile-approval task and read the profile with a signed card image URL */
         post: operations["fetchApproveProfileAsL1TaskData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/fetchApproveUbaOwnerTaskData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claim a bank-account ownership task and read the account with the customer's profile */
+        post: operations["fetchApproveUbaOwnerTaskData"];
         delete?: never;
         options?: never;
         head?: never;
@@ -700,6 +802,23 @@ export interface paths {
         put?: never;
         /** Reject the claimed profile task with a reason the customer sees */
         post: operations["rejectProfileAsL1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/rejectUserBankAccountOwnership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject the ownership of the bank account of the claimed approveUbaOwnerTask with a reason the customer sees */
+        post: operations["rejectUserBankAccountOwnership"];
         delete?: never;
         options?: never;
         head?: never;
@@ -941,6 +1060,57 @@ export interface paths {
         put?: never;
         /** Search users, optionally only staff or only customers */
         post: operations["searchUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchWithdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** All customers' withdrawals, newest first, by state and text (IBAN, name, mobile, reference) */
+        post: operations["searchWithdrawals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/withdrawalDone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record the bank transfer of a requested withdrawal (once); its money had left the wallet already */
+        post: operations["withdrawalDone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/withdrawalRefused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refuse a requested withdrawal with a reason (once); its amount returns to the customer's wallet */
+        post: operations["withdrawalRefused"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1714,6 +1884,26 @@ export interface components {
             /** @description Rial held for the customer's paid requests */
             reserved: number;
         };
+        /** @description A customer's own bank account by IBAN; withdrawals go only to one whose ownership staff approved */
+        UserBankAccount: {
+            bankCode: string;
+            bankName: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            decisionReason: string | null;
+            /** @description IR and 24 digits */
+            iban: string;
+            id: number;
+            ownerName: string;
+            /**
+             * @description null while staff review it; 1 approved; 0 rejected (decisionReason says why)
+             * @enum {integer|null}
+             */
+            ownershipApproved: 0 | 1 | null;
+            userId: number;
+        };
         UserId: number;
         UserSummary: {
             approvedLevel: number;
@@ -1730,6 +1920,26 @@ export interface components {
             mobileNo: string | null;
             name: string;
             uid: string;
+        };
+        /** @description Money asked out of the wallet to an approved bank account. requested: it left the wallet and waits for the bank transfer; done: staff transferred it (bankReference); refused: it went back to the wallet (decisionReason). */
+        Withdrawal: {
+            amount: number;
+            bankAccount: number;
+            bankName: string;
+            bankReference: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            customerName: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            decisionReason: string | null;
+            iban: string;
+            id: number;
+            ownerName: string;
+            /** @enum {string} */
+            state: "requested" | "done" | "refused";
+            traceCode: string;
+            userId: number;
         };
     };
     responses: {
@@ -1780,6 +1990,17 @@ export interface components {
                 };
             };
         };
+        /** @description The bank account after the decision */
+        UserBankAccountSaved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: components["schemas"]["UserBankAccount"];
+                };
+            };
+        };
         /** @description Users */
         UserList: {
             headers: {
@@ -1804,6 +2025,31 @@ export interface components {
                     data: {
                         userToken: string;
                     };
+                };
+            };
+        };
+        /** @description Withdrawals */
+        WithdrawalList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: {
+                        items: components["schemas"]["Withdrawal"][];
+                        total: number;
+                    };
+                };
+            };
+        };
+        /** @description The withdrawal after the decision */
+        WithdrawalSaved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: components["schemas"]["Withdrawal"];
                 };
             };
         };
@@ -2302,6 +2548,40 @@ export interface operations {
             };
         };
     };
+    requestWithdrawal: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One key per intended payment; a replay returns the first result */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Integer rial */
+                    amount: number;
+                    bankAccount: number;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The withdrawal, requested */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Withdrawal"];
+                    };
+                };
+            };
+        };
+    };
     revokeOtherOwnSessions: {
         parameters: {
             query?: never;
@@ -2344,6 +2624,37 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["Done"];
+        };
+    };
+    saveUserBankAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    iban: string;
+                    /** @description The holder's name as the customer states it; their profile name when absent */
+                    ownerName?: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The account with its ownership state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["UserBankAccount"];
+                    };
+                };
+            };
         };
     };
     searchMyPurchases: {
@@ -2450,6 +2761,49 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    searchUserBankAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Bank accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["UserBankAccount"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchMyWithdrawals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransactionSearch"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["WithdrawalList"];
         };
     };
     updateUserData: {
@@ -2756,6 +3110,23 @@ export interface operations {
             200: components["responses"]["Done"];
         };
     };
+    approveUserBankAccountOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["UserBankAccountSaved"];
+        };
+    };
     fetchApproveProfileAsL1TaskData: {
         parameters: {
             query?: never;
@@ -2779,6 +3150,37 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             nationalCardImageUrl: string;
+                            task: components["schemas"]["Task"];
+                            user: components["schemas"]["User"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    fetchApproveUbaOwnerTaskData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The task, the account and its customer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            bankAccount: components["schemas"]["UserBankAccount"];
                             task: components["schemas"]["Task"];
                             user: components["schemas"]["User"];
                         };
@@ -2831,6 +3233,26 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["Done"];
+        };
+    };
+    rejectUserBankAccountOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                    taskId: number;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["UserBankAccountSaved"];
         };
     };
     saveCurrency: {
@@ -3197,6 +3619,69 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["UserList"];
+        };
+    };
+    searchWithdrawals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    page?: number;
+                    perPage?: number;
+                    /** @enum {string} */
+                    state?: "requested" | "done" | "refused";
+                    text?: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["WithdrawalList"];
+        };
+    };
+    withdrawalDone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reference: string;
+                    withdrawal: number;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["WithdrawalSaved"];
+        };
+    };
+    withdrawalRefused: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                    withdrawal: number;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["WithdrawalSaved"];
         };
     };
     changeUserPassword: {

@@ -389,6 +389,7 @@ export interface Tasks {
   state: Generated<"open" | "claimed" | "approved" | "rejected" | "done">;
   subjectUserId: number | null;
   type: string;
+  userBankAccountId: number | null;
 }
 
 export interface ThirdParties {
@@ -411,6 +412,32 @@ export interface Uploads {
   path: string;
   purpose: string;
   sizeBytes: number;
+}
+
+export interface UserBankAccounts {
+  /**
+   * The three digits after the check digits that name the bank
+   */
+  bankCode: string;
+  bankName: string;
+  createdAt: Generated<Timestamp>;
+  decidedAt: Timestamp | null;
+  decidedBy: number | null;
+  decisionReason: string | null;
+  /**
+   * Canonical: IR and 24 digits, the mod-97 check passed
+   */
+  iban: string;
+  id: Generated<number>;
+  /**
+   * The holder's name as the customer stated it (their own name)
+   */
+  ownerName: string;
+  /**
+   * null: waiting for staff; 1: approved; 0: rejected (decision_reason says why)
+   */
+  ownershipApproved: number | null;
+  userId: number;
 }
 
 export interface UserPolicyApprovals {
@@ -460,6 +487,33 @@ export interface UserTokens {
   userId: number;
 }
 
+export interface Withdrawals {
+  amount: number;
+  /**
+   * The bank transfer's reference staff recorded when done
+   */
+  bankReference: string | null;
+  createdAt: Generated<Timestamp>;
+  decidedAt: Timestamp | null;
+  decidedBy: number | null;
+  decisionReason: string | null;
+  id: Generated<number>;
+  /**
+   * The client's Idempotency-Key: a replay answers with this same withdrawal
+   */
+  idempotencyKey: string;
+  /**
+   * requested (the amount has left the wallet), done (staff transferred it) or refused (it went back to the wallet)
+   */
+  state: Generated<string>;
+  /**
+   * Shared by the withdrawal's ledger transactions
+   */
+  traceCode: string;
+  userBankAccountId: number;
+  userId: number;
+}
+
 export interface DB {
   actions: Actions;
   auditLog: AuditLog;
@@ -493,7 +547,9 @@ export interface DB {
   tasks: Tasks;
   thirdParties: ThirdParties;
   uploads: Uploads;
+  userBankAccounts: UserBankAccounts;
   userPolicyApprovals: UserPolicyApprovals;
   users: Users;
   userTokens: UserTokens;
+  withdrawals: Withdrawals;
 }

@@ -21,6 +21,7 @@ import { lockDataDir } from './lib/data-dir-lock';
 import { databaseFailureBackoff, databaseRateLimiter, redisFailureBackoff, redisRateLimiter } from './lib/rate-limit';
 import { getOrCreateSecret } from './lib/secrets';
 import { accessHandlers } from './modules/access/handlers';
+import { bankAccountHandlers } from './modules/bank-accounts/handlers';
 import { seedAccess } from './modules/access/seed';
 import { catalogueHandlers } from './modules/catalogue/handlers';
 import { referenceHandlers } from './modules/catalogue/reference-handlers';
@@ -254,6 +255,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...referenceHandlers(db, catalogue),
     ...requestHandlers(db, catalogue, requests, live),
     ...ledgerHandlers(db),
+    ...bankAccountHandlers(db, live),
     ...paymentHandlers(payments, (request) => config.payments.publicUrl ?? `${request.protocol}://${request.host}`),
   };
   registerContractRoutes(fastify, {

@@ -49,6 +49,10 @@ export const TABLE_OWNERS = {
   pay_requests: 'modules/payments',
   collections: 'modules/payments',
 
+  // Customers' bank accounts (by IBAN, ownership reviewed by staff) and withdrawals from the wallet to them.
+  user_bank_accounts: 'modules/bank-accounts',
+  withdrawals: 'modules/bank-accounts',
+
   // Money: the ledger module is the only writer of accounts, entries and balances.
   ledger_accounts: 'modules/ledger',
   ledger_transactions: 'modules/ledger',
