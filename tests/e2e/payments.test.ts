@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRial } from '../../src/shared/format';
 import { rialInWords } from '../../src/shared/format/persian-words';
 import { animationsDone, launchBrowser, PHONE } from '../support/browser';
-import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import { bearer, loginAdmin, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -115,6 +115,11 @@ describe('paying requests', () => {
     await animationsDone(page);
     await page.screenshot({ path: `${shots}/pay-step-phone.png`, fullPage: true });
 
+    // My wallet open in another tab follows the payment live (wallet.changed), without a reload.
+    const watcher = await me.context.newPage();
+    await watcher.goto(`${server.url}/request/myWallet`);
+    await watcher.getByTestId('wallet-reserved').getByText('0', { exact: true }).waitFor();
+
     await toBank(page);
     // The bank fills in the payer's own national code.
     expect(await page.locator('[name=holderNationalCode]').inputValue()).toBe(me.nationalCode);
@@ -125,6 +130,8 @@ describe('paying requests', () => {
     await page.getByTestId('request-detail').getByTestId('request-state').getByText('پرداخت شده').waitFor();
     await page.getByTestId('state-history').getByText('پرداخت آنلاین').waitFor();
     expect((await purchaseOf(me, id)).purchase.state).toBe('paid');
+    await watcher.getByTestId('wallet-reserved').getByText(new Intl.NumberFormat('en-US').format(expected)).waitFor();
+    await watcher.close();
     await animationsDone(page);
     await page.screenshot({ path: `${shots}/my-requests-paid-phone.png`, fullPage: true });
 
@@ -233,6 +240,37 @@ describe('paying requests', () => {
     expect(await page.getByTestId('receipt-status').textContent()).toBe('بازگشت به کارت پرداخت‌کننده');
     await page.close();
   });
+
+  it('offers a fresh price for a request whose price expired, and pays at it once the customer confirms', async () => {
+    const me = await customer('09351110005', '1112223339');
+    const admin = await loginAdmin(server);
+    const lifetime = (seconds: number) =>
+      post(server, '/api/sys/saveSystemParameter', { key: 'quoteLifetimeSeconds', value: seconds }, bearer(admin));
+    expect((await lifetime(30)).status).toBe(200);
+    try {
+      const page = await me.context.newPage();
+      const id = await submitToefl(page, '70');
+      const expected = (await purchaseOf(me, id)).purchase.expectedPrice;
+      // The pay step counts the price's time down, then says it ran out.
+      await page.getByTestId('purchase-quote-left').getByText('اعتبار قیمت تمام شده', { exact: false }).waitFor({
+        timeout: 45_000,
+      });
+      await page.getByTestId('pay-purchase').click();
+      const fresh = page.getByTestId('fresh-quote');
+      await fresh.getByText('اعتبار قیمت این درخواست به پایان رسیده است.').waitFor();
+      // Rates did not change: the fresh price is the same, and nothing is paid until it is confirmed.
+      expect(await fresh.getByTestId('fresh-payable-price').textContent()).toBe(formatRial(expected));
+      expect((await purchaseOf(me, id)).purchase.state).toBe('waitingForPayment');
+      await animationsDone(page);
+      await page.screenshot({ path: `${shots}/pay-step-fresh-quote-phone.png`, fullPage: true });
+      await fresh.getByTestId('confirm-fresh-quote').click();
+      await page.waitForURL(/\/sandbox-bank\//);
+      await page.locator('[name=cardNo]').waitFor();
+      await page.close();
+    } finally {
+      await lifetime(300);
+    }
+  }, 90_000);
 
   it("leaves everything as it was when the customer cancels on the bank's page", async () => {
     const me = await customer('09351110004', '5678912348');

@@ -39,7 +39,7 @@ function freshQuoteOf(error: unknown): Quote | null {
  * taken it), the first try is still at the bank (409 without a quote), or the server failed (5xx: it frees the key).
  * Any other refusal was final for that try; the next click is a new payment.
  */
-function retriesSamePayment(error: unknown, freshQuote: Quote | null): boolean {
+export function retriesSamePayment(error: unknown, freshQuote: Quote | null): boolean {
   if (!(error instanceof ApiError)) return true;
   return error.status === 0 || error.status >= 500 || (error.status === 409 && !freshQuote);
 }

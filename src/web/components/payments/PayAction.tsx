@@ -57,7 +57,7 @@ export function PayAction({ purchase }: { purchase: Pick<Purchase, 'id' | 'payab
               onClick={() => void pay(freshQuote.quoteId)}
               data-testid="confirm-fresh-quote"
             >
-              تایید قیمت تازه و {payLabel(freshQuote.payablePrice)}
+              {freshQuote.payablePrice > 0 ? 'تایید قیمت تازه و پرداخت آنلاین' : 'تایید قیمت تازه و پرداخت از کیف پول'}
             </Button>
             <Button size="3" variant="soft" color="gray" disabled={paying} onClick={dismissQuote}>
               انصراف
