@@ -75,3 +75,34 @@ export function toneTransactions<T extends ToneInput>(
     return { ...tx, traceColor: traceColor(tx.traceCode), isFinal, tone: isFinal ? finalTone(tx) : 'volatile' };
   });
 }
+
+/** The amount fields a customer transaction may carry (see the contract's CustomerTransaction). */
+export interface AmountInput {
+  collectionAmount?: number | undefined;
+  refundedAmount?: number | undefined;
+  expectedPrice?: number | undefined;
+  expendedAmount?: number | undefined;
+  walletWithdrawAmount?: number | undefined;
+  adjustmentAmount?: number | undefined;
+  fee?: number | undefined;
+  tax?: number | undefined;
+  operationCost?: number | undefined;
+}
+
+/**
+ * The one amount a transaction is about, for the customer's list: what was collected, returned, reserved or
+ * released, spent, withdrawn or corrected; for the recognition of costs, fee, tax and operation cost together.
+ * A refund to a stranger's card moves neither wallet nor reservation, so its effects alone would show nothing.
+ */
+export function transactionAmount(tx: AmountInput): number | null {
+  const main =
+    tx.collectionAmount ??
+    tx.refundedAmount ??
+    tx.expectedPrice ??
+    tx.expendedAmount ??
+    tx.walletWithdrawAmount ??
+    tx.adjustmentAmount;
+  if (main !== undefined) return main;
+  const costs = [tx.fee, tx.tax, tx.operationCost].filter((n): n is number => n !== undefined);
+  return costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : null;
+}

@@ -212,6 +212,8 @@ describe('paying requests', () => {
     await page.getByTestId('request-count-paid').getByText('پرداخت شده: 1').waitFor();
     await page.getByTestId('request-count-cancelled').waitFor();
     await page.getByTestId('profile-status').getByText('هویت شما تایید شده است.').waitFor();
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/account-phone.png`, fullPage: true });
     await bank.close();
     await page.close();
   });
@@ -234,8 +236,21 @@ describe('paying requests', () => {
     expect((await purchaseOf(me, id)).purchase.state).toBe('waitingForPayment');
     expect(await balanceOf(me)).toEqual({ balance: 0, reserved: 0 });
 
+    const receiptHref = await detail.getByTestId('receipt-link').getAttribute('href');
+    expect(receiptHref).toMatch(/^\/request\/receipts\/\d+$/);
+
+    // The wallet lists the refund to that card as the failed (red) end of its story, with its amount.
+    const payable = (await purchaseOf(me, id)).purchase.payablePrice;
+    await page.goto(`${server.url}/request/myWallet`);
+    const rows = page.getByTestId('myTransactions-row');
+    await rows.first().getByText('بازگشت وجه به کارت پرداخت‌کننده', { exact: false }).waitFor();
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().getAttribute('data-row-color')).toBe('red');
+    expect(await rows.first().locator('[data-label=مبلغ]').textContent()).toBe(formatRial(payable));
+
     // Its receipt says the money went back to the paying card.
-    await detail.getByTestId('receipt-link').click();
+    expect(await rows.first().getByTestId('transaction-receipt').getAttribute('href')).toBe(receiptHref);
+    await rows.first().getByTestId('transaction-receipt').click();
     await page.getByTestId('receipt-refunded').getByText('همان کارت پرداخت‌کننده', { exact: false }).waitFor();
     expect(await page.getByTestId('receipt-status').textContent()).toBe('بازگشت به کارت پرداخت‌کننده');
     await page.close();

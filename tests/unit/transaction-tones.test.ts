@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { finalTone, TRACE_PALETTE, toneTransactions, traceColor } from '../../src/shared/transaction-tones';
+import {
+  finalTone,
+  TRACE_PALETTE,
+  toneTransactions,
+  traceColor,
+  transactionAmount,
+} from '../../src/shared/transaction-tones';
 
 describe('traceColor', () => {
   it('gives every trace code one of the 13 palette colours, the same each time', () => {
@@ -73,5 +79,26 @@ describe('toneTransactions', () => {
     expect(toneTransactions([])).toEqual([]);
     const [row] = toneTransactions([{ traceCode: 'Z', type: 'transaction_I', walletAccountEffect: -5 }]);
     expect(row).toMatchObject({ traceCode: 'Z', walletAccountEffect: -5, isFinal: true, tone: null });
+  });
+});
+
+describe('transactionAmount', () => {
+  it('is the amount the transaction is about', () => {
+    expect(transactionAmount({ collectionAmount: 500 })).toBe(500);
+    expect(transactionAmount({ refundedAmount: 300 })).toBe(300);
+    expect(transactionAmount({ expectedPrice: 900 })).toBe(900);
+    expect(transactionAmount({ expendedAmount: 800 })).toBe(800);
+    expect(transactionAmount({ walletWithdrawAmount: 70 })).toBe(70);
+    expect(transactionAmount({ adjustmentAmount: 5 })).toBe(5);
+  });
+
+  it('is the refund, not the fee kept, after a user error; fee, tax and operation cost together when recognised', () => {
+    expect(transactionAmount({ refundedAmount: 1000, fee: 20, tax: 2 })).toBe(1000);
+    expect(transactionAmount({ fee: 20, tax: 2, operationCost: 8 })).toBe(30);
+    expect(transactionAmount({ fee: 0 })).toBe(0);
+  });
+
+  it('is null when the transaction carries no amount', () => {
+    expect(transactionAmount({})).toBeNull();
   });
 });
