@@ -28,12 +28,15 @@ afterAll(async () => {
 });
 
 async function open(amount = 1_250_000, description = 'پرداخت درخواست شماره ۱۲ در ارزپی'): Promise<CreatedPayment> {
-  return bank.createPayment({
+  const created = await bank.createPayment({
     amount,
     callbackUrl: CALLBACK,
     description,
     payer: { mobileNo: '09121234567', nationalCode: NATIONAL_CODE },
   });
+  // The bank this server serves is linked by path (the browser stays on the address it reached the site at).
+  expect(created.redirectUrl).toBe(`/sandbox-bank/pg/StartPay/${created.authority}`);
+  return { ...created, redirectUrl: new URL(created.redirectUrl, server.url).toString() };
 }
 
 /** Posts the bank's form as a browser does (urlencoded), without following the redirect. */

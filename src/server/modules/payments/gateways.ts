@@ -31,8 +31,11 @@ export function createPaymentGateway(config: Pick<AppConfig, 'payments'>, ownBas
     name: 'sandbox',
     title: 'درگاه آزمایشی',
     baseUrl: external ? `${external}/sandbox-bank` : own,
-    // The browser reaches the bank this server serves at the site's public address when one is set.
-    ...(external || !payments.publicUrl ? {} : { startPayBaseUrl: `${payments.publicUrl}/sandbox-bank` }),
+    // The bank this server serves is where the browser already is: at PUBLIC_URL when set, otherwise a path the
+    // browser resolves against whatever address it reached the site at (a phone on the network included).
+    ...(external
+      ? {}
+      : { startPayBaseUrl: payments.publicUrl ? `${payments.publicUrl}/sandbox-bank` : '/sandbox-bank' }),
     merchantId: SANDBOX_MERCHANT_ID,
     sendNationalCode: true,
   });
