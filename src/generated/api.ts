@@ -774,6 +774,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/fetchFulfilmentTaskData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open (claim) a paid request's fulfilment task and read the request: every field the customer gave (the password hidden), the price summary with its costs and reservation, the history and the catalogue choices */
+        post: operations["fetchFulfilmentTaskData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/fetchSystemParameters": {
         parameters: {
             query?: never;
@@ -819,6 +836,23 @@ export interface paths {
         put?: never;
         /** Reject the ownership of the bank account of the claimed approveUbaOwnerTask with a reason the customer sees */
         post: operations["rejectUserBankAccountOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/revealPurchaseSecret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The request's write-only fields (the target page's password); every reveal is audit-logged */
+        post: operations["revealPurchaseSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1077,6 +1111,40 @@ export interface paths {
         put?: never;
         /** All customers' withdrawals, newest first, by state and text (IBAN, name, mobile, reference) */
         post: operations["searchWithdrawals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/uafCprDone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The request was carried out: records the currency payment and, in one transaction, spends the reservation (transaction_D the currency's real cost, transaction_F fee, tax and operation cost, transaction_G the difference back to the wallet), ends the request purchaseSucceeded and closes its task. A real price above the reservation is 422; a request already decided is 409. */
+        post: operations["uafCprDone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/uafCprFailed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The request could not be carried out: its whole reservation returns to the wallet (transaction_E), it ends purchaseFailed with the reason the customer sees, and its task closes. A request already decided is 409. */
+        post: operations["uafCprFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1442,6 +1510,10 @@ export interface components {
             /** @description True when an operation's x-access names it (it cannot be removed) */
             usedByContract: boolean;
         };
+        CatalogueChoice: {
+            id: number;
+            title: string;
+        };
         CollectionReceipt: {
             /** @description Rial received */
             amount: number;
@@ -1491,6 +1563,20 @@ export interface components {
         CurrencyPage: {
             items: components["schemas"]["Currency"][];
             total: number;
+        };
+        CurrencyPayment: {
+            /** Format: date-time */
+            createdAt: string;
+            currencyCode: string;
+            foreignAmount: number;
+            id: number;
+            paymentMethodTitle: string | null;
+            purchaseId: number;
+            realPrice: number;
+            receiptFile: string | null;
+            reference: string;
+            staffName: string;
+            thirdPartyTitle: string | null;
         };
         CurrencySearch: {
             useForGoogleAdsAccountCr?: boolean;
@@ -1557,6 +1643,35 @@ export interface components {
             msg: string;
             /** @constant */
             result: false;
+        };
+        FulfilmentTaskData: {
+            costs: {
+                fee: number;
+                operationCost: number;
+                tax: number;
+            };
+            currencyPayment: null | components["schemas"]["CurrencyPayment"];
+            customer: {
+                fullName: string;
+                id: number;
+                mobileNo: string | null;
+                nationalCode: string | null;
+            };
+            /** @description Every field the customer gave, in the form's order; a write-only one has value null */
+            fields: {
+                name: string;
+                /** @description Write-only (the password); revealPurchaseSecret shows it */
+                secret: boolean;
+                title: string;
+                value: string | number | boolean | null;
+            }[];
+            history: components["schemas"]["PurchaseStateChange"][];
+            paymentMethods: components["schemas"]["CatalogueChoice"][];
+            purchase: components["schemas"]["Purchase"];
+            /** @description What the request still holds in the customer's reservation (its expected price while paid) */
+            reserved: number;
+            task: components["schemas"]["Task"];
+            thirdParties: components["schemas"]["CatalogueChoice"][];
         };
         Group: {
             actions: number[];
@@ -1699,6 +1814,8 @@ export interface components {
             cause?: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description What the customer is told about the change (why staff failed the request) */
+            reason?: string | null;
             state: string;
             stateColor: string;
             stateTitle: string;
@@ -3189,6 +3306,33 @@ export interface operations {
             };
         };
     };
+    fetchFulfilmentTaskData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The task and the request to carry out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["FulfilmentTaskData"];
+                    };
+                };
+            };
+        };
+    };
     sysFetchSystemParameters: {
         parameters: {
             query?: never;
@@ -3253,6 +3397,37 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["UserBankAccountSaved"];
+        };
+    };
+    revealPurchaseSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Each write-only field with its value */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            fields: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+            };
         };
     };
     saveCurrency: {
@@ -3642,6 +3817,81 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["WithdrawalList"];
+        };
+    };
+    uafCprDone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The currency paid (default the request's currency) */
+                    currency?: number;
+                    currencyPaymentReference: string;
+                    /** @description The foreign amount paid (default the request's amount) */
+                    foreignAmount?: number;
+                    /** @description The payment method used (payment_methods) */
+                    paymentMethod?: number | null;
+                    purchase: number;
+                    /** @description What the request really cost the customer in rial: the currency's real rial cost plus the quoted fee, tax and operation cost; at most the expected price (the rest returns to the wallet) */
+                    realPrice: number;
+                    /** @description A receipt image the staff member uploaded (uploadFile, filePrefix currencyPaymentReceipt) */
+                    receiptFile?: string | null;
+                    /** @description The third party paid through (third_parties) */
+                    thirdParty?: number | null;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The request, now succeeded, and the rial returned to the wallet */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            purchase: components["schemas"]["Purchase"];
+                            refundedAmount: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    uafCprFailed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    purchase: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The request, now failed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Purchase"];
+                    };
+                };
+            };
         };
     };
     withdrawalDone: {

@@ -89,6 +89,35 @@ export interface CurrencyBankAccounts {
   title: string;
 }
 
+export interface CurrencyPayments {
+  /**
+   * Foreign amount paid, in hundredths of the currency
+   */
+  amountMinor: number;
+  createdAt: Generated<Timestamp>;
+  currencyId: number;
+  id: Generated<number>;
+  paymentMethodId: number | null;
+  purchaseId: number;
+  /**
+   * What the request really cost the customer in rial: the currency's real cost plus the quoted fee, tax and operation cost; at most the expected price
+   */
+  realPrice: number;
+  /**
+   * Optional receipt image, an upload of the staff member (storage path)
+   */
+  receiptPath: string | null;
+  /**
+   * The payment's reference at the third party or the bank (tracking number)
+   */
+  reference: string;
+  /**
+   * Who recorded it
+   */
+  staffUserId: number;
+  thirdPartyId: number | null;
+}
+
 export interface FailureCounters {
   expiresAt: Timestamp;
   failures: Generated<number>;
@@ -278,6 +307,10 @@ export interface PurchaseStateChanges {
   createdAt: Generated<Timestamp>;
   id: Generated<number>;
   purchaseId: number;
+  /**
+   * What the customer is told about this change (why staff failed the request), null otherwise
+   */
+  reason: string | null;
   state: string;
 }
 
@@ -521,6 +554,7 @@ export interface DB {
   collections: Collections;
   currencies: Currencies;
   currencyBankAccounts: CurrencyBankAccounts;
+  currencyPayments: CurrencyPayments;
   failureCounters: FailureCounters;
   groupActions: GroupActions;
   groups: Groups;

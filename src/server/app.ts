@@ -27,6 +27,8 @@ import { catalogueHandlers } from './modules/catalogue/handlers';
 import { referenceHandlers } from './modules/catalogue/reference-handlers';
 import { seedDemoCatalogue } from './modules/catalogue/seed';
 import { Catalogue } from './modules/desks/catalogue';
+import { fulfilmentHandlers } from './modules/fulfilment/handlers';
+import { FulfilmentService } from './modules/fulfilment/service';
 import { identityHandlers } from './modules/identity/handlers';
 import { loginGuard } from './modules/identity/login-limits';
 import { createSmsSender } from './modules/identity/sms';
@@ -232,6 +234,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     log: fastify.log,
     isCashDesk: (desk) => catalogue.deskForm(desk)?.desk.isCashService ?? false,
   });
+  const fulfilment = new FulfilmentService({ db, catalogue, requests, storage, live });
   const handlers: Handlers = {
     getHealth: async () => ({ result: true, msg: '', data: { database: database.kind } }),
     ...catalogueHandlers(db, { currencyUpdated: (currency) => live.currencyUpdated(currency) }),
@@ -257,6 +260,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...ledgerHandlers(db),
     ...bankAccountHandlers(db, live),
     ...paymentHandlers(payments, (request) => config.payments.publicUrl ?? `${request.protocol}://${request.host}`),
+    ...fulfilmentHandlers(fulfilment),
   };
   registerContractRoutes(fastify, {
     contract,

@@ -9,112 +9,35 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
-import { postTransaction, userBalance } from '../../src/server/modules/ledger/service';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
-import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import { type Customer, moneyHelpers, nationalCodeFor, type PayResult, type Purchase } from '../support/money';
+import { bearer, post, type RunningServer, startServer } from '../support/server';
 
 let server: RunningServer;
 let db: DB;
-let usd: { id: number; rate: number };
-let cardGroup: number;
+let money: ReturnType<typeof moneyHelpers>;
 
 beforeAll(async () => {
   server = await startServer({ web: false });
   db = server.app.database.db;
-  const currencies = await post(server, '/api/public/searchCurrencies');
-  usd = (currencies.body.data as { items: Array<{ id: number; code: string; rate: number }> }).items.find(
-    (c) => c.code === 'USD',
-  )!;
-  const groups = (await post(server, '/api/public/searchPaymentMethodGroups')).body.data as {
-    items: Array<{ id: number; isCash: boolean }>;
-  };
-  cardGroup = groups.items.find((g) => !g.isCash)!.id;
+  money = moneyHelpers(server);
+  await money.ready();
 });
 afterAll(async () => server?.stop());
 afterEach(async () => {
   expect(await checkInvariants(db)).toEqual([]);
 });
 
-interface Customer {
-  token: string;
-  userId: number;
-  nationalCode: string;
-}
-
-/** Valid national codes (check digit), distinct per customer. */
-function nationalCodeFor(n: number): string {
-  const body = String(100_000_000 + n * 7919).slice(-9);
-  const sum = body.split('').reduce((acc, d, i) => acc + Number(d) * (10 - i), 0) % 11;
-  return body + String(sum < 2 ? sum : 11 - sum);
-}
-
-let customers = 0;
-async function customer(): Promise<Customer> {
-  const n = customers++;
-  const nationalCode = nationalCodeFor(n + 1);
-  const token = await verifiedCustomer(server, `0913${String(4_000_000 + n)}`, nationalCode);
-  const me = await post(server, '/api/me/fetchUserData', undefined, bearer(token));
-  return { token, userId: (me.body.data as { id: number }).id, nationalCode };
-}
-
-interface Purchase {
-  id: number;
-  state: string;
-  stateIsFinal: boolean;
-  stateIsFailure: boolean;
-  expectedPrice: number;
-  walletAmount: number;
-  payablePrice: number;
-}
-interface PayResult {
-  purchase: Purchase;
-  walletWithdrawAmount: number;
-  payable: number;
-  gatewayUrl: string | null;
-}
-
-let keys = 0;
-const newKey = () => `pay-key-${process.pid}-${keys++}`;
-
-/** Submits a TOEFL-like request for `amount` USD by card; the request waits for payment. */
-async function request(who: Customer, amount = 100): Promise<Purchase> {
-  const form = { currency: usd.id, amount, requestedPaymentMethodGroup: cardGroup };
-  const quote = await post(server, '/api/me/desks/toeflGeneralCpr/priceInquiry', form, bearer(who.token));
-  expect(quote.status, quote.body.msg).toBe(200);
-  const submitted = await post(
-    server,
-    '/api/me/desks/toeflGeneralCpr/requests',
-    {
-      ...form,
-      quoteId: (quote.body.data as { quoteId: string }).quoteId,
-      targetPageAddress: 'https://www.ets.org/toefl/pay',
-      targetPageUsername: 'student1',
-      targetPagePassword: 'secret',
-    },
-    { ...bearer(who.token), 'idempotency-key': newKey() },
-  );
-  expect(submitted.status, submitted.body.msg).toBe(200);
-  return submitted.body.data as Purchase;
-}
-
-async function pay(who: Customer, purchase: number, key = newKey(), extra: Record<string, unknown> = {}) {
-  return post(server, '/api/me/payPurchase', { purchase, ...extra }, { ...bearer(who.token), 'idempotency-key': key });
-}
-
-async function payOk(who: Customer, purchase: number): Promise<PayResult> {
-  const res = await pay(who, purchase);
-  expect(res.status, res.body.msg).toBe(200);
-  return res.body.data as PayResult;
-}
-
-/** Money into the wallet as staff would record a deposit (transaction_B). */
-async function deposit(who: Customer, amount: number): Promise<void> {
-  await db
-    .transaction()
-    .execute((trx) =>
-      postTransaction(trx, { type: 'transaction_B', userId: who.userId, amounts: { collectionAmount: amount } }),
-    );
-}
+const customer = () => money.customer();
+const request = (who: Customer, amount?: number) => money.request(who, amount);
+const newKey = () => money.newKey();
+const pay = (who: Customer, purchase: number, key = newKey(), extra: Record<string, unknown> = {}) =>
+  money.pay(who, purchase, key, extra);
+const payOk = (who: Customer, purchase: number) => money.payOk(who, purchase);
+const deposit = (who: Customer, amount: number) => money.deposit(who, amount);
+const purchaseOf = (who: Customer, id: number) => money.purchaseOf(who, id);
+const transactions = (who: Customer) => money.transactions(who);
+const balanceOf = (who: Customer) => money.balanceOf(who);
 
 /** Submits the sandbox bank's form; returns where the bank sends the browser (our callback). */
 async function atBank(
@@ -140,23 +63,6 @@ async function callback(location: string): Promise<URL> {
   expect(res.status).toBe(303);
   return new URL(res.headers.get('location')!, server.url);
 }
-
-async function purchaseOf(who: Customer, id: number) {
-  const res = await post(server, '/api/me/fetchPurchase', { purchase: id }, bearer(who.token));
-  expect(res.status, res.body.msg).toBe(200);
-  return res.body.data as {
-    purchase: Purchase;
-    history: Array<{ state: string; cause: string | null }>;
-    payments: Array<{ state: string; collectionId: number | null; amount: number }>;
-  };
-}
-
-async function transactions(who: Customer) {
-  const res = await post(server, '/api/me/searchTransactions', { perPage: 500 }, bearer(who.token));
-  return (res.body.data as { items: Array<Record<string, unknown>> }).items;
-}
-
-const balanceOf = (who: Customer) => userBalance(db, who.userId);
 
 describe('paying through the sandbox bank', () => {
   it('pays a request online: collection, reservation, paid state, receipt and staff task', async () => {

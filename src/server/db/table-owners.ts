@@ -49,6 +49,9 @@ export const TABLE_OWNERS = {
   pay_requests: 'modules/payments',
   collections: 'modules/payments',
 
+  // Fulfilling paid requests: the currency payment staff made for each.
+  currency_payments: 'modules/fulfilment',
+
   // Customers' bank accounts (by IBAN, ownership reviewed by staff) and withdrawals from the wallet to them.
   user_bank_accounts: 'modules/bank-accounts',
   withdrawals: 'modules/bank-accounts',

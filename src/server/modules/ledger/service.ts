@@ -197,6 +197,22 @@ export async function lockedWalletBalance(trx: Db, userId: number): Promise<numb
   return row.balance;
 }
 
+/**
+ * What one request still holds in its customer's reservation: the sum of the effects on that account of the
+ * customer's transactions naming the request (its reservation, and what fulfilment or a release took from it).
+ * Call it with the request row locked, so nothing moves it meanwhile.
+ */
+export async function purchaseReservation(db: Db, userId: number, purchaseId: number): Promise<number> {
+  const row = await sql<{ reserved: number }>`
+    select coalesce(sum(e.amount), 0)::bigint as reserved
+    from ledger_transactions t
+    join ledger_entries e on e.transaction_id = t.id
+    join ledger_accounts a on a.id = e.account_id
+    where t.user_id = ${userId} and a.user_id = ${userId} and a.kind = 'reserved'
+      and t.details->>'purchaseId' = ${String(purchaseId)}`.execute(db);
+  return Number(row.rows[0]?.reserved ?? 0);
+}
+
 export interface UserBalance {
   /** The wallet: money the customer may spend or withdraw. */
   balance: number;

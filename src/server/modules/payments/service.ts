@@ -485,7 +485,7 @@ export class PaymentService {
     const history = await this.db
       .selectFrom('purchaseStateChanges as c')
       .innerJoin('purchaseStates as s', 's.identifier', 'c.state')
-      .select(['c.state', 's.title as stateTitle', 's.color as stateColor', 'c.cause', 'c.createdAt'])
+      .select(['c.state', 's.title as stateTitle', 's.color as stateColor', 'c.cause', 'c.reason', 'c.createdAt'])
       .where('c.purchaseId', '=', purchaseId)
       .orderBy('c.id')
       .execute();

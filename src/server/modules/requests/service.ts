@@ -447,15 +447,19 @@ async function walletsOf(db: Kysely<Database>, userIds: number[]): Promise<Map<n
   return new Map(rows.map((r) => [r.userId!, r.balance]));
 }
 
-/** Records that a request entered `state` (its history); the caller changes the state in the same transaction. */
+/**
+ * Records that a request entered `state` (its history); the caller changes the state in the same transaction.
+ * `reason` is what the customer is told (why staff failed the request).
+ */
 export async function recordStateChange(
   trx: Kysely<Database>,
   purchaseId: number,
   state: string,
   cause: string,
   actorUserId: number | null,
+  reason: string | null = null,
 ): Promise<void> {
-  await trx.insertInto('purchaseStateChanges').values({ purchaseId, state, cause, actorUserId }).execute();
+  await trx.insertInto('purchaseStateChanges').values({ purchaseId, state, cause, actorUserId, reason }).execute();
 }
 
 /** A request row locked until the transaction ends, with whether its quote still holds. */
@@ -472,14 +476,21 @@ export async function lockPurchase(trx: Kysely<Database>, purchaseId: number, us
 
 export type LockedPurchase = NonNullable<Awaited<ReturnType<typeof lockPurchase>>>;
 
-/** Moves a request to `state` with its history row; `set` adds what the move fixes (paid amounts, …). */
+/** States a request moves to after it was submitted. */
+export type PurchaseStateChange = 'paid' | 'cancelled' | 'purchaseSucceeded' | 'purchaseFailed' | 'purchaseInvalidated';
+
+/**
+ * Moves a request to `state` with its history row; `set` adds what the move fixes (paid amounts, …), `reason`
+ * what the customer is told about it.
+ */
 export async function changePurchaseState(
   trx: Kysely<Database>,
   purchaseId: number,
-  state: 'paid' | 'cancelled',
+  state: PurchaseStateChange,
   cause: string,
   actorUserId: number | null,
   set: { walletAmount?: number; payablePrice?: number; traceCode?: string } = {},
+  reason: string | null = null,
 ): Promise<void> {
   await trx
     .updateTable('purchases')
@@ -491,7 +502,7 @@ export async function changePurchaseState(
     })
     .where('id', '=', purchaseId)
     .execute();
-  await recordStateChange(trx, purchaseId, state, cause, actorUserId);
+  await recordStateChange(trx, purchaseId, state, cause, actorUserId, reason);
 }
 
 /** Sets the trace code a request's ledger transactions share, the first time it is paid for; returns it. */

@@ -16,7 +16,13 @@ import { EXTENSION, type ImageKind, MIME } from './images';
 
 export const SIGNED_URL_LIFETIME_SECONDS = 600;
 /** Staff actions that may see other people's uploads, by upload purpose. */
-const REVIEWER_ACTIONS: Record<string, string> = { nationalCard: 'approveProfileL1' };
+const REVIEWER_ACTIONS: Record<string, string> = {
+  nationalCard: 'approveProfileL1',
+  currencyPaymentReceipt: 'manageCurrencyPayments',
+};
+
+/** The purpose (file prefix) of a currency payment's receipt image, which staff holding its action may see. */
+export const CURRENCY_PAYMENT_RECEIPT = 'currencyPaymentReceipt';
 
 const SAFE_PATH = /^[A-Za-z][A-Za-z0-9]{0,30}\/\d{4}\/[A-Za-z0-9_-]{16,64}\.(jpg|png|webp)$/;
 /** Advisory lock class of per-owner uploads (with the owner's id as the second key). */
@@ -127,6 +133,22 @@ export class Storage {
       }
       if (rows.length < ORPHAN_BATCH) return removed;
     }
+  }
+
+  /**
+   * Marks `owner`'s upload at `relative` as attached to a record of another module (a currency payment's receipt),
+   * so the clean-up keeps it. False when the owner has no such upload for `purpose`.
+   */
+  async attach(db: DB, relative: string, ownerUserId: number, purpose: string): Promise<boolean> {
+    const row = await db
+      .updateTable('uploads')
+      .set({ attachedAt: new Date() })
+      .where('path', '=', relative)
+      .where('ownerUserId', '=', ownerUserId)
+      .where('purpose', '=', purpose)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   signedUrl(relative: string, now = Date.now()): string {

@@ -6,7 +6,6 @@
 
 import type { Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
-import type { components } from '../../../generated/api';
 import type { Handlers, Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import type { DB as Database, Tasks } from '../../../generated/db';
@@ -16,46 +15,15 @@ import { audit } from '../../lib/audit';
 import { listOf, pageOf } from '../../lib/paging';
 import type { LiveEvents } from '../../realtime/events';
 import { approveProfileLevel1, rejectProfileLevel1 } from '../identity/profile';
-import { displayName, loadUserDto } from '../identity/users-store';
+import { loadUserDto } from '../identity/users-store';
+import { announcePurchasesChanged, invalidateUnfulfilledPurchases } from '../fulfilment/service';
 import type { Storage } from '../storage/storage';
+import { CLAIM_TTL_MS, toTaskDtos } from './service';
 import { taskTypes } from './task-types';
 
-type TaskDto = components['schemas']['Task'];
-type TaskRow = Selectable<Tasks>;
-
-export const CLAIM_TTL_MS = 30 * 60_000;
+export { CLAIM_TTL_MS };
 const typeOf = (identifier: string) => taskTypes.find((t) => t.identifier === identifier);
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-
-async function toTaskDtos(db: Kysely<Database>, rows: TaskRow[]): Promise<TaskDto[]> {
-  const ids = [...new Set(rows.flatMap((r) => [r.subjectUserId, r.claimedBy]).filter((x): x is number => x !== null))];
-  const users = ids.length
-    ? await db
-        .selectFrom('users')
-        .select(['id', 'firstName', 'lastName', 'mobileNo', 'email'])
-        .where('id', 'in', ids)
-        .execute()
-    : [];
-  const nameOf = (id: number | null) => {
-    const u = users.find((x) => x.id === id);
-    return u ? displayName(u) : null;
-  };
-  return rows.map((r) => ({
-    id: r.id,
-    type: r.type,
-    title: typeOf(r.type)?.title ?? r.type,
-    color: typeOf(r.type)?.color ?? '#607d8b',
-    state: r.state,
-    subjectUserId: r.subjectUserId,
-    subjectName: nameOf(r.subjectUserId),
-    claimedBy: r.claimedBy,
-    claimedByName: nameOf(r.claimedBy),
-    decisionReason: r.decisionReason,
-    createdAt: new Date(r.createdAt).toISOString(),
-    decidedAt: iso(r.decidedAt),
-  }));
-}
+type TaskRow = Selectable<Tasks>;
 
 const allowedTypes = (p: Principal) =>
   taskTypes.filter((t) => p.isStaff && p.actions.has(t.action)).map((t) => t.identifier);
@@ -185,9 +153,16 @@ export function taskHandlers(
 
     rejectProfileAsL1: async ({ body, principal }) => {
       const p = principal!;
-      const subjectUserId = await db.transaction().execute(async (trx) => {
+      const { subjectUserId, invalidated } = await db.transaction().execute(async (trx) => {
         const task = await lockForDecision(trx, body.taskId, p);
         const { before, after } = await rejectProfileLevel1(trx, task.subjectUserId!, body.reason.trim());
+        // Paid requests not yet carried out cannot be for a customer whose identity failed: their money returns.
+        const invalidated = await invalidateUnfulfilledPurchases(
+          trx,
+          task.subjectUserId!,
+          p.userId,
+          body.reason.trim(),
+        );
         await trx
           .updateTable('tasks')
           .set({ state: 'rejected', decidedBy: p.userId, decidedAt: new Date(), decisionReason: body.reason.trim() })
@@ -199,11 +174,12 @@ export function taskHandlers(
           entity: 'user',
           entityId: task.subjectUserId,
           before,
-          after,
+          after: { ...after, invalidatedPurchases: invalidated },
         });
-        return task.subjectUserId!;
+        return { subjectUserId: task.subjectUserId!, invalidated };
       });
       await announceReview(subjectUserId, { approvedLevel: 0, approved: false, reason: body.reason.trim() });
+      await announcePurchasesChanged(db, live, subjectUserId, invalidated);
       return ok(null, msg('task.rejected'));
     },
   };

@@ -1,0 +1,21 @@
+/** Staff fulfil paid requests: open the request from its task, reveal its password, record it done or failed. */
+import type { Handlers } from '../../contract/handlers';
+import { ok } from '../../http/errors';
+import { msg } from '../../http/messages';
+import type { FulfilmentService } from './service';
+
+export function fulfilmentHandlers(
+  service: FulfilmentService,
+): Pick<Handlers, 'fetchFulfilmentTaskData' | 'revealPurchaseSecret' | 'uafCprDone' | 'uafCprFailed'> {
+  return {
+    fetchFulfilmentTaskData: async ({ body, principal }) => ok(await service.taskData(principal!, body.taskId)),
+
+    revealPurchaseSecret: async ({ body, principal }) =>
+      ok({ fields: await service.revealSecret(principal!, body.purchase) }),
+
+    uafCprDone: async ({ body, principal }) => ok(await service.done(principal!, body), msg('fulfilment.done')),
+
+    uafCprFailed: async ({ body, principal }) =>
+      ok(await service.failed(principal!, body.purchase, body.reason), msg('fulfilment.failed')),
+  };
+}

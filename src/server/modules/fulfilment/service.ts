@@ -1,0 +1,512 @@
+/**
+ * Fulfilment: staff carry out a paid request's currency payment and close it (done), or fail it; a profile rejected
+ * at level 1 invalidates the customer's paid requests not yet fulfilled. Each decision moves the request's whole
+ * reservation in one database transaction with the request's state, its history row, its staff task and the audit
+ * entry, and happens once: the request row is locked and must still be `paid`.
+ *
+ * Lock order (as in payments): the request row, then its task row, then the ledger accounts (the ledger locks
+ * those in id order). An L1 rejection holds the profile task and the user row before the requests.
+ */
+import type { Kysely } from 'kysely';
+import type { components } from '../../../generated/api';
+import type { DB as Database } from '../../../generated/db';
+import { toPersianDigits } from '../../../shared/digits';
+import type { Principal } from '../../contract/handlers';
+import type { DB } from '../../db/database';
+import { HttpError } from '../../http/errors';
+import { audit } from '../../lib/audit';
+import type { LiveEvents } from '../../realtime/events';
+import type { Catalogue } from '../desks/catalogue';
+import { postTransaction, purchaseReservation, userBalance } from '../ledger/service';
+import {
+  changePurchaseState,
+  type LockedPurchase,
+  lockPurchase,
+  purchaseTraceCode,
+  type RequestService,
+} from '../requests/service';
+import { CURRENCY_PAYMENT_RECEIPT, type Storage } from '../storage/storage';
+import {
+  claimedByOther,
+  claimTask,
+  closePurchaseTask,
+  lockPurchaseTask,
+  PURCHASE_TASK_TYPES,
+  toTaskDtos,
+} from '../tasks/service';
+import { taskTypes } from '../tasks/task-types';
+import { numericCode } from '../../lib/crypto';
+
+type Db = Kysely<Database>;
+type Purchase = components['schemas']['Purchase'];
+export type FulfilmentTaskData = components['schemas']['FulfilmentTaskData'];
+type CurrencyPaymentDto = components['schemas']['CurrencyPayment'];
+type TaskDto = components['schemas']['Task'];
+
+/** States a request leaves only through fulfilment: paid and not yet carried out. */
+const UNFULFILLED = ['paid', 'inProgress'] as const;
+
+export interface DoneInput {
+  purchase: number;
+  realPrice: number;
+  currencyPaymentReference: string;
+  foreignAmount?: number | undefined;
+  currency?: number | undefined;
+  thirdParty?: number | null | undefined;
+  paymentMethod?: number | null | undefined;
+  receiptFile?: string | null | undefined;
+}
+
+/**
+ * How a fulfilled request's reservation is spent. With `reserved` what the request holds (its expected price),
+ * `costs` = fee + tax + operation cost as quoted, and `realPrice` what the request really cost the customer (the
+ * currency's real rial cost plus those same costs):
+ *
+ *   D  expendedAmount = realPrice − costs        reservation → currency payments out (the currency's real cost)
+ *   F  fee, tax, operationCost                   reservation → fees, tax, operation costs
+ *   G  refundedAmount = reserved − realPrice     reservation → wallet (the price difference)
+ *
+ *   D + F + G = (realPrice − costs) + costs + (reserved − realPrice) = reserved,
+ *
+ * so the request's reservation ends at exactly zero. Refused: a real price above the reservation (G would be
+ * negative) and one not above the costs (no currency was bought).
+ */
+export function fulfilmentSplit(
+  reserved: number,
+  costs: { fee: number; tax: number; operationCost: number },
+  realPrice: number,
+): { expendedAmount: number; refundedAmount: number } {
+  const totalCosts = costs.fee + costs.tax + costs.operationCost;
+  if (realPrice > reserved) {
+    throw HttpError.of(422, 'fulfilment.realPriceTooHigh', { max: toPersianDigits(reserved.toLocaleString('en')) });
+  }
+  if (realPrice <= totalCosts) {
+    throw HttpError.of(422, 'fulfilment.realPriceBelowCosts', {
+      costs: toPersianDigits(totalCosts.toLocaleString('en')),
+    });
+  }
+  return { expendedAmount: realPrice - totalCosts, refundedAmount: reserved - realPrice };
+}
+
+/** Refuses a decision on a request that is not waiting for one (409: it was decided, or is not paid). */
+function requireUnfulfilled(purchase: LockedPurchase | undefined): asserts purchase is LockedPurchase {
+  if (!purchase) throw HttpError.of(404, 'purchase.notFound');
+  if (['purchaseSucceeded', 'purchaseFailed', 'purchaseInvalidated'].includes(purchase.state)) {
+    throw HttpError.of(409, 'fulfilment.alreadyDecided');
+  }
+  if (!(UNFULFILLED as readonly string[]).includes(purchase.state)) throw HttpError.of(409, 'fulfilment.notPaid');
+}
+
+/** The request's reservation, which a decision moves whole; a paid request always holds one. */
+async function reservationOf(trx: Db, purchase: LockedPurchase): Promise<number> {
+  const reserved = await purchaseReservation(trx, purchase.userId, purchase.id);
+  if (reserved <= 0) throw new Error(`paid request ${purchase.id} holds no reservation`);
+  return reserved;
+}
+
+/**
+ * Releases the whole reservation of each paid, unfulfilled request of `userId` to the wallet (transaction_E with
+ * cause profileL1Rejected) and marks it purchaseInvalidated, closing its task: the customer's level-1 profile was
+ * rejected. Runs inside the rejection's own transaction; returns the requests it invalidated.
+ */
+export async function invalidateUnfulfilledPurchases(
+  trx: Db,
+  userId: number,
+  actorUserId: number | null,
+  reason: string,
+): Promise<number[]> {
+  const candidates = await trx
+    .selectFrom('purchases')
+    .select('id')
+    .where('userId', '=', userId)
+    .where('state', 'in', UNFULFILLED)
+    .orderBy('id')
+    .execute();
+  const invalidated: number[] = [];
+  for (const { id } of candidates) {
+    const purchase = await lockPurchase(trx, id, userId);
+    if (!purchase || !(UNFULFILLED as readonly string[]).includes(purchase.state)) continue;
+    const reserved = await reservationOf(trx, purchase);
+    const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
+    await postTransaction(trx, {
+      type: 'transaction_E',
+      userId,
+      amounts: { expectedPrice: reserved },
+      details: {
+        purchaseId: purchase.id,
+        totalExpectedPrice: purchase.expectedPrice,
+        cause: 'profileL1Rejected',
+        stateIdentifier: 'purchaseInvalidated',
+      },
+      traceCode,
+      idempotencyKey: `purchase:${purchase.id}:release`,
+    });
+    await changePurchaseState(trx, purchase.id, 'purchaseInvalidated', 'profileL1Rejected', actorUserId, {}, reason);
+    await closePurchaseTask(trx, purchase.id, { state: 'rejected', decidedBy: actorUserId, reason });
+    await audit(trx, {
+      actorUserId,
+      action: 'invalidatePurchase',
+      entity: 'purchase',
+      entityId: purchase.id,
+      before: { state: purchase.state, reserved },
+      after: { state: 'purchaseInvalidated', cause: 'profileL1Rejected' },
+    });
+    invalidated.push(purchase.id);
+  }
+  return invalidated;
+}
+
+/** Tells the customer's open pages that their wallet and these requests changed (after commit). */
+export async function announcePurchasesChanged(
+  db: DB,
+  live: LiveEvents,
+  userId: number,
+  purchaseIds: number[],
+): Promise<void> {
+  if (purchaseIds.length === 0) return;
+  const user = await db.selectFrom('users').select('uid').where('id', '=', userId).executeTakeFirst();
+  if (!user) return;
+  const { balance } = await userBalance(db, userId);
+  live.walletChanged(user.uid, { balance });
+  const rows = await db.selectFrom('purchases').select(['id', 'state']).where('id', 'in', purchaseIds).execute();
+  for (const row of rows) live.purchaseChanged(user.uid, { purchaseId: row.id, state: row.state });
+}
+
+export interface FulfilmentServiceOptions {
+  db: DB;
+  catalogue: Catalogue;
+  requests: RequestService;
+  storage: Storage;
+  live: LiveEvents;
+}
+
+export class FulfilmentService {
+  private readonly db: DB;
+  constructor(private readonly options: FulfilmentServiceOptions) {
+    this.db = options.db;
+  }
+
+  private async purchaseOf(purchaseId: number): Promise<Purchase> {
+    const found = (await this.options.requests.searchPurchases({ ids: [purchaseId] })).items[0];
+    if (!found) throw HttpError.of(404, 'purchase.notFound');
+    return found;
+  }
+
+  /** Opens a paid request's task (claiming it) with everything staff need to carry the request out. */
+  async taskData(principal: Principal, taskId: number): Promise<FulfilmentTaskData> {
+    const { task } = await this.db.transaction().execute(async (trx) => {
+      const claimed = await claimTask(trx, taskId, PURCHASE_TASK_TYPES, principal.userId);
+      if (claimed.claimedNow) {
+        await audit(trx, {
+          actorUserId: principal.userId,
+          action: 'claimTask',
+          entity: 'task',
+          entityId: taskId,
+          before: claimed.before,
+          after: { state: 'claimed', claimedBy: principal.userId },
+        });
+      }
+      return claimed;
+    });
+    if (task.purchaseId === null) throw HttpError.of(404, 'task.notFound');
+    const type = taskTypes.find((t) => t.identifier === task.type);
+    this.options.live.taskClaimed({
+      taskId: task.id,
+      type: task.type,
+      title: type?.title ?? task.type,
+      color: type?.color ?? '',
+      claimedBy: principal.userId,
+    });
+    return this.requestData(task.purchaseId, (await toTaskDtos(this.db, [task]))[0]!);
+  }
+
+  private async requestData(purchaseId: number, task: TaskDto): Promise<FulfilmentTaskData> {
+    const purchase = await this.purchaseOf(purchaseId);
+    const row = await this.db
+      .selectFrom('purchases as p')
+      .innerJoin('users as u', 'u.id', 'p.userId')
+      .select([
+        'p.fields',
+        'p.fee',
+        'p.tax',
+        'p.operationCost',
+        'p.currencyId',
+        'p.userId',
+        'u.firstName',
+        'u.lastName',
+        'u.mobileNo',
+        'u.nationalCode',
+      ])
+      .where('p.id', '=', purchaseId)
+      .executeTakeFirstOrThrow();
+    const deskForm = this.options.catalogue.deskForm(purchase.desk);
+    const properties = (deskForm?.schema.properties ?? {}) as Record<string, { title?: string }>;
+    const order = ((deskForm?.form.uiSchema as { 'ui:order'?: string[] } | undefined)?.['ui:order'] ?? []).filter(
+      (name) => name !== '*',
+    );
+    const values = row.fields as Record<string, string | number | boolean | null>;
+    const names = [...order.filter((n) => n in values), ...Object.keys(values).filter((n) => !order.includes(n))];
+    const secret = this.options.catalogue.writeOnlyFields;
+    const reserved = await purchaseReservation(this.db, row.userId, purchaseId);
+    const history = await this.db
+      .selectFrom('purchaseStateChanges as c')
+      .innerJoin('purchaseStates as s', 's.identifier', 'c.state')
+      .select(['c.state', 's.title as stateTitle', 's.color as stateColor', 'c.cause', 'c.reason', 'c.createdAt'])
+      .where('c.purchaseId', '=', purchaseId)
+      .orderBy('c.id')
+      .execute();
+    const [thirdParties, paymentMethods] = await Promise.all([
+      this.db.selectFrom('thirdParties').select(['id', 'title']).orderBy('title').execute(),
+      this.db
+        .selectFrom('paymentMethods')
+        .select(['id', 'title'])
+        .where('isActive', '=', true)
+        .orderBy('title')
+        .execute(),
+    ]);
+    return {
+      task,
+      purchase,
+      costs: { fee: row.fee, tax: row.tax, operationCost: row.operationCost },
+      reserved,
+      fields: names.map((name) => ({
+        name,
+        title: properties[name]?.title ?? name,
+        value: secret.has(name) ? null : (values[name] ?? null),
+        secret: secret.has(name),
+      })),
+      customer: {
+        id: row.userId,
+        fullName: [row.firstName, row.lastName].filter(Boolean).join(' '),
+        mobileNo: row.mobileNo,
+        nationalCode: row.nationalCode,
+      },
+      history: history.map((h) => ({ ...h, createdAt: new Date(h.createdAt).toISOString() })),
+      currencyPayment: await this.currencyPaymentOf(purchaseId),
+      thirdParties,
+      paymentMethods,
+    };
+  }
+
+  private async currencyPaymentOf(purchaseId: number): Promise<CurrencyPaymentDto | null> {
+    const row = await this.db
+      .selectFrom('currencyPayments as c')
+      .innerJoin('currencies as cur', 'cur.id', 'c.currencyId')
+      .innerJoin('users as u', 'u.id', 'c.staffUserId')
+      .leftJoin('thirdParties as t', 't.id', 'c.thirdPartyId')
+      .leftJoin('paymentMethods as m', 'm.id', 'c.paymentMethodId')
+      .select([
+        'c.id',
+        'c.purchaseId',
+        'cur.code as currencyCode',
+        'c.amountMinor',
+        't.title as thirdPartyTitle',
+        'm.title as paymentMethodTitle',
+        'c.reference',
+        'c.receiptPath',
+        'c.realPrice',
+        'u.firstName',
+        'u.lastName',
+        'u.mobileNo',
+        'c.createdAt',
+      ])
+      .where('c.purchaseId', '=', purchaseId)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      id: row.id,
+      purchaseId: row.purchaseId,
+      currencyCode: row.currencyCode.trim(),
+      foreignAmount: row.amountMinor / 100,
+      thirdPartyTitle: row.thirdPartyTitle,
+      paymentMethodTitle: row.paymentMethodTitle,
+      reference: row.reference,
+      receiptFile: row.receiptPath,
+      realPrice: row.realPrice,
+      staffName: [row.firstName, row.lastName].filter(Boolean).join(' ') || row.mobileNo || '',
+      createdAt: new Date(row.createdAt).toISOString(),
+    };
+  }
+
+  /** The request's write-only fields (the target page's password), each reveal audit-logged with who and when. */
+  async revealSecret(principal: Principal, purchaseId: number): Promise<Record<string, string>> {
+    const row = await this.db.selectFrom('purchases').select('fields').where('id', '=', purchaseId).executeTakeFirst();
+    if (!row) throw HttpError.of(404, 'purchase.notFound');
+    const fields = row.fields as Record<string, unknown>;
+    const revealed = Object.fromEntries(
+      Object.entries(fields)
+        .filter(([name]) => this.options.catalogue.writeOnlyFields.has(name))
+        .map(([name, value]) => [name, String(value ?? '')]),
+    );
+    await audit(this.db, {
+      actorUserId: principal.userId,
+      action: 'revealPurchaseSecret',
+      entity: 'purchase',
+      entityId: purchaseId,
+      after: { fields: Object.keys(revealed) },
+    });
+    return revealed;
+  }
+
+  /** Locks the request and its task for a decision by `principal`; refuses a decided or colleague-held one. */
+  private async lockForDecision(trx: Db, principal: Principal, purchaseId: number) {
+    const purchase = await lockPurchase(trx, purchaseId);
+    requireUnfulfilled(purchase);
+    const task = await lockPurchaseTask(trx, purchaseId);
+    if (task && claimedByOther(task, principal.userId)) throw HttpError.of(409, 'task.claimedByOther');
+    return purchase;
+  }
+
+  /** The request was carried out: records the currency payment and spends the reservation (see fulfilmentSplit). */
+  async done(principal: Principal, input: DoneInput): Promise<{ purchase: Purchase; refundedAmount: number }> {
+    const result = await this.db.transaction().execute(async (trx) => {
+      const purchase = await this.lockForDecision(trx, principal, input.purchase);
+      const reserved = await reservationOf(trx, purchase);
+      const costs = { fee: purchase.fee, tax: purchase.tax, operationCost: purchase.operationCost };
+      const { expendedAmount, refundedAmount } = fulfilmentSplit(reserved, costs, input.realPrice);
+      const currencyId = input.currency ?? purchase.currencyId;
+      await this.checkReferences(trx, principal, { ...input, currency: currencyId });
+
+      const payment = await trx
+        .insertInto('currencyPayments')
+        .values({
+          purchaseId: purchase.id,
+          currencyId,
+          amountMinor: Math.round((input.foreignAmount ?? purchase.amountMinor / 100) * 100),
+          thirdPartyId: input.thirdParty ?? null,
+          paymentMethodId: input.paymentMethod ?? null,
+          reference: input.currencyPaymentReference.trim(),
+          receiptPath: input.receiptFile ?? null,
+          realPrice: input.realPrice,
+          staffUserId: principal.userId,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+
+      const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
+      const details = {
+        purchaseId: purchase.id,
+        totalExpectedPrice: purchase.expectedPrice,
+        realPrice: input.realPrice,
+        stateIdentifier: 'purchaseSucceeded' as const,
+      };
+      await postTransaction(trx, {
+        type: 'transaction_D',
+        userId: purchase.userId,
+        amounts: { expendedAmount },
+        details,
+        traceCode,
+        idempotencyKey: `purchase:${purchase.id}:spend`,
+      });
+      if (costs.fee + costs.tax + costs.operationCost > 0) {
+        await postTransaction(trx, {
+          type: 'transaction_F',
+          userId: purchase.userId,
+          amounts: costs,
+          details,
+          traceCode,
+          idempotencyKey: `purchase:${purchase.id}:costs`,
+        });
+      }
+      if (refundedAmount > 0) {
+        await postTransaction(trx, {
+          type: 'transaction_G',
+          userId: purchase.userId,
+          amounts: { refundedAmount },
+          details,
+          traceCode,
+          idempotencyKey: `purchase:${purchase.id}:difference`,
+        });
+      }
+      await changePurchaseState(trx, purchase.id, 'purchaseSucceeded', 'fulfilled', principal.userId);
+      await closePurchaseTask(trx, purchase.id, { state: 'done', decidedBy: principal.userId });
+      await audit(trx, {
+        actorUserId: principal.userId,
+        action: 'uafCprDone',
+        entity: 'purchase',
+        entityId: purchase.id,
+        before: { state: purchase.state, reserved },
+        after: {
+          state: 'purchaseSucceeded',
+          currencyPaymentId: payment.id,
+          realPrice: input.realPrice,
+          expendedAmount,
+          refundedAmount,
+        },
+      });
+      return { userId: purchase.userId, refundedAmount };
+    });
+    await announcePurchasesChanged(this.db, this.options.live, result.userId, [input.purchase]);
+    return { purchase: await this.purchaseOf(input.purchase), refundedAmount: result.refundedAmount };
+  }
+
+  /** The catalogue rows and the receipt a currency payment names must exist (the receipt: the staff's own upload). */
+  private async checkReferences(trx: Db, principal: Principal, input: DoneInput & { currency: number }) {
+    const currency = await trx
+      .selectFrom('currencies')
+      .select('id')
+      .where('id', '=', input.currency)
+      .executeTakeFirst();
+    if (!currency) throw HttpError.of(422, 'fulfilment.unknownCurrency');
+    if (input.thirdParty != null) {
+      const found = await trx
+        .selectFrom('thirdParties')
+        .select('id')
+        .where('id', '=', input.thirdParty)
+        .executeTakeFirst();
+      if (!found) throw HttpError.of(422, 'fulfilment.unknownThirdParty');
+    }
+    if (input.paymentMethod != null) {
+      const found = await trx
+        .selectFrom('paymentMethods')
+        .select('id')
+        .where('id', '=', input.paymentMethod)
+        .executeTakeFirst();
+      if (!found) throw HttpError.of(422, 'fulfilment.unknownPaymentMethod');
+    }
+    if (input.receiptFile != null) {
+      const attached = await this.options.storage.attach(
+        trx,
+        input.receiptFile,
+        principal.userId,
+        CURRENCY_PAYMENT_RECEIPT,
+      );
+      if (!attached) throw HttpError.of(422, 'fulfilment.receiptNotFound');
+    }
+  }
+
+  /** The request could not be carried out: its whole reservation returns to the wallet and the customer sees why. */
+  async failed(principal: Principal, purchaseId: number, reason: string): Promise<Purchase> {
+    const text = reason.trim();
+    const userId = await this.db.transaction().execute(async (trx) => {
+      const purchase = await this.lockForDecision(trx, principal, purchaseId);
+      const reserved = await reservationOf(trx, purchase);
+      const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
+      await postTransaction(trx, {
+        type: 'transaction_E',
+        userId: purchase.userId,
+        amounts: { expectedPrice: reserved },
+        details: {
+          purchaseId: purchase.id,
+          totalExpectedPrice: purchase.expectedPrice,
+          stateIdentifier: 'purchaseFailed',
+        },
+        traceCode,
+        idempotencyKey: `purchase:${purchase.id}:release`,
+      });
+      await changePurchaseState(trx, purchase.id, 'purchaseFailed', 'failedByStaff', principal.userId, {}, text);
+      await closePurchaseTask(trx, purchase.id, { state: 'rejected', decidedBy: principal.userId, reason: text });
+      await audit(trx, {
+        actorUserId: principal.userId,
+        action: 'uafCprFailed',
+        entity: 'purchase',
+        entityId: purchase.id,
+        before: { state: purchase.state, reserved },
+        after: { state: 'purchaseFailed', reason: text },
+      });
+      return purchase.userId;
+    });
+    await announcePurchasesChanged(this.db, this.options.live, userId, [purchaseId]);
+    return this.purchaseOf(purchaseId);
+  }
+}

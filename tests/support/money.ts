@@ -1,0 +1,184 @@
+/**
+ * What money tests on a real server share: verified customers, a submitted TOEFL request, paying it, deposits,
+ * reading a request, transactions and balances, and staff holding given actions.
+ */
+import { expect } from 'vitest';
+import type { DB } from '../../src/server/db/database';
+import { postTransaction, userBalance } from '../../src/server/modules/ledger/service';
+import { bearer, loginAdmin, post, type RunningServer, verifiedCustomer } from './server';
+
+export interface Customer {
+  token: string;
+  userId: number;
+  nationalCode: string;
+}
+
+export interface Purchase {
+  id: number;
+  state: string;
+  stateIsFinal: boolean;
+  stateIsFailure: boolean;
+  expectedPrice: number;
+  grossPrice: number;
+  totalCosts: number;
+  walletAmount: number;
+  payablePrice: number;
+}
+
+export interface PayResult {
+  purchase: Purchase;
+  walletWithdrawAmount: number;
+  payable: number;
+  gatewayUrl: string | null;
+}
+
+export interface PurchaseDetail {
+  purchase: Purchase;
+  history: Array<{ state: string; cause: string | null; reason?: string | null }>;
+  payments: Array<{ state: string; collectionId: number | null; amount: number }>;
+}
+
+/** Valid national codes (check digit), distinct per customer. */
+export function nationalCodeFor(n: number): string {
+  const body = String(100_000_000 + n * 7919).slice(-9);
+  const sum = body.split('').reduce((acc, d, i) => acc + Number(d) * (10 - i), 0) % 11;
+  return body + String(sum < 2 ? sum : 11 - sum);
+}
+
+/** The helpers bound to one running server (call `ready()` once, in beforeAll). */
+export function moneyHelpers(server: RunningServer) {
+  const db = (): DB => server.app.database.db;
+  let usd: { id: number; rate: number } | undefined;
+  let cardGroup: number | undefined;
+  let customers = 0;
+  let keys = 0;
+  let staff = 0;
+  const newKey = () => `pay-key-${process.pid}-${keys++}`;
+
+  const helpers = {
+    newKey,
+
+    /** Reads the dollar and the card payment group the requests use. */
+    async ready(): Promise<void> {
+      const currencies = await post(server, '/api/public/searchCurrencies');
+      usd = (currencies.body.data as { items: Array<{ id: number; code: string; rate: number }> }).items.find(
+        (c) => c.code === 'USD',
+      )!;
+      const groups = (await post(server, '/api/public/searchPaymentMethodGroups')).body.data as {
+        items: Array<{ id: number; isCash: boolean }>;
+      };
+      cardGroup = groups.items.find((g) => !g.isCash)!.id;
+    },
+
+    get usd() {
+      return usd!;
+    },
+
+    /** A new customer whose profile staff approved and who accepted every category's terms. */
+    async customer(): Promise<Customer> {
+      const n = customers++;
+      const nationalCode = nationalCodeFor(n + 1);
+      const token = await verifiedCustomer(server, `0913${String(4_000_000 + n)}`, nationalCode);
+      const me = await post(server, '/api/me/fetchUserData', undefined, bearer(token));
+      return { token, userId: (me.body.data as { id: number }).id, nationalCode };
+    },
+
+    /** Submits a TOEFL-like request for `amount` USD by card; the request waits for payment. */
+    async request(who: Customer, amount = 100): Promise<Purchase> {
+      const form = { currency: usd!.id, amount, requestedPaymentMethodGroup: cardGroup! };
+      const quote = await post(server, '/api/me/desks/toeflGeneralCpr/priceInquiry', form, bearer(who.token));
+      expect(quote.status, quote.body.msg).toBe(200);
+      const submitted = await post(
+        server,
+        '/api/me/desks/toeflGeneralCpr/requests',
+        {
+          ...form,
+          quoteId: (quote.body.data as { quoteId: string }).quoteId,
+          targetPageAddress: 'https://www.ets.org/toefl/pay',
+          targetPageUsername: 'student1',
+          targetPagePassword: 'secret',
+        },
+        { ...bearer(who.token), 'idempotency-key': newKey() },
+      );
+      expect(submitted.status, submitted.body.msg).toBe(200);
+      return submitted.body.data as Purchase;
+    },
+
+    async pay(who: Customer, purchase: number, key = newKey(), extra: Record<string, unknown> = {}) {
+      return post(
+        server,
+        '/api/me/payPurchase',
+        { purchase, ...extra },
+        { ...bearer(who.token), 'idempotency-key': key },
+      );
+    },
+
+    async payOk(who: Customer, purchase: number): Promise<PayResult> {
+      const res = await helpers.pay(who, purchase);
+      expect(res.status, res.body.msg).toBe(200);
+      return res.body.data as PayResult;
+    },
+
+    /** Money into the wallet as staff would record a deposit (transaction_B). */
+    async deposit(who: Customer, amount: number): Promise<void> {
+      await db()
+        .transaction()
+        .execute((trx) =>
+          postTransaction(trx, { type: 'transaction_B', userId: who.userId, amounts: { collectionAmount: amount } }),
+        );
+    },
+
+    /** A request paid from a deposit of exactly its price: it waits for staff with its whole price reserved. */
+    async paidRequest(who: Customer, amount = 100): Promise<Purchase> {
+      const purchase = await helpers.request(who, amount);
+      await helpers.deposit(who, purchase.expectedPrice);
+      const paid = await helpers.payOk(who, purchase.id);
+      expect(paid.purchase.state).toBe('paid');
+      return paid.purchase;
+    },
+
+    async purchaseOf(who: Customer, id: number): Promise<PurchaseDetail> {
+      const res = await post(server, '/api/me/fetchPurchase', { purchase: id }, bearer(who.token));
+      expect(res.status, res.body.msg).toBe(200);
+      return res.body.data as PurchaseDetail;
+    },
+
+    async transactions(who: Customer): Promise<Array<Record<string, unknown>>> {
+      const res = await post(server, '/api/me/searchTransactions', { perPage: 500 }, bearer(who.token));
+      return (res.body.data as { items: Array<Record<string, unknown>> }).items;
+    },
+
+    balanceOf: (who: Customer) => userBalance(db(), who.userId),
+
+    /** A staff member (a new user in a new group) holding exactly `actionNames`; returns their token and id. */
+    async staffWithActions(actionNames: string[]): Promise<{ token: string; userId: number }> {
+      const admin = await loginAdmin(server);
+      const mobileNo = `0914${String(5_000_000 + staff++)}`;
+      const user = await post(
+        server,
+        '/api/users/saveUser',
+        { mobileNo, isStaff: true, password: 'staff-password-1' },
+        bearer(admin),
+      );
+      expect(user.status, user.body.msg).toBe(200);
+      const userId = (user.body.data as { id: number }).id;
+      const group = await post(
+        server,
+        '/api/users/saveGroup',
+        { name: `g${userId}`, title: `گروه ${userId}` },
+        bearer(admin),
+      );
+      const groupId = (group.body.data as { id: number }).id;
+      const actions = (await fetch(`${server.url}/api/users/getActions`, { headers: bearer(admin) }).then((r) =>
+        r.json(),
+      )) as { data: { items: Array<{ id: number; name: string }> } };
+      const ids = actions.data.items.filter((a) => actionNames.includes(a.name)).map((a) => a.id);
+      await post(server, '/api/users/saveGroupActions', { id: groupId, actions: ids }, bearer(admin));
+      await post(server, '/api/users/saveGroupUsers', { id: groupId, users: [userId] }, bearer(admin));
+      const login = await post(server, '/api/me/loginByPassword', { username: mobileNo, password: 'staff-password-1' });
+      expect(login.status, login.body.msg).toBe(200);
+      return { token: (login.body.data as { userToken: string }).userToken, userId };
+    },
+  };
+  return helpers;
+}
