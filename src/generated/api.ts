@@ -774,6 +774,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/fetchCustomerWallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One customer's balance, reserved amount and transactions (the /customer-wallets/{id} page). Staff holding viewCustomers see any customer's, with the online payments still open; a customer sees only their own. Anyone else gets 404, as for an id that does not exist. */
+        post: operations["fetchCustomerWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/fetchFulfilmentTaskData": {
         parameters: {
             query?: never;
@@ -802,6 +819,40 @@ export interface paths {
         put?: never;
         /** Every system parameter with its description */
         post: operations["sysFetchSystemParameters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/fetchWaitingWork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What is waiting (the staff home): open tasks per type with the type's colour (the types this person's actions open), and the paid requests not yet fulfilled, oldest first (at most 20), with how long each has waited since it was paid. */
+        post: operations["fetchWaitingWork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/payOffline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record money a customer deposited to one of our bank accounts (a manual collection, SPEC section 7). With an online payment's token (onlineProformaToken, the token staff see on the customer's wallet page) it settles that payment as the gateway would have: a collection with source offline, transaction_B (bank → wallet), and the request paid (reserved, its fulfilment task opened) when it still waits and the wallet now covers it. The amount must equal the payment's amount; a payment already settled (or returned to a foreign card) is refused with 409. With an empty onlineProformaToken it is a plain deposit to the wallet of the customer whose mobile number is customerMobileNo. Every field of SPEC is required (the token may be the empty string); a tracking code is used once (409). Audit-logged; the customer gets wallet.changed and purchase.changed live. Success message: 'دریافت با موفقیت ثبت شد.' */
+        post: operations["payOffline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -890,6 +941,23 @@ export interface paths {
          * @description The value is in stored units (see SystemParameter.unit) and must fit the parameter's bounds and decimals; a parameter may not exceed the one its definition names in notAbove (minAmount ≤ maxAmount). 422 otherwise.
          */
         post: operations["saveSystemParameter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchCollections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every collection (receipt), newest first: search in the customer's name, mobile number and national code, the tracking code, the gateway reference and the trace code (a number also finds the collection or request id); source online or offline; a date range (Gregorian YYYY-MM-DD, both days included, UTC). */
+        post: operations["searchCollections"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1537,6 +1605,21 @@ export interface components {
             source: "online" | "offline";
             traceCode: string;
         };
+        CollectionSearch: {
+            /**
+             * Format: date
+             * @description First day, Gregorian YYYY-MM-DD
+             */
+            from?: string;
+            /** @enum {string} */
+            source?: "online" | "offline";
+            /**
+             * Format: date
+             * @description Last day, Gregorian YYYY-MM-DD (included)
+             */
+            to?: string;
+            userId?: components["schemas"]["UserId"];
+        } & components["schemas"]["SearchQuery"];
         Currency: {
             /** @description ISO 4217 code */
             code: string;
@@ -1582,6 +1665,26 @@ export interface components {
             useForGoogleAdsAccountCr?: boolean;
             useForUafCpr?: boolean;
         } & components["schemas"]["SearchQuery"];
+        /** @description A customer row of the staff customers page */
+        CustomerSummary: {
+            approvedLevel: number;
+            /** @description The wallet, rial */
+            balance: number;
+            /** Format: date-time */
+            createdAt: string;
+            email: string | null;
+            firstName: string | null;
+            groups: number[];
+            id: number;
+            isActive: boolean;
+            isStaff: boolean;
+            lastName: string | null;
+            mobileNo: string | null;
+            name: string;
+            /** @description Held for paid requests, rial */
+            reserved: number;
+            uid: string;
+        };
         /** @description One ledger transaction as its customer sees it. The effects are the signed sums of its entries on the customer's wallet and reservation: over all of a customer's transactions they add up to the balances. Amount and descriptive fields appear as they apply to the type. */
         CustomerTransaction: {
             /** @description Rial a staff correction moved */
@@ -1626,6 +1729,31 @@ export interface components {
             walletAccountEffect: number;
             /** @description Rial withdrawn from the wallet to a bank account */
             walletWithdrawAmount?: number;
+        };
+        CustomerWallet: {
+            balance: number;
+            customer: {
+                id: number;
+                mobileNo: string | null;
+                name: string;
+                nationalCode: string | null;
+            };
+            /** @description Online payments not settled (staff only; empty for the customer), with the token payOffline takes */
+            openPayments: {
+                amount: number;
+                /** Format: date-time */
+                createdAt: string;
+                onlineProformaId: number;
+                purchaseId: number | null;
+                /** @enum {string} */
+                state: "new" | "pending" | "cancelled" | "failed";
+                token: string;
+            }[];
+            reserved: number;
+            transactions: {
+                items: components["schemas"]["CustomerTransaction"][];
+                total: number;
+            };
         };
         /** @description The desk's form fields; validated by the server against the desk's own form schema */
         DeskFormInput: {
@@ -1726,6 +1854,32 @@ export interface components {
         PaymentMethodGroupPage: {
             items: components["schemas"]["PaymentMethodGroup"][];
             total: number;
+        };
+        PayOfflineInput: {
+            /** @description Rial; equal to the online payment's amount when one is settled */
+            collectionAmount: number;
+            /** @description Our bank account the money arrived in (an id from searchInternalBankAccounts) */
+            collectionDestinationAccount: number;
+            /** @description The account or card the customer deposited from */
+            collectionSourceAccountNo: string;
+            /** @description The bank's tracking code of the deposit; used once */
+            collectionTrackingCode: string;
+            /** @description Whose wallet a deposit without onlineProformaToken goes to (ignored with a token) */
+            customerMobileNo?: components["schemas"]["MobileNo"];
+            /** @description The form's own verdict; false is refused (422) */
+            formIsValid: boolean;
+            /** @description The online payment to settle (its token, shown to staff with the customer's open payments); the empty string means a plain deposit to the wallet of customerMobileNo */
+            onlineProformaToken: string;
+        };
+        PayOfflineResult: {
+            collectionId: number;
+            /**
+             * @description success when the request was paid, walletCredited when the money stayed in the wallet
+             * @enum {string}
+             */
+            outcome: "success" | "walletCredited";
+            /** @description The request the settled online payment was for */
+            purchaseId: number | null;
         };
         PayPurchaseInput: {
             purchase: number;
@@ -1897,6 +2051,31 @@ export interface components {
             /** @description Operating system and version, e.g. "Android 14" */
             os: string | null;
         };
+        StaffCollection: {
+            amount: number;
+            cardNo: string | null;
+            /** @description The gateway (online), or our bank account the deposit arrived in (offline) */
+            channelTitle: string;
+            /** Format: date-time */
+            createdAt: string;
+            customerName: string;
+            id: number;
+            mobileNo: string | null;
+            onlineProformaId: number | null;
+            purchaseId: number | null;
+            /** @description The staff member who recorded an offline collection */
+            recordedByName: string | null;
+            referenceId: string | null;
+            refundedToCard: boolean;
+            /** @enum {string} */
+            source: "online" | "offline";
+            sourceAccountNo: string | null;
+            /** @description Persian name of the source */
+            sourceTitle: string;
+            traceCode: string;
+            trackingCode: string | null;
+            userId: number;
+        };
         SystemParameter: {
             description: string;
             isPublic: boolean;
@@ -2037,6 +2216,29 @@ export interface components {
             mobileNo: string | null;
             name: string;
             uid: string;
+        };
+        WaitingWork: {
+            paidRequests: {
+                items: {
+                    customerName: string;
+                    deskTitle: string;
+                    expectedPrice: number;
+                    id: number;
+                    /** Format: date-time */
+                    paidAt: string;
+                    state: string;
+                    stateColor: string;
+                    stateTitle: string;
+                    waitingSeconds: number;
+                }[];
+                total: number;
+            };
+            taskTypes: {
+                color: string;
+                identifier: string;
+                openCount: number;
+                title: string;
+            }[];
         };
         /** @description Money asked out of the wallet to an approved bank account. requested: it left the wallet and waits for the bank transfer; done: staff transferred it (bankReference); refused: it went back to the wallet (decisionReason). */
         Withdrawal: {
@@ -3306,6 +3508,37 @@ export interface operations {
             };
         };
     };
+    fetchCustomerWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    page?: number;
+                    perPage?: number;
+                    userId: components["schemas"]["UserId"];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The customer's wallet */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CustomerWallet"];
+                    };
+                };
+            };
+        };
+    };
     fetchFulfilmentTaskData: {
         parameters: {
             query?: never;
@@ -3354,6 +3587,60 @@ export interface operations {
                             items: components["schemas"]["SystemParameter"][];
                             total: number;
                         };
+                    };
+                };
+            };
+        };
+    };
+    fetchWaitingWork: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Waiting work */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["WaitingWork"];
+                    };
+                };
+            };
+        };
+    };
+    payOffline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayOfflineInput"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The collection recorded and what it did */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["PayOfflineResult"];
                     };
                 };
             };
@@ -3484,6 +3771,36 @@ export interface operations {
             200: components["responses"]["Done"];
         };
     };
+    searchCollections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CollectionSearch"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Collections */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["StaffCollection"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
     sysSearchCurrencies: {
         parameters: {
             query?: never;
@@ -3555,7 +3872,20 @@ export interface operations {
         };
         responses: {
             "4XX": components["responses"]["ClientError"];
-            200: components["responses"]["UserList"];
+            /** @description Customers with their wallet balance and reserved amount (read through the ledger) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["CustomerSummary"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
         };
     };
     searchInternalBankAccounts: {

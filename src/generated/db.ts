@@ -55,15 +55,31 @@ export interface Collections {
   createdAt: Generated<Timestamp>;
   gateway: string | null;
   id: Generated<number>;
+  /**
+   * Our bank account the deposit arrived in
+   */
+  internalBankAccountId: number | null;
   onlineProformaId: number | null;
   purchaseId: number | null;
+  /**
+   * The staff member who recorded an offline collection
+   */
+  recordedBy: number | null;
   referenceId: string | null;
   /**
    * The paying card was not the customer's: the money goes back to that card, never to the wallet
    */
   refundedToCard: Generated<boolean>;
   source: string;
+  /**
+   * The account or card the customer deposited from, as staff typed it
+   */
+  sourceAccountNo: string | null;
   traceCode: string;
+  /**
+   * The bank's tracking code of a deposit recorded by staff; unique, so one deposit is recorded once
+   */
+  trackingCode: string | null;
   userId: number;
 }
 

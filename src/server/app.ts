@@ -36,6 +36,7 @@ import { tokenAuthenticator } from './modules/identity/tokens';
 import { ledgerHandlers } from './modules/ledger/handlers';
 import { createPaymentGateway } from './modules/payments/gateways';
 import { paymentHandlers } from './modules/payments/handlers';
+import { collectionHandlers } from './modules/payments/staff-handlers';
 import { PaymentService } from './modules/payments/service';
 import { requestHandlers } from './modules/requests/handlers';
 import { RequestService } from './modules/requests/service';
@@ -45,6 +46,7 @@ import { seedSystemParameters } from './modules/settings/service';
 import { scheduleCleanup } from './modules/storage/cleanup';
 import { Storage } from './modules/storage/storage';
 import { taskHandlers } from './modules/tasks/handlers';
+import { waitingWorkHandlers } from './modules/tasks/waiting-work';
 import { LiveEvents } from './realtime/events';
 import { attachRealtime } from './realtime/server';
 
@@ -226,10 +228,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host;
     return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   };
+  const gateway = createPaymentGateway(config, ownBaseUrl);
   const payments = new PaymentService({
     db,
     requests,
-    gateway: createPaymentGateway(config, ownBaseUrl),
+    gateway,
     live,
     log: fastify.log,
     isCashDesk: (desk) => catalogue.deskForm(desk)?.desk.isCashService ?? false,
@@ -260,6 +263,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...ledgerHandlers(db),
     ...bankAccountHandlers(db, live),
     ...paymentHandlers(payments, (request) => config.payments.publicUrl ?? `${request.protocol}://${request.host}`),
+    ...collectionHandlers(db, payments, gateway),
+    ...waitingWorkHandlers(db, (desk) => catalogue.deskForm(desk)?.desk.title ?? desk),
     ...fulfilmentHandlers(fulfilment),
   };
   registerContractRoutes(fastify, {

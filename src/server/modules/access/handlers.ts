@@ -8,6 +8,7 @@ import { audit } from '../../lib/audit';
 import { hashPassword } from '../../lib/crypto';
 import { revokeAllTokens } from '../identity/tokens';
 import { createAccount, updateAccount } from '../identity/accounts';
+import { balancesOf } from '../ledger/service';
 import { displayName } from '../identity/users-store';
 import { assertAdministratorRemains, isAdminGroup, lockAccessChanges, MANAGE_ACCESS } from './guards';
 import { GROUP_ACTIONS, GROUP_USERS, replaceJoinRows, USER_GROUPS } from './join-rows';
@@ -136,7 +137,17 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
 
     searchUsers: async ({ body }) => ok(await listUsers(db, body ?? {})),
 
-    searchCustomers: async ({ body }) => ok(await listUsers(db, { ...(body ?? {}), isStaff: false })),
+    searchCustomers: async ({ body }) => {
+      const customers = await listUsers(db, { ...(body ?? {}), isStaff: false });
+      const balances = await balancesOf(
+        db,
+        customers.items.map((c) => c.id),
+      );
+      return ok({
+        total: customers.total,
+        items: customers.items.map((c) => ({ ...c, ...(balances.get(c.id) ?? { balance: 0, reserved: 0 }) })),
+      });
+    },
 
     saveUser: async ({ body, principal }) => {
       const mobileNo = canonicalMobile(body.mobileNo);

@@ -231,6 +231,25 @@ export async function userBalance(db: Db, userId: number): Promise<UserBalance> 
   return { balance: of('wallet'), reserved: of('reserved') };
 }
 
+/** The balances of several customers at once (a customer without accounts has zero in both). */
+export async function balancesOf(db: Db, userIds: readonly number[]): Promise<Map<number, UserBalance>> {
+  const result = new Map<number, UserBalance>(userIds.map((id) => [id, { balance: 0, reserved: 0 }]));
+  if (userIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('ledgerAccounts')
+    .select(['userId', 'kind', 'balance'])
+    .where('userId', 'in', [...userIds])
+    .where('kind', 'in', ['wallet', 'reserved'])
+    .execute();
+  for (const row of rows) {
+    const entry = result.get(row.userId!);
+    if (!entry) continue;
+    if (row.kind === 'wallet') entry.balance = row.balance;
+    else entry.reserved = row.balance;
+  }
+  return result;
+}
+
 /** What a customer sees of one transaction: its effect on their accounts and its descriptive fields. */
 export interface CustomerTransaction extends TransactionDetails, Amounts {
   traceCode: string;

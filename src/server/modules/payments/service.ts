@@ -15,10 +15,12 @@ import type { Kysely } from 'kysely';
 import type { DB as Database } from '../../../generated/db';
 import type { components } from '../../../generated/api';
 import { toEnglishDigits, toPersianDigits } from '../../../shared/digits';
+import { canonicalMobile } from '../../../shared/mobile';
 import type { Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { msg } from '../../http/messages';
+import { audit } from '../../lib/audit';
 import { numericCode, randomToken, sha256 } from '../../lib/crypto';
 import type { LiveEvents } from '../../realtime/events';
 import { lockedWalletBalance, postTransaction, userBalance } from '../ledger/service';
@@ -76,6 +78,36 @@ interface TaskOpened {
   type: string;
 }
 
+/** What a collection records about where the money came from. */
+type CollectionSource =
+  | { source: 'online'; gateway: string; referenceId: string | null; cardNo: string | null }
+  | {
+      source: 'offline';
+      trackingCode: string;
+      sourceAccountNo: string;
+      internalBankAccountId: number;
+      recordedBy: number;
+    };
+
+interface Receipt {
+  userId: number;
+  /** The request the money was paid for, locked by the caller. */
+  purchase: LockedPurchase | undefined;
+  amount: number;
+  onlineProformaId: number | null;
+  cardMismatch: boolean;
+  collection: CollectionSource;
+}
+
+interface Received {
+  collectionId: number;
+  outcome: PaymentOutcome;
+  task: TaskOpened | null;
+}
+
+export type OfflineCollectionInput = components['schemas']['PayOfflineInput'];
+export type OfflineCollectionResult = components['schemas']['PayOfflineResult'];
+
 export class PaymentService {
   private readonly db: DB;
   constructor(private readonly options: PaymentServiceOptions) {
@@ -98,7 +130,7 @@ export class PaymentService {
     trx: Db,
     purchase: LockedPurchase,
     traceCode: string,
-    paid: { cause: 'paidFromWallet' | 'paidOnline'; payablePrice: number; actorUserId: number | null },
+    paid: { cause: 'paidFromWallet' | 'paidOnline' | 'paidOffline'; payablePrice: number; actorUserId: number | null },
   ): Promise<TaskOpened | null> {
     await postTransaction(trx, {
       type: 'transaction_C',
@@ -143,6 +175,206 @@ export class PaymentService {
         .executeTakeFirst();
       if (purchase) this.options.live.purchaseChanged(user.uid, { purchaseId, state: purchase.state });
     }
+  }
+
+  /**
+   * Records money received from a customer, the one path for every collection (a verified gateway payment, or a
+   * deposit staff record by hand): the collection row, the money into the wallet (`transaction_A` from the gateway,
+   * `transaction_B` from our bank) or back to a foreign card (`transaction_H`), and, when the request it was paid
+   * for still waits and the wallet now covers it, the reservation and the paid state. Runs inside the caller's
+   * transaction, which holds the online payment's row (when there is one) and then the request's row.
+   */
+  private async receive(trx: Db, input: Receipt): Promise<Received> {
+    const { purchase, collection: source } = input;
+    const traceCode = purchase ? await purchaseTraceCode(trx, purchase, numericCode(12)) : numericCode(12);
+    const collection = await trx
+      .insertInto('collections')
+      .values({
+        userId: input.userId,
+        source: source.source,
+        onlineProformaId: input.onlineProformaId,
+        purchaseId: purchase?.id ?? null,
+        amount: input.amount,
+        refundedToCard: input.cardMismatch,
+        cause: input.cardMismatch ? 'cardMismatch' : null,
+        traceCode,
+        ...(source.source === 'online'
+          ? { gateway: source.gateway, referenceId: source.referenceId, cardNo: source.cardNo }
+          : {
+              trackingCode: source.trackingCode,
+              sourceAccountNo: source.sourceAccountNo,
+              internalBankAccountId: source.internalBankAccountId,
+              recordedBy: source.recordedBy,
+            }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const details = {
+      collectionId: collection.id,
+      onlineProformaId: input.onlineProformaId ?? undefined,
+      purchaseId: purchase?.id,
+      ...(source.source === 'offline' ? { customerAccountNo: source.sourceAccountNo } : {}),
+    };
+    const idempotencyKey =
+      input.onlineProformaId === null ? `collection:${collection.id}` : `proforma:${input.onlineProformaId}`;
+    if (input.cardMismatch) {
+      // SPEC terms: money paid with another person's card returns only to that card.
+      await postTransaction(trx, {
+        type: 'transaction_H',
+        userId: input.userId,
+        amounts: { refundedAmount: input.amount },
+        details: { ...details, refundedToUnsafe: true, cause: 'cardMismatch' },
+        traceCode,
+        idempotencyKey,
+      });
+      return { collectionId: collection.id, outcome: 'cardMismatch', task: null };
+    }
+    await postTransaction(trx, {
+      type: source.source === 'online' ? 'transaction_A' : 'transaction_B',
+      userId: input.userId,
+      amounts: { collectionAmount: input.amount },
+      details,
+      traceCode,
+      idempotencyKey,
+    });
+    if (purchase?.state !== 'waitingForPayment')
+      return { collectionId: collection.id, outcome: 'walletCredited', task: null };
+    const wallet = await lockedWalletBalance(trx, input.userId);
+    if (wallet < purchase.expectedPrice) return { collectionId: collection.id, outcome: 'walletCredited', task: null };
+    const task = await this.reserveAndMarkPaid(trx, purchase, traceCode, {
+      cause: source.source === 'online' ? 'paidOnline' : 'paidOffline',
+      payablePrice: Math.min(input.amount, purchase.expectedPrice),
+      actorUserId: source.source === 'online' ? null : source.recordedBy,
+    });
+    return { collectionId: collection.id, outcome: 'success', task };
+  }
+
+  /**
+   * Staff record money a customer deposited to one of our bank accounts (api/sys/payOffline). With an online
+   * payment's token it settles that payment as the gateway would have (its request paid when the wallet covers it);
+   * with an empty token it credits the wallet of the customer named by `customerMobileNo`. A tracking code is used
+   * once. Audit-logged; the customer is told live.
+   */
+  async payOffline(principal: Principal, input: OfflineCollectionInput): Promise<OfflineCollectionResult> {
+    if (input.formIsValid !== true) throw HttpError.of(422, 'collection.formInvalid');
+    const trackingCode = toEnglishDigits(input.collectionTrackingCode.trim());
+    const sourceAccountNo = toEnglishDigits(input.collectionSourceAccountNo.trim());
+    const token = input.onlineProformaToken.trim();
+    if (!trackingCode) throw HttpError.of(422, 'collection.trackingCode.required');
+    if (!sourceAccountNo) throw HttpError.of(422, 'collection.sourceAccountNo.required');
+    const destination = await this.db
+      .selectFrom('internalBankAccounts')
+      .select(['id', 'isActive'])
+      .where('id', '=', input.collectionDestinationAccount)
+      .executeTakeFirst();
+    if (!destination?.isActive) throw HttpError.of(422, 'collection.destinationUnknown');
+
+    let result: { collectionId: number; userId: number; purchaseId: number | null } & Received;
+    try {
+      result = await this.db.transaction().execute(async (trx) => {
+        const used = await trx
+          .selectFrom('collections')
+          .select('id')
+          .where('trackingCode', '=', trackingCode)
+          .executeTakeFirst();
+        if (used) throw HttpError.of(409, 'collection.trackingCodeUsed');
+        const offline = {
+          source: 'offline' as const,
+          trackingCode,
+          sourceAccountNo,
+          internalBankAccountId: destination.id,
+          recordedBy: principal.userId,
+        };
+        if (token === '') {
+          const mobileNo = canonicalMobile(input.customerMobileNo ?? '');
+          if (!mobileNo) throw HttpError.of(422, 'collection.customerRequired');
+          const customer = await trx
+            .selectFrom('users')
+            .select('id')
+            .where('mobileNo', '=', mobileNo)
+            .where('isStaff', '=', false)
+            .executeTakeFirst();
+          if (!customer) throw HttpError.of(404, 'collection.customerNotFound');
+          const received = await this.receive(trx, {
+            userId: customer.id,
+            purchase: undefined,
+            amount: input.collectionAmount,
+            onlineProformaId: null,
+            cardMismatch: false,
+            collection: offline,
+          });
+          await this.auditOffline(trx, principal, received.collectionId, input, null);
+          return { ...received, userId: customer.id, purchaseId: null };
+        }
+        // The same claim as the gateway's settlement, so a callback arriving meanwhile settles nothing twice.
+        const proforma = await trx
+          .selectFrom('onlineProformas')
+          .selectAll()
+          .where('callbackToken', '=', token)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!proforma) throw HttpError.of(404, 'collection.proformaNotFound');
+        if ((RECEIVED as readonly string[]).includes(proforma.state)) {
+          throw HttpError.of(409, 'collection.proformaSettled');
+        }
+        if (proforma.amount !== input.collectionAmount) {
+          throw HttpError.of(422, 'collection.amountMismatch', {
+            amount: toPersianDigits(proforma.amount.toLocaleString('en-US')),
+          });
+        }
+        const purchase = proforma.purchaseId === null ? undefined : await lockPurchase(trx, proforma.purchaseId);
+        const received = await this.receive(trx, {
+          userId: proforma.userId,
+          purchase,
+          amount: proforma.amount,
+          onlineProformaId: proforma.id,
+          cardMismatch: false,
+          collection: offline,
+        });
+        await trx
+          .updateTable('onlineProformas')
+          .set({
+            state: 'settled',
+            settledAt: new Date(),
+            verified: JSON.stringify({ offline: true, collectionId: received.collectionId, outcome: received.outcome }),
+          })
+          .where('id', '=', proforma.id)
+          .execute();
+        await this.auditOffline(trx, principal, received.collectionId, input, proforma.id);
+        return { ...received, userId: proforma.userId, purchaseId: proforma.purchaseId };
+      });
+    } catch (error) {
+      // Two staff recording the same deposit at once: the unique index lets one through.
+      if ((error as { code?: string })?.code === '23505') throw HttpError.of(409, 'collection.trackingCodeUsed');
+      throw error;
+    }
+    this.announceTask(result.task);
+    await this.announceMoney(result.userId, result.purchaseId);
+    const outcome = result.outcome === 'success' ? 'success' : 'walletCredited';
+    return { collectionId: result.collectionId, purchaseId: result.purchaseId, outcome };
+  }
+
+  private async auditOffline(
+    trx: Db,
+    principal: Principal,
+    collectionId: number,
+    input: OfflineCollectionInput,
+    onlineProformaId: number | null,
+  ): Promise<void> {
+    await audit(trx, {
+      actorUserId: principal.userId,
+      action: 'payOffline',
+      entity: 'collection',
+      entityId: collectionId,
+      after: {
+        onlineProformaId,
+        amount: input.collectionAmount,
+        trackingCode: input.collectionTrackingCode,
+        sourceAccountNo: input.collectionSourceAccountNo,
+        destinationAccount: input.collectionDestinationAccount,
+        customerMobileNo: input.customerMobileNo ?? null,
+      },
+    });
   }
 
   /**
@@ -392,64 +624,19 @@ export class PaymentService {
         const cardMismatch =
           verified.holderNationalCode !== null &&
           toEnglishDigits(verified.holderNationalCode.trim()) !== (user.nationalCode ?? '');
-        const traceCode = purchase ? await purchaseTraceCode(trx, purchase, numericCode(12)) : numericCode(12);
-        const collection = await trx
-          .insertInto('collections')
-          .values({
-            userId: proforma.userId,
+        const { outcome, task } = await this.receive(trx, {
+          userId: proforma.userId,
+          purchase,
+          amount: proforma.amount,
+          onlineProformaId: proforma.id,
+          cardMismatch,
+          collection: {
             source: 'online',
-            onlineProformaId: proforma.id,
-            purchaseId: proforma.purchaseId,
-            amount: proforma.amount,
             gateway: proforma.gateway,
             referenceId: verified.referenceId,
             cardNo: verified.cardNo,
-            refundedToCard: cardMismatch,
-            cause: cardMismatch ? 'cardMismatch' : null,
-            traceCode,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const details = {
-          collectionId: collection.id,
-          onlineProformaId: proforma.id,
-          purchaseId: proforma.purchaseId ?? undefined,
-        };
-        let outcome: PaymentOutcome;
-        let task: TaskOpened | null = null;
-        if (cardMismatch) {
-          // SPEC terms: money paid with another person's card returns only to that card.
-          await postTransaction(trx, {
-            type: 'transaction_H',
-            userId: proforma.userId,
-            amounts: { refundedAmount: proforma.amount },
-            details: { ...details, refundedToUnsafe: true, cause: 'cardMismatch' },
-            traceCode,
-            idempotencyKey: `proforma:${proforma.id}`,
-          });
-          outcome = 'cardMismatch';
-        } else {
-          await postTransaction(trx, {
-            type: 'transaction_A',
-            userId: proforma.userId,
-            amounts: { collectionAmount: proforma.amount },
-            details,
-            traceCode,
-            idempotencyKey: `proforma:${proforma.id}`,
-          });
-          outcome = 'walletCredited';
-          if (purchase?.state === 'waitingForPayment') {
-            const wallet = await lockedWalletBalance(trx, proforma.userId);
-            if (wallet >= purchase.expectedPrice) {
-              task = await this.reserveAndMarkPaid(trx, purchase, traceCode, {
-                cause: 'paidOnline',
-                payablePrice: Math.min(proforma.amount, purchase.expectedPrice),
-                actorUserId: null,
-              });
-              outcome = 'success';
-            }
-          }
-        }
+          },
+        });
         await trx
           .updateTable('onlineProformas')
           .set({

@@ -1,0 +1,20 @@
+/** Staff money pages: recording a deposit by hand (payOffline), the collections list and one customer's wallet. */
+import type { Handlers } from '../../contract/handlers';
+import type { DB } from '../../db/database';
+import { ok } from '../../http/errors';
+import { msg } from '../../http/messages';
+import { fetchCustomerWallet, searchCollections } from './collections';
+import type { PaymentService } from './service';
+
+export function collectionHandlers(
+  db: DB,
+  service: PaymentService,
+  gateway: { name: string; title: string },
+): Pick<Handlers, 'payOffline' | 'searchCollections' | 'fetchCustomerWallet'> {
+  return {
+    payOffline: async ({ body, principal }) =>
+      ok(await service.payOffline(principal!, body), msg('collection.recorded')),
+    searchCollections: async ({ body }) => ok(await searchCollections(db, body ?? {}, gateway)),
+    fetchCustomerWallet: async ({ body, principal }) => ok(await fetchCustomerWallet(db, principal!, body)),
+  };
+}

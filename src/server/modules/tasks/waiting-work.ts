@@ -1,0 +1,89 @@
+/**
+ * What is waiting for staff (the staff home): open tasks per type with the type's colour, for the types this
+ * person's actions open, and the paid requests nobody has fulfilled yet with how long each has waited.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { components } from '../../../generated/api';
+import type { DB as Database } from '../../../generated/db';
+import type { Handlers, Principal } from '../../contract/handlers';
+import { ok } from '../../http/errors';
+import { taskTypes } from './task-types';
+
+type WaitingWork = components['schemas']['WaitingWork'];
+
+/** Paid requests not yet fulfilled: their money is reserved and a currency payment is owed. */
+const UNFULFILLED = ['paid', 'inProgress'];
+const OLDEST_SHOWN = 20;
+
+export async function waitingWork(
+  db: Kysely<Database>,
+  principal: Principal,
+  deskTitle: (desk: string) => string,
+): Promise<WaitingWork> {
+  const counts = await db
+    .selectFrom('tasks')
+    .select(['type', sql<number>`count(*)::int`.as('n')])
+    .where('state', 'in', ['open', 'claimed'])
+    .groupBy('type')
+    .execute();
+  const tasks = taskTypes
+    .filter((t) => principal.isStaff && principal.actions.has(t.action))
+    .map((t) => ({
+      identifier: t.identifier,
+      title: t.title,
+      color: t.color,
+      openCount: counts.find((c) => c.type === t.identifier)?.n ?? 0,
+    }));
+
+  const paid = db.selectFrom('purchases as p').where('p.state', 'in', UNFULFILLED);
+  const [total, oldest] = await Promise.all([
+    paid.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+    paid
+      .innerJoin('users as u', 'u.id', 'p.userId')
+      .innerJoin('purchaseStates as s', 's.identifier', 'p.state')
+      .select([
+        'p.id',
+        'p.desk',
+        'p.expectedPrice',
+        'p.paidAt',
+        'p.createdAt',
+        'p.state',
+        's.title as stateTitle',
+        's.color as stateColor',
+        'u.firstName',
+        'u.lastName',
+        'u.mobileNo',
+        sql<number>`floor(extract(epoch from (now() - coalesce(p.paid_at, p.created_at))))::int`.as('waitingSeconds'),
+      ])
+      .orderBy(sql`coalesce(p.paid_at, p.created_at)`)
+      .orderBy('p.id')
+      .limit(OLDEST_SHOWN)
+      .execute(),
+  ]);
+  return {
+    taskTypes: tasks,
+    paidRequests: {
+      total: total.n,
+      items: oldest.map((r) => ({
+        id: r.id,
+        deskTitle: deskTitle(r.desk),
+        customerName: [r.firstName, r.lastName].filter(Boolean).join(' ') || r.mobileNo || '',
+        expectedPrice: r.expectedPrice,
+        state: r.state,
+        stateTitle: r.stateTitle,
+        stateColor: r.stateColor,
+        paidAt: new Date(r.paidAt ?? r.createdAt).toISOString(),
+        waitingSeconds: Math.max(0, r.waitingSeconds),
+      })),
+    },
+  };
+}
+
+export function waitingWorkHandlers(
+  db: Kysely<Database>,
+  deskTitle: (desk: string) => string,
+): Pick<Handlers, 'fetchWaitingWork'> {
+  return {
+    fetchWaitingWork: async ({ principal }) => ok(await waitingWork(db, principal!, deskTitle)),
+  };
+}
