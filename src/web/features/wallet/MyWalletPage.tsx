@@ -3,19 +3,23 @@
  * customer newest first on the data-table engine (schemas/tables/myTransactions.json), coloured as SPEC section 4
  * says (src/shared/transaction-tones.ts): a colour per trace code, superseded steps greyed, a story's final
  * transaction red when it failed and green when it succeeded. A transaction of a collection links to its receipt.
- * Below the balance, the customer's bank accounts and withdrawals (BankAccountsSection). wallet.changed refreshes all.
+ * wallet.changed refreshes both.
  */
 import { Card, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
 import myTransactionsTable from '../../../../schemas/tables/myTransactions.json';
-import { toneTransactions, type ToneInput, transactionAmount } from '../../../shared/transaction-tones';
+import {
+  type AmountInput,
+  toneTransactions,
+  type ToneInput,
+  transactionAmount,
+} from '../../../shared/transaction-tones';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { pathOf } from '../../lib/routes';
 import { userAtom } from '../../lib/session';
 import { BalanceCards } from './BalanceCards';
-import { BankAccountsSection } from './BankAccountsSection';
 
 const def = asTableDef(myTransactionsTable);
 
@@ -23,7 +27,7 @@ const decorate = (items: Array<Record<string, unknown>>) =>
   toneTransactions(items as unknown as Array<ToneInput & Record<string, unknown>>).map((row, i) => ({
     ...row,
     rowKey: `${i}-${row.traceCode}-${row.type}`,
-    amount: transactionAmount(row),
+    amount: transactionAmount(row as AmountInput),
   }));
 
 export default function MyWalletPage() {
@@ -33,7 +37,6 @@ export default function MyWalletPage() {
     <Flex direction="column" gap="3">
       <Heading size="6">موجودی مالی من</Heading>
       <BalanceCards />
-      <BankAccountsSection />
       <Card size="2">
         <Flex direction="column" gap="2">
           <Heading size="4" as="h2">
