@@ -1015,6 +1015,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/searchCustomerTransactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One customer's ledger transactions, newest first (the table of /customer-wallets/{id}): for staff holding viewCustomers, or the customer themself; anyone else gets 404. */
+        post: operations["searchCustomerTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/searchInternalBankAccounts": {
         parameters: {
             query?: never;
@@ -3881,6 +3898,40 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["CustomerSummary"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchCustomerTransactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    page?: number;
+                    perPage?: number;
+                    userId: components["schemas"]["UserId"];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Transactions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["CustomerTransaction"][];
                             total: number;
                         };
                     };

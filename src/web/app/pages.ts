@@ -22,6 +22,8 @@ const MyRequests = lazyPage(() => import('../features/requests/MyRequestsPage'))
 const Currencies = lazyPage(() => import('../features/management/currencies/CurrenciesPage'));
 const Requests = lazyPage(() => import('../features/management/RequestsPage'));
 const Customers = lazyPage(() => import('../features/management/CustomersPage'));
+const Collections = lazyPage(() => import('../features/management/collections/CollectionsPage'));
+const CustomerWallet = lazyPage(() => import('../features/wallet/CustomerWalletPage'));
 const Management = lazyPage(() => import('../features/management/ManagementHomePage'));
 const Tasks = lazyPage(() => import('../features/management/tasks/TasksPage'));
 const Users = lazyPage(() => import('../features/management/access/UsersPage'));
@@ -30,7 +32,7 @@ const Actions = lazyPage(() => import('../features/management/access/ActionsPage
 
 export const PAGES: Record<RouteName, ComponentType> = {
   dashboard: Dashboard,
-  customerWallet: UnderConstruction,
+  customerWallet: CustomerWallet,
   login: Login,
   management: Management,
   authorizationUsers: Users,
@@ -40,7 +42,7 @@ export const PAGES: Record<RouteName, ComponentType> = {
   currencySettings: Currencies,
   requests: Requests,
   customers: Customers,
-  collections: UnderConstruction,
+  collections: Collections,
   currencyPayments: UnderConstruction,
   googleMccAccounts: UnderConstruction,
   googleAdsAccounts: UnderConstruction,

@@ -132,19 +132,35 @@ export async function searchCollections(
  * exist (404), so an id says nothing about who is a customer. Staff also see the online payments still open, with
  * the token that settles one by hand (payOffline).
  */
+/** The customer whose money `principal` may see (themself, or any customer for viewCustomers); 404 otherwise. */
+async function visibleCustomer(db: Db, principal: Principal, userId: number) {
+  const staff = principal.isStaff && principal.actions.has(VIEW_CUSTOMERS);
+  if (!staff && principal.userId !== userId) throw HttpError.of(404, 'wallet.notFound');
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'firstName', 'lastName', 'mobileNo', 'nationalCode', 'isStaff'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!user || (user.isStaff && principal.userId !== user.id)) throw HttpError.of(404, 'wallet.notFound');
+  return { user, staff };
+}
+
+/** One customer's transactions, newest first, for the same people as fetchCustomerWallet. */
+export async function searchCustomerTransactions(
+  db: Db,
+  principal: Principal,
+  input: { userId: number; page?: number | undefined; perPage?: number | undefined },
+) {
+  const { user } = await visibleCustomer(db, principal, input.userId);
+  return searchTransactions(db, user.id, { page: input.page, perPage: input.perPage });
+}
+
 export async function fetchCustomerWallet(
   db: Db,
   principal: Principal,
   input: { userId: number; page?: number | undefined; perPage?: number | undefined },
 ): Promise<CustomerWallet> {
-  const staff = principal.isStaff && principal.actions.has(VIEW_CUSTOMERS);
-  if (!staff && principal.userId !== input.userId) throw HttpError.of(404, 'wallet.notFound');
-  const user = await db
-    .selectFrom('users')
-    .select(['id', 'firstName', 'lastName', 'mobileNo', 'nationalCode', 'isStaff'])
-    .where('id', '=', input.userId)
-    .executeTakeFirst();
-  if (!user || (user.isStaff && principal.userId !== user.id)) throw HttpError.of(404, 'wallet.notFound');
+  const { user, staff } = await visibleCustomer(db, principal, input.userId);
   const [balances, transactions] = await Promise.all([
     userBalance(db, user.id),
     searchTransactions(db, user.id, { page: input.page, perPage: input.perPage }),

@@ -3,18 +3,20 @@ import type { Handlers } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
-import { fetchCustomerWallet, searchCollections } from './collections';
+import { fetchCustomerWallet, searchCollections, searchCustomerTransactions } from './collections';
 import type { PaymentService } from './service';
 
 export function collectionHandlers(
   db: DB,
   service: PaymentService,
   gateway: { name: string; title: string },
-): Pick<Handlers, 'payOffline' | 'searchCollections' | 'fetchCustomerWallet'> {
+): Pick<Handlers, 'payOffline' | 'searchCollections' | 'fetchCustomerWallet' | 'searchCustomerTransactions'> {
   return {
     payOffline: async ({ body, principal }) =>
       ok(await service.payOffline(principal!, body), msg('collection.recorded')),
     searchCollections: async ({ body }) => ok(await searchCollections(db, body ?? {}, gateway)),
     fetchCustomerWallet: async ({ body, principal }) => ok(await fetchCustomerWallet(db, principal!, body)),
+    searchCustomerTransactions: async ({ body, principal }) =>
+      ok(await searchCustomerTransactions(db, principal!, body)),
   };
 }

@@ -1,18 +1,97 @@
-import { Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { Badge, Card, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
+import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
-import { staffPagesAtom } from '../../lib/policy';
+import { formatNumber, formatRial } from '../../../shared/format';
+import { type Column, TableView } from '../../components/data-table/TableView';
+import { DateText } from '../../components/date/DateText';
+import { canAtom, staffPagesAtom } from '../../lib/policy';
+import { type WaitingWork, waitingWorkQuery } from '../../lib/queries/staff-money';
 import { pathOf } from '../../lib/routes';
 
+type PaidRequest = WaitingWork['paidRequests']['items'][number];
+
+/** How long a paid request has waited, in Persian words of days, hours or minutes. */
+function waited(seconds: number): string {
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3_600);
+  const minutes = Math.floor((seconds % 3_600) / 60);
+  if (days > 0) return `${formatNumber(days)} روز${hours > 0 ? ` و ${formatNumber(hours)} ساعت` : ''}`;
+  if (hours > 0) return `${formatNumber(hours)} ساعت${minutes > 0 ? ` و ${formatNumber(minutes)} دقیقه` : ''}`;
+  return minutes > 0 ? `${formatNumber(minutes)} دقیقه` : 'کمتر از یک دقیقه';
+}
+
+const paidColumns: Array<Column<PaidRequest>> = [
+  { key: 'id', title: 'شماره', cell: (r) => <span className="ltr">{formatNumber(r.id)}</span> },
+  { key: 'customer', title: 'مشتری', cell: (r) => r.customerName },
+  { key: 'desk', title: 'خدمت', cell: (r) => r.deskTitle, hideOnMobile: true },
+  {
+    key: 'price',
+    title: 'مبلغ',
+    cell: (r) => <span className="ltr">{formatRial(r.expectedPrice)}</span>,
+    hideOnMobile: true,
+  },
+  { key: 'paidAt', title: 'پرداخت', cell: (r) => <DateText value={r.paidAt} format="dateTime" />, hideOnMobile: true },
+  {
+    key: 'waited',
+    title: 'در انتظار',
+    cell: (r) => (
+      <Badge color={r.waitingSeconds >= 86_400 ? 'red' : r.waitingSeconds >= 3_600 ? 'orange' : 'gray'}>
+        {waited(r.waitingSeconds)}
+      </Badge>
+    ),
+  },
+];
+
+/** What is waiting: open tasks per type in the type's colour, and the paid requests nobody has fulfilled yet. */
+function WaitingWorkPanel() {
+  const work = useQuery(waitingWorkQuery);
+  return (
+    <Card size="2" data-testid="waiting-work">
+      <Flex direction="column" gap="3">
+        <Heading size="4" as="h2">
+          کارهای در انتظار
+        </Heading>
+        <Flex gap="2" wrap="wrap" data-testid="waiting-task-types">
+          {(work.data?.taskTypes ?? []).map((t) => (
+            <RadixLink asChild key={t.identifier} underline="none">
+              <Link to={pathOf('tasks')} data-testid={`waiting-${t.identifier}`}>
+                <Badge size="2" style={{ background: t.color, color: 'white' }}>
+                  {t.title}: {formatNumber(t.openCount)}
+                </Badge>
+              </Link>
+            </RadixLink>
+          ))}
+        </Flex>
+        <Text size="2" weight="medium">
+          درخواست‌های پرداخت‌شده در انتظار انجام ({formatNumber(work.data?.paidRequests.total ?? 0)})
+        </Text>
+        <TableView
+          columns={paidColumns}
+          rows={work.data?.paidRequests.items ?? []}
+          rowKey={(r) => r.id}
+          loading={work.isPending}
+          error={work.isError ? work.error : undefined}
+          emptyText="درخواستی در انتظار انجام نیست"
+          testId="waiting-paid-requests"
+        />
+      </Flex>
+    </Card>
+  );
+}
+
 /**
- * Staff home: one tile per screen this person's actions open (from the server's access object). The route
- * guard shows the no-access state to anyone with none, so this page always has tiles.
+ * Staff home: what is waiting (for those who see tasks), then one tile per screen this person's actions open
+ * (from the server's access object). The route guard shows the no-access state to anyone with none, so this page
+ * always has tiles.
  */
 export default function ManagementHomePage() {
   const pages = useAtomValue(staffPagesAtom);
+  const can = useAtomValue(canAtom);
   return (
     <Flex direction="column" gap="3">
       <Heading size="6">مدیریت</Heading>
+      {can('viewTasks') && <WaitingWorkPanel />}
       <div className="card-grid" data-testid="management-tiles">
         {pages.map((page) => (
           <Link key={page.menu} to={pathOf(page.route)} className="card-link">
