@@ -4,7 +4,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
+      {
+        // A few unit tests build a TypeScript program of the whole source (layers, table owners): seconds, more
+        // on a busy two-core machine, so the budget is not vitest's 5 s default.
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
+      },
       {
         test: {
           name: 'api',
