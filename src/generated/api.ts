@@ -1194,7 +1194,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** All customers' withdrawals, newest first, by state and text (IBAN, name, mobile, reference) */
+        /** All customers' withdrawals, newest first, by state and search text (IBAN, name, mobile, reference) */
         post: operations["searchWithdrawals"];
         delete?: never;
         options?: never;
@@ -4189,9 +4189,9 @@ export interface operations {
                 "application/json": {
                     page?: number;
                     perPage?: number;
+                    search?: string;
                     /** @enum {string} */
                     state?: "requested" | "done" | "refused";
-                    text?: string;
                 };
             };
         };

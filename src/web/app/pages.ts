@@ -26,6 +26,7 @@ const Collections = lazyPage(() => import('../features/management/collections/Co
 const CustomerWallet = lazyPage(() => import('../features/wallet/CustomerWalletPage'));
 const Management = lazyPage(() => import('../features/management/ManagementHomePage'));
 const Tasks = lazyPage(() => import('../features/management/tasks/TasksPage'));
+const Withdrawals = lazyPage(() => import('../features/management/withdrawals/WithdrawalsPage'));
 const Users = lazyPage(() => import('../features/management/access/UsersPage'));
 const Groups = lazyPage(() => import('../features/management/access/GroupsPage'));
 const Actions = lazyPage(() => import('../features/management/access/ActionsPage'));
@@ -43,6 +44,7 @@ export const PAGES: Record<RouteName, ComponentType> = {
   requests: Requests,
   customers: Customers,
   collections: Collections,
+  withdrawals: Withdrawals,
   currencyPayments: UnderConstruction,
   googleMccAccounts: UnderConstruction,
   googleAdsAccounts: UnderConstruction,

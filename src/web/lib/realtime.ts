@@ -17,7 +17,13 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
   // The user concerned reloads their own profile (LiveUpdates); staff lists refetch.
   'userProfile.changed': [['table', 'users'], ['table', 'customers'], ['staffUsers']],
   'purchase.changed': [['table', 'myRequests'], ['table', 'requests'], ['purchase']],
-  'wallet.changed': [['wallet'], ['table', 'myTransactions'], ['collection']],
+  'wallet.changed': [
+    ['wallet'],
+    ['table', 'myTransactions'],
+    ['collection'],
+    ['table', 'myBankAccounts'],
+    ['table', 'myWithdrawals'],
+  ],
   'profile.reviewed': [['me']],
   'task.created': [['table', 'tasks'], ['taskTypes']],
   'task.claimed': [['table', 'tasks'], ['taskTypes']],

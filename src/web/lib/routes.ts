@@ -83,6 +83,13 @@ export const routes = [
     parent: 'management',
   },
   {
+    name: 'withdrawals',
+    path: '/management/withdrawals',
+    title: 'برداشت‌ها',
+    access: 'staff',
+    parent: 'management',
+  },
+  {
     name: 'currencyPayments',
     path: '/management/currencyPayments',
     title: 'پرداخت‌های ارزی',

@@ -27,6 +27,7 @@ export const STAFF_PAGES: readonly StaffPage[] = [
   { menu: 'customers', route: 'customers', title: 'مشتریان' },
   { menu: 'requests', route: 'requests', title: 'درخواست‌ها' },
   { menu: 'currencyPayments', route: 'currencyPayments', title: 'پرداخت‌های ارزی' },
+  { menu: 'withdrawals', route: 'withdrawals', title: 'برداشت‌ها' },
   { menu: 'manualOrderCompletion', route: 'collections', title: 'تکمیل دستی سفارش' },
   { menu: 'googleMccAccounts', route: 'googleMccAccounts', title: 'پنل‌های مدیریت تبلیغات' },
   { menu: 'googleAdsAccounts', route: 'googleAdsAccounts', title: 'حساب‌های تبلیغاتی' },

@@ -9,6 +9,7 @@ export const MENU_BY_ACTION: Record<string, string[]> = {
   viewCustomers: ['customers'],
   viewRequests: ['requests'],
   manageCurrencyPayments: ['currencyPayments'],
+  manageWithdrawals: ['withdrawals'],
   manageGoogleAds: ['googleMccAccounts', 'googleAdsAccounts'],
 };
 

@@ -344,7 +344,7 @@ export async function requestWithdrawal(
 
 export interface WithdrawalSearch extends PageQuery {
   state?: WithdrawalState | undefined;
-  text?: string | undefined;
+  search?: string | undefined;
 }
 
 /** Withdrawals newest first: the customer's own (`userId`), or everyone's for staff (`userId` null). */
@@ -356,7 +356,7 @@ export async function searchWithdrawals(
   let q = withdrawalSelect(db);
   if (userId !== null) q = q.where('w.userId', '=', userId);
   if (query.state) q = q.where('w.state', '=', query.state);
-  const text = query.text?.trim();
+  const text = query.search?.trim();
   if (text) {
     const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     q = q.where((eb) =>

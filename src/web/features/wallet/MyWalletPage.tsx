@@ -3,7 +3,7 @@
  * customer newest first on the data-table engine (schemas/tables/myTransactions.json), coloured as SPEC section 4
  * says (src/shared/transaction-tones.ts): a colour per trace code, superseded steps greyed, a story's final
  * transaction red when it failed and green when it succeeded. A transaction of a collection links to its receipt.
- * wallet.changed refreshes both.
+ * Below the balance, the customer's bank accounts and withdrawals (BankAccountsSection). wallet.changed refreshes all.
  */
 import { Card, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
@@ -20,6 +20,7 @@ import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { pathOf } from '../../lib/routes';
 import { userAtom } from '../../lib/session';
 import { BalanceCards } from './BalanceCards';
+import { BankAccountsSection } from './BankAccountsSection';
 
 const def = asTableDef(myTransactionsTable);
 
@@ -37,6 +38,7 @@ export default function MyWalletPage() {
     <Flex direction="column" gap="3">
       <Heading size="6">موجودی مالی من</Heading>
       <BalanceCards />
+      <BankAccountsSection />
       <Card size="2">
         <Flex direction="column" gap="2">
           <Heading size="4" as="h2">

@@ -5,13 +5,15 @@ import tasksTable from '../../../../../schemas/tables/tasks.json';
 import type { components } from '../../../../generated/api';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
 import { api, call } from '../../../lib/api-client';
+import { BankAccountReviewDialog } from './BankAccountReviewDialog';
 import { ProfileReviewDialog } from './ProfileReviewDialog';
 
 type TaskType = components['schemas']['TaskType'];
 
-/** Current tasks with their type colours; a profile-approval task opens the review dialog. */
+/** Current tasks with their type colours; a profile-approval or bank-account ownership task opens its review dialog. */
 export default function TasksPage() {
   const [openTask, setOpenTask] = useState<number | null>(null);
+  const [openBankTask, setOpenBankTask] = useState<number | null>(null);
   const [refreshKey, setRefreshKey] = useState(0);
   // Task-type lists are emptied before each search: the query has no placeholder data.
   const types = useQuery({
@@ -33,14 +35,25 @@ export default function TasksPage() {
           def={asTableDef(tasksTable)}
           refreshKey={refreshKey}
           actions={(row) =>
-            row.type === 'approveProfileAsL1Task' ? (
-              <Button size="1" onClick={() => setOpenTask(Number(row.id))} data-testid={`open-task-${String(row.id)}`}>
+            row.type === 'approveProfileAsL1Task' || row.type === 'approveUbaOwnerTask' ? (
+              <Button
+                size="1"
+                onClick={() => (row.type === 'approveUbaOwnerTask' ? setOpenBankTask : setOpenTask)(Number(row.id))}
+                data-testid={`open-task-${String(row.id)}`}
+              >
                 بررسی
               </Button>
             ) : null
           }
         />
       </Card>
+      <BankAccountReviewDialog
+        taskId={openBankTask}
+        onClose={(changed) => {
+          setOpenBankTask(null);
+          if (changed) setRefreshKey((k) => k + 1);
+        }}
+      />
       <ProfileReviewDialog
         taskId={openTask}
         onClose={(changed) => {

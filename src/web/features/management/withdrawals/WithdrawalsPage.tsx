@@ -1,0 +1,177 @@
+/**
+ * Customers' withdrawals for staff (manageWithdrawals): by state, searchable, exportable, on the data-table engine
+ * (schemas/tables/withdrawals.json). A requested withdrawal is closed once: «ثبت واریز» with the bank transfer's
+ * reference, or «رد» with a reason (the amount returns to the customer's wallet).
+ */
+import { Button, Card, Dialog, Flex, Heading, SegmentedControl, Text, TextArea, TextField } from '@radix-ui/themes';
+import { type FormEvent, useMemo, useState } from 'react';
+import withdrawalsTable from '../../../../../schemas/tables/withdrawals.json';
+import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
+import { DialogActions } from '../../../components/DialogActions';
+import { RialText } from '../../../components/RialText';
+import { showSnackbar } from '../../../components/shell/snackbar';
+import { api, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { decorateWithdrawals, ibanText } from '../../../lib/withdrawals';
+
+const baseDef = asTableDef(withdrawalsTable);
+type StateFilter = 'requested' | 'done' | 'refused' | 'all';
+
+interface Target {
+  id: number;
+  amount: number;
+  customerName: string;
+  bankName: string;
+  iban: string;
+  kind: 'done' | 'refused';
+}
+
+function DecisionDialog({ target, onClose }: { target: Target | null; onClose: (changed: boolean) => void }) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const done = target?.kind === 'done';
+  const valid = done ? text.trim().length > 0 : text.trim().length >= 3;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!target || !valid) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = done
+        ? await api.POST('/api/sys/withdrawalDone', { body: { withdrawal: target.id, reference: text.trim() } })
+        : await api.POST('/api/sys/withdrawalRefused', { body: { withdrawal: target.id, reason: text.trim() } });
+      if (result.error) throw result.error;
+      showSnackbar(result.data.msg, 'green');
+      setText('');
+      onClose(true);
+    } catch (err) {
+      setError(digMessage(err) ?? FALLBACK_MESSAGE);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog.Root
+      open={target !== null}
+      onOpenChange={(open) => {
+        if (!open) {
+          setText('');
+          setError(null);
+          onClose(false);
+        }
+      }}
+    >
+      <Dialog.Content maxWidth="480px" data-testid="withdrawal-dialog">
+        <Dialog.Title>{done ? 'ثبت واریز برداشت' : 'رد برداشت'}</Dialog.Title>
+        {target && (
+          <Dialog.Description size="2" mb="3">
+            برداشت شماره {target.id} از {target.customerName}: <RialText value={target.amount} /> به {target.bankName}{' '}
+            {ibanText(target.iban)}
+          </Dialog.Description>
+        )}
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          <Flex direction="column" gap="2">
+            <Text as="label" size="2" weight="medium" htmlFor="withdrawal-decision-text">
+              {done ? 'شماره پیگیری واریز بانکی' : 'دلیل رد (مشتری آن را می‌بیند)'}
+            </Text>
+            {done ? (
+              <TextField.Root
+                id="withdrawal-decision-text"
+                dir="ltr"
+                value={text}
+                maxLength={100}
+                onChange={(e) => setText(e.target.value)}
+                data-testid="withdrawal-reference"
+              />
+            ) : (
+              <TextArea
+                id="withdrawal-decision-text"
+                value={text}
+                maxLength={500}
+                onChange={(e) => setText(e.target.value)}
+                data-testid="withdrawal-reason"
+              />
+            )}
+          </Flex>
+          <DialogActions
+            mt="4"
+            error={error}
+            busy={busy}
+            submitDisabled={!valid}
+            submitLabel={done ? 'ثبت واریز' : 'رد برداشت'}
+            submitTestId="withdrawal-decision-submit"
+          />
+        </form>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+export default function WithdrawalsPage() {
+  const [state, setState] = useState<StateFilter>('requested');
+  const [target, setTarget] = useState<Target | null>(null);
+  const [refreshKey, setRefreshKey] = useState(0);
+  const def = useMemo(
+    () => ({
+      ...baseDef,
+      name: `withdrawals-${state}`,
+      source: { ...baseDef.source, params: state === 'all' ? {} : { state } },
+    }),
+    [state],
+  );
+  const open = (row: Record<string, unknown>, kind: Target['kind']) =>
+    setTarget({
+      id: Number(row.id),
+      amount: Number(row.amount),
+      customerName: String(row.customerName),
+      bankName: String(row.bankName),
+      iban: String(row.iban),
+      kind,
+    });
+
+  return (
+    <Flex direction="column" gap="3">
+      <Heading size="6">برداشت‌ها</Heading>
+      <SegmentedControl.Root value={state} onValueChange={(v) => setState(v as StateFilter)} aria-label="وضعیت">
+        <SegmentedControl.Item value="requested">در انتظار واریز</SegmentedControl.Item>
+        <SegmentedControl.Item value="done">واریزشده</SegmentedControl.Item>
+        <SegmentedControl.Item value="refused">ردشده</SegmentedControl.Item>
+        <SegmentedControl.Item value="all">همه</SegmentedControl.Item>
+      </SegmentedControl.Root>
+      <Card size="2">
+        <DataTable
+          def={def}
+          decorate={decorateWithdrawals}
+          refreshKey={refreshKey}
+          actions={(row) =>
+            row.state === 'requested' ? (
+              <Flex gap="2">
+                <Button size="1" onClick={() => open(row, 'done')} data-testid={`withdrawal-done-${String(row.id)}`}>
+                  ثبت واریز
+                </Button>
+                <Button
+                  size="1"
+                  color="red"
+                  variant="soft"
+                  onClick={() => open(row, 'refused')}
+                  data-testid={`withdrawal-refuse-${String(row.id)}`}
+                >
+                  رد
+                </Button>
+              </Flex>
+            ) : null
+          }
+        />
+      </Card>
+      <DecisionDialog
+        target={target}
+        onClose={(changed) => {
+          setTarget(null);
+          if (changed) setRefreshKey((k) => k + 1);
+        }}
+      />
+    </Flex>
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * Bank accounts and withdrawals end to end (issue 9, "Done when"): on a phone, a customer with money in the wallet
+ * registers an IBAN typed with Persian digits and spaces (the bank is named as it becomes valid), staff approve its
+ * ownership from the task queue, the customer withdraws the whole wallet with a confirmation, staff record the
+ * bank transfer on the withdrawals page, and the customer's wallet ends at zero with the withdrawal shown done.
+ */
+import path from 'node:path';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toPersianDigits } from '../../src/shared/digits';
+import { checkInvariants } from '../../src/server/modules/ledger/invariants';
+import { postTransaction, userBalance } from '../../src/server/modules/ledger/service';
+import { animationsDone, DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { bearer, loginAdmin, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+
+const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+async function signedIn(token: string, viewport: { width: number; height: number }) {
+  const context = await browser.newContext({ viewport });
+  contexts.push(context);
+  await context.addInitScript((t) => {
+    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
+  }, token);
+  return context.newPage();
+}
+
+/** Bank Sepah's published example IBAN. */
+const IBAN = 'IR240150000001177301920207';
+
+describe('bank accounts and withdrawals', () => {
+  it('registers an IBAN, staff approve it, the whole wallet is withdrawn and transferred', async () => {
+    const token = await verifiedCustomer(server, '09135550001', '1335923985');
+    const me = (await post(server, '/api/me/fetchUserData', undefined, bearer(token))).body.data as { id: number };
+    const db = server.app.database.db;
+    await db
+      .transaction()
+      .execute((trx) =>
+        postTransaction(trx, { type: 'transaction_B', userId: me.id, amounts: { collectionAmount: 2_500_000 } }),
+      );
+
+    const page = await signedIn(token, PHONE);
+    await page.goto(`${server.url}/request/myWallet`);
+    const section = page.getByTestId('bank-accounts');
+    await section.waitFor();
+    const input = page.getByTestId('iban-input');
+    // A wrong digit: the Persian reason appears once the number is complete.
+    await input.pressSequentially('IR24 0150 0000 0117 7301 9202 08');
+    await expect.poll(() => page.getByTestId('iban-help').textContent()).toContain('معتبر نیست');
+    await input.fill('');
+    await input.pressSequentially(`ir${toPersianDigits(IBAN.slice(2).replace(/(\d{4})/g, '$1 '))}`);
+    await expect.poll(() => page.getByTestId('iban-help').textContent()).toContain('بانک سپه');
+    await page.getByTestId('save-iban').click();
+    await expect.poll(() => section.textContent()).toContain('در انتظار بررسی');
+    await expect.poll(() => page.getByTestId('withdraw-needs-account').isVisible()).toBe(true);
+    await animationsDone(page);
+    await page.getByTestId('bank-accounts').screenshot({ path: path.join(shots, 'wallet-bank-accounts-pending.png') });
+
+    // Staff approve the ownership from the task queue.
+    const admin = await loginAdmin(server);
+    const staff = await signedIn(admin, DESKTOP);
+    await staff.goto(`${server.url}/management/tasks`);
+    const account = await db
+      .selectFrom('userBankAccounts')
+      .select('id')
+      .where('userId', '=', me.id)
+      .executeTakeFirstOrThrow();
+    const task = await db
+      .selectFrom('tasks')
+      .select('id')
+      .where('userBankAccountId', '=', account.id)
+      .executeTakeFirstOrThrow();
+    await staff.getByTestId(`open-task-${task.id}`).click();
+    const dialog = staff.getByTestId('bank-account-review');
+    await expect.poll(() => dialog.getByTestId('review-iban').textContent()).toBe('IR24 0150 0000 0117 7301 9202 07');
+    await dialog.getByTestId('approve-uba').click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The customer's page turns the account green (live) and withdraws everything.
+    await expect.poll(() => section.textContent(), { timeout: 10_000 }).toContain('تایید شده');
+    await expect.poll(() => page.locator('[data-testid="bank-accounts"] [data-row-color="green"]').count()).toBe(1);
+    await page.getByTestId('withdraw-all').click();
+    await expect.poll(() => page.getByTestId('withdraw-amount').inputValue()).toBe('2500000');
+    await page.getByTestId('withdraw-submit').click();
+    const confirm = page.getByTestId('withdraw-confirm');
+    await expect.poll(() => confirm.textContent()).toContain('2,500,000');
+    await confirm.getByTestId('withdraw-confirm-button').click();
+    await confirm.waitFor({ state: 'detached' });
+    const withdrawals = page.getByTestId('withdrawals');
+    await expect.poll(() => withdrawals.textContent()).toContain('در انتظار واریز');
+    expect(await userBalance(db, me.id)).toEqual({ balance: 0, reserved: 0 });
+    await animationsDone(page);
+    await page.screenshot({ path: path.join(shots, 'wallet-withdrawal-requested.png'), fullPage: true });
+
+    // Staff record the bank transfer.
+    await staff.goto(`${server.url}/management/withdrawals`);
+    const row = await db.selectFrom('withdrawals').select('id').where('userId', '=', me.id).executeTakeFirstOrThrow();
+    await staff.getByTestId(`withdrawal-done-${row.id}`).click();
+    await staff.getByTestId('withdrawal-reference').pressSequentially('TRF-98765');
+    await staff.getByTestId('withdrawal-decision-submit').click();
+    await staff.getByTestId('withdrawal-dialog').waitFor({ state: 'detached' });
+
+    await expect.poll(() => withdrawals.textContent(), { timeout: 10_000 }).toContain('واریز شد');
+    await expect.poll(() => withdrawals.textContent()).toContain('TRF-98765');
+    expect(await userBalance(db, me.id)).toEqual({ balance: 0, reserved: 0 });
+    expect(await checkInvariants(db)).toEqual([]);
+    await animationsDone(page);
+    await page.getByTestId('withdrawals').screenshot({ path: path.join(shots, 'wallet-withdrawal-done.png') });
+  });
+});
