@@ -4216,14 +4216,14 @@ export interface operations {
                     /** @description The foreign amount paid (default the request's amount) */
                     foreignAmount?: number;
                     /** @description The payment method used (payment_methods) */
-                    paymentMethod?: number | null;
+                    paymentMethod?: number;
                     purchase: number;
                     /** @description What the request really cost the customer in rial: the currency's real rial cost plus the quoted fee, tax and operation cost; at most the expected price (the rest returns to the wallet) */
                     realPrice: number;
                     /** @description A receipt image the staff member uploaded (uploadFile, filePrefix currencyPaymentReceipt) */
-                    receiptFile?: string | null;
+                    receiptFile?: string;
                     /** @description The third party paid through (third_parties) */
-                    thirdParty?: number | null;
+                    thirdParty?: number;
                 };
             };
         };

@@ -244,7 +244,23 @@ export class FulfilmentService {
     const order = ((deskForm?.form.uiSchema as { 'ui:order'?: string[] } | undefined)?.['ui:order'] ?? []).filter(
       (name) => name !== '*',
     );
-    const values = row.fields as Record<string, string | number | boolean | null>;
+    const values = { ...(row.fields as Record<string, string | number | boolean | null>) };
+    // Ids the desk's form picks from a list are shown by their titles, as the customer chose them.
+    const widgets = (deskForm?.form.uiSchema ?? {}) as Record<string, { 'ui:widget'?: string } | undefined>;
+    for (const [name, ui] of Object.entries(widgets)) {
+      const id = Number(values[name]);
+      if (!(name in values) || !Number.isInteger(id)) continue;
+      if (ui?.['ui:widget'] === 'currencySelect') {
+        values[name] = `${purchase.currencyTitle} (${purchase.currencyCode})`;
+      } else if (ui?.['ui:widget'] === 'paymentMethodGroupSelect') {
+        const group = await this.db
+          .selectFrom('paymentMethodGroups')
+          .select('title')
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (group) values[name] = group.title;
+      }
+    }
     const names = [...order.filter((n) => n in values), ...Object.keys(values).filter((n) => !order.includes(n))];
     const secret = this.options.catalogue.writeOnlyFields;
     const reserved = await purchaseReservation(this.db, row.userId, purchaseId);

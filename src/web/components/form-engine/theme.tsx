@@ -10,6 +10,7 @@ import { ImageUploadWidget } from './widgets/ImageUploadWidget';
 import { NationalCodeWidget } from './widgets/NationalCodeWidget';
 import { PasswordWidget } from './widgets/PasswordWidget';
 import {
+  ChoiceSelectWidget,
   CurrencySelectWidget,
   GoogleAdsAccountSelectWidget,
   PaymentMethodGroupSelectWidget,
@@ -108,6 +109,7 @@ const widgets: RegistryWidgetsType = {
   currencySelect: CurrencySelectWidget,
   paymentMethodGroupSelect: PaymentMethodGroupSelectWidget,
   googleAdsAccountSelect: GoogleAdsAccountSelectWidget,
+  choiceSelect: ChoiceSelectWidget,
   imageUpload: ImageUploadWidget,
   PasswordWidget,
   password: PasswordWidget,

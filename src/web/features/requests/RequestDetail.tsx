@@ -77,6 +77,11 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
                       </Text>
                     )}
                   </Flex>
+                  {change.reason && (
+                    <Text as="p" size="2" mt="1" data-testid="state-reason">
+                      دلیل: {change.reason}
+                    </Text>
+                  )}
                 </li>
               ))}
             </ol>

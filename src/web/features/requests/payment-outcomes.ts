@@ -49,6 +49,9 @@ export const STATE_CAUSES: Record<string, string> = {
   paidFromWallet: 'پرداخت از کیف پول',
   paidOnline: 'پرداخت آنلاین',
   cancelledByCustomer: 'لغو توسط شما',
+  fulfilled: 'پرداخت ارزی انجام شد؛ مابه‌التفاوت قیمت به کیف پول شما بازگشت',
+  failedByStaff: 'انجام نشد؛ مبلغ به کیف پول شما بازگشت',
+  profileL1Rejected: 'هویت شما تایید نشد؛ مبلغ به کیف پول شما بازگشت',
 };
 
 /** The state of an online payment, in Persian. */

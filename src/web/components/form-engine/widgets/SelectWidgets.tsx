@@ -102,3 +102,33 @@ export function GoogleAdsAccountSelectWidget({ id }: WidgetProps) {
     </Text>
   );
 }
+
+/**
+ * A choice among rows the page already has (`ui:options.choices` names a list in the form's context, each row
+ * `{id, title}`), as a staff form's third party or payment method. Empty means not chosen.
+ */
+export function ChoiceSelectWidget({
+  id,
+  value,
+  onChange,
+  disabled,
+  readonly,
+  options,
+  rawErrors,
+  registry,
+}: WidgetProps) {
+  const lists = (registry.formContext as { choices?: Record<string, Array<{ id: number; title: string }>> } | undefined)
+    ?.choices;
+  const items = lists?.[String(options.choices)] ?? [];
+  return (
+    <RadixSelect
+      id={id}
+      value={value}
+      onChange={onChange}
+      disabled={disabled || readonly || items.length === 0}
+      invalid={Boolean(rawErrors?.length)}
+      placeholder={items.length === 0 ? 'موردی ثبت نشده است' : 'انتخاب کنید'}
+      items={items.map((item) => ({ id: item.id, label: item.title }))}
+    />
+  );
+}

@@ -6,6 +6,8 @@ import type { components } from '../../../../generated/api';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
 import { api, call } from '../../../lib/api-client';
 import { BankAccountReviewDialog } from './BankAccountReviewDialog';
+import { FULFILMENT_TASK_TYPES } from '../../../lib/queries/fulfilment';
+import { FulfilmentDialog } from './FulfilmentDialog';
 import { ProfileReviewDialog } from './ProfileReviewDialog';
 
 type TaskType = components['schemas']['TaskType'];
@@ -13,6 +15,7 @@ type TaskType = components['schemas']['TaskType'];
 /** Current tasks with their type colours; a profile-approval or bank-account ownership task opens its review dialog. */
 export default function TasksPage() {
   const [openTask, setOpenTask] = useState<number | null>(null);
+  const [openFulfilment, setOpenFulfilment] = useState<number | null>(null);
   const [openBankTask, setOpenBankTask] = useState<number | null>(null);
   const [refreshKey, setRefreshKey] = useState(0);
   // Task-type lists are emptied before each search: the query has no placeholder data.
@@ -35,7 +38,15 @@ export default function TasksPage() {
           def={asTableDef(tasksTable)}
           refreshKey={refreshKey}
           actions={(row) =>
-            row.type === 'approveProfileAsL1Task' || row.type === 'approveUbaOwnerTask' ? (
+            FULFILMENT_TASK_TYPES.includes(String(row.type)) ? (
+              <Button
+                size="1"
+                onClick={() => setOpenFulfilment(Number(row.id))}
+                data-testid={`open-task-${String(row.id)}`}
+              >
+                انجام
+              </Button>
+            ) : row.type === 'approveProfileAsL1Task' || row.type === 'approveUbaOwnerTask' ? (
               <Button
                 size="1"
                 onClick={() => (row.type === 'approveUbaOwnerTask' ? setOpenBankTask : setOpenTask)(Number(row.id))}
@@ -51,6 +62,13 @@ export default function TasksPage() {
         taskId={openBankTask}
         onClose={(changed) => {
           setOpenBankTask(null);
+          if (changed) setRefreshKey((k) => k + 1);
+        }}
+      />
+      <FulfilmentDialog
+        taskId={openFulfilment}
+        onClose={(changed) => {
+          setOpenFulfilment(null);
           if (changed) setRefreshKey((k) => k + 1);
         }}
       />

@@ -1,0 +1,300 @@
+/**
+ * A paid request's fulfilment task: opening it claims it. Staff see every field the customer gave (the password
+ * revealed only on demand, each reveal audit-logged by the server), the price summary with its costs and the
+ * reservation, then decide once: «انجام شد» with the real price and the currency payment, or «ناموفق» with the
+ * reason the customer sees. The forms are schemas/entryForms/fulfilmentDone.json and fulfilmentFailed.json.
+ */
+import { EyeOpenIcon } from '@radix-ui/react-icons';
+import { Badge, Box, Button, Callout, DataList, Dialog, Flex, Heading, Skeleton, Tabs, Text } from '@radix-ui/themes';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import doneFormJson from '../../../../../schemas/entryForms/fulfilmentDone.json';
+import failedFormJson from '../../../../../schemas/entryForms/fulfilmentFailed.json';
+import { formatPhone, formatRial } from '../../../../shared/format';
+import { DialogActions } from '../../../components/DialogActions';
+import { DateText } from '../../../components/date/DateText';
+import { asEntryForm, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
+import { PurchasePrice } from '../../../components/payments/PurchasePrice';
+import { RialText } from '../../../components/RialText';
+import { showSnackbar } from '../../../components/shell/snackbar';
+import { LoadError } from '../../../components/states/LoadError';
+import { digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import {
+  type FulfilmentDone,
+  type FulfilmentTaskData,
+  fulfilmentTaskQuery,
+  recordFulfilmentDone,
+  recordFulfilmentFailed,
+  revealPurchaseSecret,
+} from '../../../lib/queries/fulfilment';
+
+const DONE_FORM = asEntryForm(doneFormJson);
+const FAILED_FORM = asEntryForm(failedFormJson);
+
+function fieldText(value: FulfilmentTaskData['fields'][number]['value']): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'بله' : 'خیر';
+  return String(value);
+}
+
+/** The request's fields; a secret one shows dots and a button that asks the server for it. */
+function RequestFields({ data }: { data: FulfilmentTaskData }) {
+  const [revealed, setRevealed] = useState<Record<string, string> | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const reveal = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setRevealed((await revealPurchaseSecret(data.purchase.id)).fields);
+    } catch (e) {
+      setError(digMessage(e) ?? FALLBACK_MESSAGE);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <DataList.Root size="2" data-testid="fulfilment-fields">
+      {data.fields.map((field) => (
+        <DataList.Item key={field.name}>
+          <DataList.Label minWidth="140px">{field.title}</DataList.Label>
+          <DataList.Value>
+            {field.secret ? (
+              revealed && field.name in revealed ? (
+                <Text className="ltr" weight="bold" data-testid={`revealed-${field.name}`}>
+                  {revealed[field.name]}
+                </Text>
+              ) : (
+                <Flex gap="2" align="center" wrap="wrap">
+                  <Text aria-hidden>••••••</Text>
+                  <Button
+                    size="1"
+                    variant="soft"
+                    color="orange"
+                    loading={busy}
+                    onClick={() => void reveal()}
+                    data-testid={`reveal-${field.name}`}
+                  >
+                    <EyeOpenIcon /> نمایش {field.title}
+                  </Button>
+                  {error && (
+                    <Text size="1" color="red" role="alert">
+                      {error}
+                    </Text>
+                  )}
+                </Flex>
+              )
+            ) : (
+              <Text className={typeof field.value === 'string' && /^[\x20-\x7e]+$/.test(field.value) ? 'ltr' : ''}>
+                {fieldText(field.value)}
+              </Text>
+            )}
+          </DataList.Value>
+        </DataList.Item>
+      ))}
+    </DataList.Root>
+  );
+}
+
+/** What a real price does to the reservation: the currency's cost and the rial returned to the wallet. */
+function DoneSummary({ data, realPrice }: { data: FulfilmentTaskData; realPrice: unknown }) {
+  const costs = data.costs.fee + data.costs.tax + data.costs.operationCost;
+  if (typeof realPrice !== 'number' || !Number.isInteger(realPrice) || realPrice <= 0) return null;
+  const tooHigh = realPrice > data.reserved;
+  const tooLow = realPrice <= costs;
+  return (
+    <Callout.Root color={tooHigh || tooLow ? 'red' : 'blue'} size="1" data-testid="fulfilment-split">
+      <Callout.Text>
+        {tooHigh ? (
+          <>
+            قیمت واقعی بیش از مبلغ رزروشده (<RialText value={data.reserved} />) است.
+          </>
+        ) : tooLow ? (
+          <>
+            قیمت واقعی باید از مجموع کارمزد، مالیات و هزینه عملیاتی (<RialText value={costs} />) بیشتر باشد.
+          </>
+        ) : (
+          <>
+            هزینه ارزی: <RialText value={realPrice - costs} /> — کارمزد و مالیات و هزینه عملیاتی:{' '}
+            <RialText value={costs} /> — بازگشت به کیف پول مشتری: <RialText value={data.reserved - realPrice} />
+          </>
+        )}
+      </Callout.Text>
+    </Callout.Root>
+  );
+}
+
+function Decisions({ data, onDecided }: { data: FulfilmentTaskData; onDecided: () => void }) {
+  const [done, setDone] = useState<FormData>({});
+  const [failed, setFailed] = useState<FormData>({});
+  const [busy, setBusy] = useState<'done' | 'failed' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const choices = { thirdParties: data.thirdParties, paymentMethods: data.paymentMethods };
+
+  const decide = async (kind: 'done' | 'failed', values: FormData) => {
+    setBusy(kind);
+    setError(null);
+    try {
+      const message =
+        kind === 'done'
+          ? await recordFulfilmentDone({ ...(values as Omit<FulfilmentDone, 'purchase'>), purchase: data.purchase.id })
+          : await recordFulfilmentFailed(data.purchase.id, String(values.reason ?? ''));
+      showSnackbar(message, 'green');
+      onDecided();
+    } catch (e) {
+      setError(digMessage(e) ?? FALLBACK_MESSAGE);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <Tabs.Root defaultValue="done" onValueChange={() => setError(null)}>
+      <Tabs.List>
+        <Tabs.Trigger value="done" data-testid="tab-done">
+          انجام شد
+        </Tabs.Trigger>
+        <Tabs.Trigger value="failed" data-testid="tab-failed">
+          ناموفق
+        </Tabs.Trigger>
+      </Tabs.List>
+      <Box pt="3">
+        <Tabs.Content value="done">
+          <EntryForm
+            form={DONE_FORM}
+            idPrefix="fulfilmentDone"
+            formData={done}
+            onChange={setDone}
+            formContext={{ choices }}
+            uiSchema={{
+              foreignAmount: { 'ui:placeholder': String(data.purchase.amount) },
+            }}
+            disabled={busy !== null}
+            onSubmit={(values) => void decide('done', values)}
+          >
+            <DoneSummary data={data} realPrice={done.realPrice} />
+            <DialogActions
+              error={error}
+              busy={busy === 'done'}
+              submitLabel="ثبت انجام درخواست"
+              submitTestId="submit-done"
+              mt="3"
+            />
+          </EntryForm>
+        </Tabs.Content>
+        <Tabs.Content value="failed">
+          <EntryForm
+            form={FAILED_FORM}
+            idPrefix="fulfilmentFailed"
+            formData={failed}
+            onChange={setFailed}
+            disabled={busy !== null}
+            onSubmit={(values) => void decide('failed', values)}
+          >
+            <Text size="2" color="gray" as="p">
+              مبلغ رزروشده (<RialText value={data.reserved} />) به کیف پول مشتری برمی‌گردد.
+            </Text>
+            <DialogActions
+              error={error}
+              busy={busy === 'failed'}
+              submitLabel="ثبت ناموفق"
+              submitTestId="submit-failed"
+              mt="3"
+            />
+          </EntryForm>
+        </Tabs.Content>
+      </Box>
+    </Tabs.Root>
+  );
+}
+
+function FulfilmentBody({ taskId, onDecided }: { taskId: number; onDecided: () => void }) {
+  const { data, isPending, isError, error, refetch, isFetching } = useQuery(fulfilmentTaskQuery(taskId));
+  if (isPending) return <Skeleton height="320px" data-testid="fulfilment-loading" />;
+  if (isError)
+    return (
+      <LoadError
+        error={error}
+        fallback="دریافت اطلاعات درخواست ممکن نشد."
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+      />
+    );
+  const { purchase, customer, costs } = data;
+  const open = purchase.state === 'paid' || purchase.state === 'inProgress';
+  return (
+    <Flex direction="column" gap="4">
+      <Flex gap="3" align="center" wrap="wrap">
+        <Badge size="2" style={{ background: purchase.stateColor, color: 'white' }} data-testid="fulfilment-state">
+          {purchase.stateTitle}
+        </Badge>
+        <Text size="2">
+          مشتری: <b>{customer.fullName || '—'}</b>
+        </Text>
+        {customer.mobileNo && (
+          <Text size="2">
+            موبایل: <span className="ltr">{formatPhone(customer.mobileNo)}</span>
+          </Text>
+        )}
+        {customer.nationalCode && (
+          <Text size="2">
+            کد ملی: <span className="ltr">{customer.nationalCode}</span>
+          </Text>
+        )}
+        <Text size="2" color="gray">
+          ثبت: <DateText value={purchase.createdAt} />
+        </Text>
+      </Flex>
+      <Flex gap="4" wrap="wrap" align="start">
+        <Box style={{ flex: '1 1 320px', minWidth: 0 }}>
+          <Heading size="3" as="h3" mb="2">
+            اطلاعات درخواست
+          </Heading>
+          <RequestFields data={data} />
+        </Box>
+        <Box style={{ flex: '1 1 280px', minWidth: 0 }}>
+          <PurchasePrice purchase={purchase} waiting={false} />
+          <DataList.Root size="1" mt="2">
+            <DataList.Item>
+              <DataList.Label>کارمزد</DataList.Label>
+              <DataList.Value>{formatRial(costs.fee)}</DataList.Value>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.Label>مالیات</DataList.Label>
+              <DataList.Value>{formatRial(costs.tax)}</DataList.Value>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.Label>هزینه عملیاتی</DataList.Label>
+              <DataList.Value>{formatRial(costs.operationCost)}</DataList.Value>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.Label>مبلغ رزروشده</DataList.Label>
+              <DataList.Value data-testid="fulfilment-reserved">{formatRial(data.reserved)}</DataList.Value>
+            </DataList.Item>
+          </DataList.Root>
+        </Box>
+      </Flex>
+      {open ? (
+        <Decisions data={data} onDecided={onDecided} />
+      ) : (
+        <Callout.Root color="gray">
+          <Callout.Text>درباره این درخواست پیش‌تر تصمیم‌گیری شده است.</Callout.Text>
+        </Callout.Root>
+      )}
+    </Flex>
+  );
+}
+
+export function FulfilmentDialog({ taskId, onClose }: { taskId: number | null; onClose: (changed: boolean) => void }) {
+  return (
+    <Dialog.Root open={taskId !== null} onOpenChange={(o) => !o && onClose(false)}>
+      <Dialog.Content maxWidth="min(960px, 94vw)" data-testid="fulfilment-dialog">
+        <Dialog.Title>انجام درخواست پرداخت ارزی</Dialog.Title>
+        <Dialog.Description size="2" color="gray" mb="3">
+          با باز کردن این کار، انجام آن به نام شما ثبت می‌شود. هر تصمیم فقط یک بار ثبت می‌شود.
+        </Dialog.Description>
+        {taskId !== null && <FulfilmentBody key={taskId} taskId={taskId} onDecided={() => onClose(true)} />}
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
