@@ -15,6 +15,7 @@ import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';
 import { numericCode } from '../../lib/crypto';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
+import { whereContains } from '../../lib/sql';
 import { formatIban, parseIban } from '../../../shared/iban';
 import { displayName } from '../identity/users-store';
 import { lockedWalletBalance, postTransaction } from '../ledger/service';
@@ -356,20 +357,18 @@ export async function searchWithdrawals(
   let q = withdrawalSelect(db);
   if (userId !== null) q = q.where('w.userId', '=', userId);
   if (query.state) q = q.where('w.state', '=', query.state);
-  const text = query.search?.trim();
-  if (text) {
-    const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) =>
-      eb.or([
-        eb('a.iban', 'ilike', like),
-        eb('a.ownerName', 'ilike', like),
-        eb('u.mobileNo', 'ilike', like),
-        eb(sql<string>`coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')`, 'ilike', like),
-        eb('w.traceCode', 'ilike', like),
-        eb('w.bankReference', 'ilike', like),
-      ]),
-    );
-  }
+  q = whereContains(
+    q,
+    [
+      'a.iban',
+      'a.ownerName',
+      'u.mobileNo',
+      sql<string>`coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')`,
+      'w.traceCode',
+      'w.bankReference',
+    ],
+    query.search?.trim(),
+  );
   const page = await pageOf(q, query, (x) => withdrawalColumns(x).orderBy('w.id', 'desc'));
   return { items: page.items.map(toWithdrawalDto), total: page.total };
 }
