@@ -1772,11 +1772,11 @@ export interface components {
                 total: number;
             };
         };
-        /** @description The desk's form fields; validated by the server against the desk's own form schema */
+        /** @description The desk's form fields, nested as its form allows (lists and groups, at most four levels, 50 items a list, 40 fields a group); the server validates them against the desk's own form schema */
         DeskFormInput: {
             quoteId?: string;
         } & {
-            [key: string]: string | number | boolean | null;
+            [key: string]: components["schemas"]["FormValue"];
         };
         Envelope: {
             data?: unknown;
@@ -1788,6 +1788,26 @@ export interface components {
             msg: string;
             /** @constant */
             result: false;
+        };
+        /** @description One field of a request as a person reads it, from the form version the request was validated against: a value's text (a choice's title, yes or no), a list's rows or a group's fields, each with its title */
+        FieldView: {
+            fields?: components["schemas"]["FieldView"][];
+            items?: components["schemas"]["FieldView"][];
+            /** @description The field's path in the form (attendees/0/name) */
+            path: string;
+            text?: string;
+            title: string;
+        };
+        FormScalar: string | number | boolean | null;
+        /** @description A form field's value; lists and groups nest at most three levels below it */
+        FormValue: components["schemas"]["FormScalar"] | components["schemas"]["FormValue2"][] | {
+            [key: string]: components["schemas"]["FormValue2"];
+        };
+        FormValue2: components["schemas"]["FormScalar"] | components["schemas"]["FormValue3"][] | {
+            [key: string]: components["schemas"]["FormValue3"];
+        };
+        FormValue3: components["schemas"]["FormScalar"] | components["schemas"]["FormScalar"][] | {
+            [key: string]: components["schemas"]["FormScalar"];
         };
         FulfilmentTaskData: {
             costs: {
@@ -1940,8 +1960,10 @@ export interface components {
             expectedPrice: number;
             /** @description The desk's form fields as submitted, without the form's writeOnly fields: the third-party password is stored with the request and never returned in a list. */
             fields: {
-                [key: string]: string | number | boolean | null;
+                [key: string]: components["schemas"]["FormValue"];
             };
+            /** @description The fields as a person reads them, titled by the form version the request was validated against (the price inputs, shown by the price, and staff-only fields left out) */
+            fieldsView: components["schemas"]["FieldView"][];
             grossPrice: number;
             id: number;
             /** @description While waiting for payment: the expected price minus what the wallet holds now (floored at 0); once paid, what was paid through the gateway */

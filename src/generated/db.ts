@@ -141,6 +141,17 @@ export interface FailureCounters {
   lockedUntil: Timestamp | null;
 }
 
+export interface FormVersions {
+  createdAt: Generated<Timestamp>;
+  desk: string;
+  /**
+   * schema, uiSchema, priceInputs and staffOnlyFields as the request was validated (json, not jsonb: the order of the fields is kept)
+   */
+  form: Json;
+  formType: string;
+  hash: string;
+}
+
 export interface GroupActions {
   actionId: number;
   groupId: number;
@@ -297,6 +308,10 @@ export interface Purchases {
   fee: number;
   fields: ColumnType<Record<string, unknown>, string, string>;
   formType: string;
+  /**
+   * The form version the request's fields were validated against (null before migration 018)
+   */
+  formVersion: string | null;
   grossPrice: number;
   id: Generated<number>;
   operationCost: number;
@@ -572,6 +587,7 @@ export interface DB {
   currencyBankAccounts: CurrencyBankAccounts;
   currencyPayments: CurrencyPayments;
   failureCounters: FailureCounters;
+  formVersions: FormVersions;
   groupActions: GroupActions;
   groups: Groups;
   groupUsers: GroupUsers;

@@ -7,7 +7,10 @@ export interface Desk {
   $schema?: string;
   identifier: string;
   productCategory: 'educational' | 'internationalExams' | 'embassies' | 'googleAds' | 'others';
-  formType: 'generalCpr' | 'googleAdsAccountCr' | 'ieltsRegistrationCpr';
+  /**
+   * The formType of a file under schemas/forms/ (schemas:check checks it exists)
+   */
+  formType: string;
   /**
    * simple requires profile level 1
    */
@@ -23,7 +26,7 @@ export interface Desk {
    */
   underConstruction?: boolean;
   /**
-   * Per-field overrides keyed by field name
+   * Per-field overrides keyed by the field's path in the form (billingAddress/city for a nested one)
    */
   comps: {
     [k: string]: {

@@ -24,7 +24,10 @@ export interface DataTable {
     {
       key: string;
       title: string;
-      type: 'text' | 'number' | 'rial' | 'date' | 'dateTime' | 'boolean' | 'phone' | 'badge' | 'list';
+      /**
+       * fields: a request's fieldsView (titled values, lists and groups)
+       */
+      type: 'text' | 'number' | 'rial' | 'date' | 'dateTime' | 'boolean' | 'phone' | 'badge' | 'list' | 'fields';
       /**
        * For badge: the row field holding the colour
        */
@@ -34,7 +37,10 @@ export interface DataTable {
     ...{
       key: string;
       title: string;
-      type: 'text' | 'number' | 'rial' | 'date' | 'dateTime' | 'boolean' | 'phone' | 'badge' | 'list';
+      /**
+       * fields: a request's fieldsView (titled values, lists and groups)
+       */
+      type: 'text' | 'number' | 'rial' | 'date' | 'dateTime' | 'boolean' | 'phone' | 'badge' | 'list' | 'fields';
       /**
        * For badge: the row field holding the colour
        */

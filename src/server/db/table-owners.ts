@@ -43,6 +43,7 @@ export const TABLE_OWNERS = {
   purchases: 'modules/requests',
   idempotency_keys: 'modules/requests',
   purchase_state_changes: 'modules/requests',
+  form_versions: 'modules/requests',
 
   // Paying requests: online payments at a bank gateway, their idempotency keys, and receipts of money received.
   online_proformas: 'modules/payments',

@@ -17,6 +17,7 @@ export interface DeskForm {
   desk: Desk;
   form: FormType;
   schema: JsonSchemaObject;
+  uiSchema: Record<string, unknown>;
   /** Values the desk fixes (e.g. foriWire's username '-'), filled in before validation. */
   staticValues: Record<string, unknown>;
 }
@@ -26,8 +27,9 @@ const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) 
 export class Catalogue {
   readonly deskForms = new Map<string, DeskForm>();
   /**
-   * Fields some form marks `writeOnly` (a third-party password): kept with a request, never listed. Taken over
-   * every form, so a request of a desk since removed from the catalogue is covered too.
+   * Fields some form declares staff-only (`staffOnlyFields`) or marks `writeOnly` (a third-party password): kept
+   * with a request, never listed. Taken over every form, so a request of a desk since removed from the catalogue
+   * is covered too.
    */
   readonly writeOnlyFields: ReadonlySet<string>;
 
@@ -37,17 +39,18 @@ export class Catalogue {
     readonly forms: FormType[],
   ) {
     this.writeOnlyFields = new Set(
-      forms.flatMap((f) =>
-        Object.entries(f.schema.properties)
+      forms.flatMap((f) => [
+        ...(f.staffOnlyFields ?? []),
+        ...Object.entries(f.schema.properties as Record<string, { writeOnly?: boolean }>)
           .filter(([, property]) => property.writeOnly === true)
           .map(([name]) => name),
-      ),
+      ]),
     );
     for (const desk of desks) {
       const form = forms.find((f) => f.formType === desk.formType);
       if (!form) throw new Error(`desk ${desk.identifier}: unknown form type ${desk.formType}`);
-      const { schema, staticValues } = effectiveForm(desk, form);
-      this.deskForms.set(desk.identifier, { desk, form, schema, staticValues });
+      const { schema, uiSchema, staticValues } = effectiveForm(desk, form);
+      this.deskForms.set(desk.identifier, { desk, form, schema, uiSchema, staticValues });
     }
   }
 

@@ -8,6 +8,8 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import { toPersianDigits } from '../../../shared/digits';
+import { formErrorMessage, pointerSegments, propertyOf, type SchemaNode } from '../../../shared/form-schema';
+import { viewOfFields } from '../../../shared/form-view';
 import {
   currencyDecimals,
   hasAtMostDecimals,
@@ -18,11 +20,11 @@ import {
 } from '../../../shared/pricing';
 import { createAjv } from '../../../shared/validation/ajv';
 import type { Principal } from '../../contract/handlers';
-import { describeValidationError } from '../../contract/validator';
 import type { DB } from '../../db/database';
 import type { DB as Database } from '../../../generated/db';
 import { HttpError } from '../../http/errors';
 import { type MessageKey, msg } from '../../http/messages';
+import messageCatalogue from '../../../../schemas/messages/fa.json' with { type: 'json' };
 import { randomToken } from '../../lib/crypto';
 import { userBalance } from '../ledger/service';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
@@ -32,6 +34,16 @@ import { readSettings } from '../settings/service';
 
 export type Quote = components['schemas']['Quote'];
 export type Purchase = components['schemas']['Purchase'];
+
+/** The form a request keeps (table form_versions): what validated its fields and titles them later. */
+interface StoredForm {
+  schema: SchemaNode;
+  uiSchema: SchemaNode;
+  priceInputs: string[];
+  staffOnlyFields: string[];
+}
+
+const messageTexts = messageCatalogue.messages;
 
 /** Thrown inside the submission's transaction to roll it back when another request spent the quote first. */
 class QuoteSpent extends Error {}
@@ -43,6 +55,7 @@ export class RequestService {
   // The same formats the web's rjsf validator knows (ajv-formats) plus the shared keywords.
   private readonly ajv = createAjv();
   private readonly validators = new Map<string, ValidateFunction>();
+  private readonly formVersions = new WeakMap<DeskForm, { hash: string; form: StoredForm }>();
 
   constructor(
     private readonly db: DB,
@@ -56,19 +69,44 @@ export class RequestService {
     return deskForm;
   }
 
-  private validate(key: string, schema: object, data: unknown): void {
+  /** Refuses `data` with the first error's Persian message (the field's `x-messages`, else one naming it). */
+  private validate(key: string, schema: SchemaNode, data: unknown): void {
     let fn = this.validators.get(key);
     if (!fn) {
       fn = this.ajv.compile(schema);
       this.validators.set(key, fn);
     }
-    if (!fn(data)) throw new HttpError(400, describeValidationError(fn.errors));
+    if (fn(data)) return;
+    const error = fn.errors?.[0];
+    if (!error) throw HttpError.of(400, 'http.badRequest');
+    const message = formErrorMessage(
+      schema,
+      { keyword: error.keyword, path: pointerSegments(error.instancePath), params: error.params },
+      (k, params) => (k in messageTexts ? msg(k as MessageKey, params) : undefined),
+    );
+    throw new HttpError(400, message);
+  }
+
+  /** The desk's effective form as a request keeps it, and the hash that names this version. */
+  private formVersionOf(deskForm: DeskForm): { hash: string; form: StoredForm } {
+    let version = this.formVersions.get(deskForm);
+    if (!version) {
+      const form: StoredForm = {
+        schema: deskForm.schema,
+        uiSchema: deskForm.uiSchema,
+        priceInputs: deskForm.form.priceInputs,
+        staffOnlyFields: deskForm.form.staffOnlyFields ?? [],
+      };
+      version = { hash: createHash('sha256').update(canonicalJson(form)).digest('hex'), form };
+      this.formVersions.set(deskForm, version);
+    }
+    return version;
   }
 
   /** Only the price inputs, each required: a quote needs nothing else. */
   private validatePriceInputs(deskForm: DeskForm, input: Record<string, unknown>): void {
     const { schema, form, desk } = deskForm;
-    const properties = Object.fromEntries(form.priceInputs.map((f) => [f, schema.properties[f]]));
+    const properties = Object.fromEntries(form.priceInputs.map((f) => [f, propertyOf(schema, f)]));
     this.validate(`${desk.identifier}:price`, { type: 'object', required: form.priceInputs, properties }, input);
   }
 
@@ -96,10 +134,13 @@ export class RequestService {
   private async resolvePriceInputs(deskForm: DeskForm, input: Record<string, unknown>, userId: number) {
     const { desk, form } = deskForm;
     const currencyId = Number(input.currency);
-    if (form.formType === 'googleAdsAccountCr') {
-      // Google Ads accounts arrive with their own issue; until a customer has one there is nothing to charge.
-      void userId;
-      throw HttpError.of(422, 'desk.googleAdsAccountNotFound');
+    switch (form.pricing) {
+      case 'googleAdsRecharge':
+        // Google Ads accounts arrive with their own issue; until a customer has one there is nothing to charge.
+        void userId;
+        throw HttpError.of(422, 'desk.googleAdsAccountNotFound');
+      case 'foreignAmount':
+        break;
     }
     const currency = await this.db
       .selectFrom('currencies')
@@ -283,13 +324,25 @@ export class RequestService {
 
   private async createPurchase(
     trx: Kysely<Database>,
-    { desk }: DeskForm,
+    deskForm: DeskForm,
     fields: Record<string, unknown>,
     quote: Selectable<Database['quotes']>,
     principal: Principal,
     idempotencyKey: string,
   ): Promise<number> {
+    const { desk } = deskForm;
     const wallet = await this.walletBalance(principal.userId, trx);
+    const version = this.formVersionOf(deskForm);
+    await trx
+      .insertInto('formVersions')
+      .values({
+        hash: version.hash,
+        desk: desk.identifier,
+        formType: desk.formType,
+        form: JSON.stringify(version.form),
+      })
+      .onConflict((oc) => oc.column('hash').doNothing())
+      .execute();
     const created = await trx
       .insertInto('purchases')
       .values({
@@ -299,6 +352,7 @@ export class RequestService {
         formType: desk.formType,
         state: 'waitingForPayment',
         fields: JSON.stringify(fields),
+        formVersion: version.hash,
         quoteId: quote.id,
         currencyId: quote.currencyId,
         amountMinor: quote.amountMinor,
@@ -342,6 +396,21 @@ export class RequestService {
     return Object.fromEntries(Object.entries(fields).filter(([name]) => !this.catalogue.writeOnlyFields.has(name)));
   }
 
+  /**
+   * A request's fields as its pages show them, titled by the form version it was validated against (a request made
+   * before versions were kept takes the desk's current form); the price inputs and staff-only fields are left out.
+   */
+  private fieldsView(deskIdentifier: string, stored: StoredForm | null, fields: Record<string, unknown>) {
+    const current = this.catalogue.deskForm(deskIdentifier);
+    const form = stored ?? (current ? this.formVersionOf(current).form : null);
+    const omit = new Set([
+      ...this.catalogue.writeOnlyFields,
+      ...(form?.priceInputs ?? ['currency', 'amount', 'requestedPaymentMethodGroup']),
+      ...(form?.staffOnlyFields ?? []),
+    ]);
+    return viewOfFields(form?.schema, form?.uiSchema, fields, '', omit);
+  }
+
   async searchPurchases(
     filter: {
       userId?: number;
@@ -356,7 +425,8 @@ export class RequestService {
       .innerJoin('purchaseStates', 'purchaseStates.identifier', 'purchases.state')
       .innerJoin('currencies', 'currencies.id', 'purchases.currencyId')
       .innerJoin('users', 'users.id', 'purchases.userId')
-      .innerJoin('quotes', 'quotes.id', 'purchases.quoteId');
+      .innerJoin('quotes', 'quotes.id', 'purchases.quoteId')
+      .leftJoin('formVersions', 'formVersions.hash', 'purchases.formVersion');
     if (filter.userId !== undefined) q = q.where('purchases.userId', '=', filter.userId);
     if (filter.ids) q = q.where('purchases.id', 'in', filter.ids);
     if (filter.state) q = q.where('purchases.state', '=', filter.state);
@@ -387,6 +457,7 @@ export class RequestService {
           'purchases.payablePrice',
           'quotes.expiresAt as quoteExpiresAt',
           'purchases.fields',
+          'formVersions.form as form',
           'purchases.createdAt',
           'purchases.userId',
           'users.firstName',
@@ -427,7 +498,8 @@ export class RequestService {
             }
           : { walletAmount: r.walletAmount, payablePrice: r.payablePrice }),
         quoteExpiresAt: new Date(r.quoteExpiresAt).toISOString(),
-        fields: this.listedFields(r.fields as Record<string, string | number | boolean>),
+        fields: this.listedFields(r.fields as Purchase['fields']),
+        fieldsView: this.fieldsView(r.desk, r.form as StoredForm | null, r.fields as Record<string, unknown>),
         customerName: [r.firstName, r.lastName].filter(Boolean).join(' ') || r.mobileNo || '',
         createdAt: new Date(r.createdAt).toISOString(),
       })),

@@ -17,6 +17,7 @@ import { calendarAtom } from '../../lib/calendar';
 import { showSnackbar } from '../shell/snackbar';
 import { type ExportFormat, exportRows } from './export';
 import { type Column, TableView } from './TableView';
+import { type FieldView, Fields, fieldsText } from '../FieldsView';
 
 type Row = Record<string, unknown>;
 
@@ -135,6 +136,8 @@ export function DataTable({
         );
       case 'list':
         return <span>{formatNumber(Array.isArray(v) ? v.length : 0)}</span>;
+      case 'fields':
+        return <Fields fields={v as FieldView[]} />;
       default:
         return String(v);
     }
@@ -144,7 +147,14 @@ export function DataTable({
     const exported = await exportRows(
       rows.map((r) =>
         Object.fromEntries(
-          def.columns.map((c) => [c.title, Array.isArray(r[c.key]) ? (r[c.key] as unknown[]).length : r[c.key]]),
+          def.columns.map((c) => [
+            c.title,
+            c.type === 'fields'
+              ? fieldsText((r[c.key] as FieldView[] | undefined) ?? [])
+              : Array.isArray(r[c.key])
+                ? (r[c.key] as unknown[]).length
+                : r[c.key],
+          ]),
         ),
       ),
       format,

@@ -1,11 +1,26 @@
-/** The Radix theme for rjsf: small widgets gathered in one map, RTL field template, no error list. */
+/**
+ * The Radix theme for rjsf, right to left: every widget and template rjsf can ask for (the templates in
+ * templates.tsx), plus the project's own widgets by name (`ui:widget`). tests/unit/form-theme.test.ts fails when
+ * rjsf's default registry has a widget or template this theme does not provide.
+ */
 
 import { Flex, Text } from '@radix-ui/themes';
 import { withTheme } from '@rjsf/core';
 import type { FieldTemplateProps, ObjectFieldTemplateProps, RegistryWidgetsType, TemplatesType } from '@rjsf/utils';
+import { templates as baseTemplates, DescriptionFieldTemplate, TitleFieldTemplate } from './templates';
 import { AmountWidget } from './widgets/AmountWidget';
+import { CheckboxesWidget, RadioWidget, RatingWidget, SelectWidget } from './widgets/ChoiceWidgets';
 import { CheckboxWidget } from './widgets/CheckboxWidget';
-import { JalaliDateWidget, RadioWidget } from './widgets/DateWidgets';
+import { JalaliDateWidget } from './widgets/DateWidgets';
+import {
+  ColorWidget,
+  DateTimeWidget,
+  HiddenWidget,
+  RangeWidget,
+  TimeWidget,
+  UpDownWidget,
+  URLWidget,
+} from './widgets/InputWidgets';
 import { ImageUploadWidget } from './widgets/ImageUploadWidget';
 import { NationalCodeWidget } from './widgets/NationalCodeWidget';
 import { PasswordWidget } from './widgets/PasswordWidget';
@@ -31,10 +46,16 @@ function FieldTemplate({
   schema,
 }: FieldTemplateProps) {
   if (hidden) return <div hidden>{children}</div>;
-  if (schema.type === 'object')
+  // A group or a list draws its own title; its errors (too few rows) follow it.
+  if (schema.type === 'object' || (schema.type === 'array' && !displayLabel))
     return (
-      <Flex direction="column" gap="4">
+      <Flex direction="column" gap="2" data-field={id.replace(/^[^_]+_/, '')}>
         {children}
+        {(rawErrors ?? []).map((error) => (
+          <Text key={error} size="1" color="red" role="alert">
+            {error}
+          </Text>
+        ))}
       </Flex>
     );
   return (
@@ -70,7 +91,45 @@ function FieldTemplate({
  * The form's fields in one column, without rjsf's default fieldset frame. Fields whose `ui:options` say `half`
  * share a row two by two where there is room (first and last name), and stack on a phone.
  */
-function ObjectFieldTemplate({ properties, uiSchema }: ObjectFieldTemplateProps) {
+function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
+  const { properties, uiSchema, fieldPathId, title, description, required, registry } = props;
+  const fields = <ObjectFields properties={properties} uiSchema={uiSchema} />;
+  // The form itself and a list's row (whose card says which row) need no frame of their own.
+  if (fieldPathId.path.length === 0 || typeof fieldPathId.path.at(-1) === 'number') return fields;
+  // A group (a nested object, a list's row): its title and description above its fields, in a frame.
+  const label = (uiSchema?.['ui:title'] as string | undefined) ?? title;
+  return (
+    <Flex
+      direction="column"
+      gap="3"
+      role="group"
+      aria-labelledby={label ? `${fieldPathId.$id}__title` : undefined}
+      style={{ borderInlineStart: '2px solid var(--gray-a5)', paddingInlineStart: 'var(--space-3)' }}
+    >
+      {label && (
+        <TitleFieldTemplate
+          id={`${fieldPathId.$id}__title`}
+          title={label}
+          required={required}
+          schema={props.schema}
+          registry={registry}
+          {...(props.optionalDataControl ? { optionalDataControl: props.optionalDataControl } : {})}
+        />
+      )}
+      {description && (
+        <DescriptionFieldTemplate
+          id={`${fieldPathId.$id}__description`}
+          description={description}
+          schema={props.schema}
+          registry={registry}
+        />
+      )}
+      {fields}
+    </Flex>
+  );
+}
+
+function ObjectFields({ properties, uiSchema }: Pick<ObjectFieldTemplateProps, 'properties' | 'uiSchema'>) {
   const half = (name: string) =>
     Boolean((uiSchema?.[name] as { 'ui:options'?: { half?: boolean } } | undefined)?.['ui:options']?.half);
   const rows: Array<typeof properties> = [];
@@ -101,6 +160,23 @@ function ObjectFieldTemplate({ properties, uiSchema }: ObjectFieldTemplateProps)
 }
 
 const widgets: RegistryWidgetsType = {
+  // rjsf's own names, each drawn by the theme.
+  AltDateTimeWidget: DateTimeWidget,
+  AltDateWidget: JalaliDateWidget,
+  CheckboxesWidget,
+  ColorWidget,
+  DateTimeWidget,
+  DateWidget: JalaliDateWidget,
+  FileWidget: ImageUploadWidget,
+  HiddenWidget,
+  RangeWidget,
+  RatingWidget,
+  SelectWidget,
+  TimeWidget,
+  URLWidget,
+  UpDownWidget,
+  select: SelectWidget,
+  checkboxes: CheckboxesWidget,
   TextWidget,
   EmailWidget,
   TextareaWidget,
@@ -122,11 +198,14 @@ const widgets: RegistryWidgetsType = {
   radio: RadioWidget,
 };
 
-const templates: Partial<TemplatesType> = {
+export const themeTemplates: Partial<TemplatesType> = {
+  ...baseTemplates,
   FieldTemplate,
   ObjectFieldTemplate,
+  // Errors are shown under each field and beside the page's own submit button.
   ErrorListTemplate: () => null,
-  ButtonTemplates: { SubmitButton: () => null } as unknown as TemplatesType['ButtonTemplates'],
 };
 
-export const RadixForm = withTheme({ widgets, templates });
+export const themeWidgets = widgets;
+
+export const RadixForm = withTheme({ widgets, templates: themeTemplates });

@@ -15,11 +15,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import type { components } from '../../../generated/api';
 import { effectiveForm } from '../../../shared/catalogue';
 import { formatRial } from '../../../shared/format';
 import { RadixForm } from '../../components/form-engine/theme';
 import { persianTranslator } from '../../components/form-engine/translator';
-import { formValidator, persianErrors } from '../../components/form-engine/validator';
+import { errorPath, formValidator, persianErrors } from '../../components/form-engine/validator';
 import { TermsText } from '../../components/TermsText';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { POLICY_OPERATIONS } from '../../lib/policy-approval';
@@ -28,12 +29,13 @@ import { loadUser, loginDialogOpenAtom, userAtom } from '../../lib/session';
 import { PriceSummary, type Quote } from './PriceSummary';
 
 type FormData = Record<string, unknown>;
+type DeskFormInput = components['schemas']['DeskFormInput'];
 
-/** The top-level field an error belongs to (desk forms are flat). */
-const errorField = (error: RJSFValidationError): string =>
-  error.name === 'required'
-    ? String((error.params as { missingProperty?: string }).missingProperty ?? '')
-    : ((error.property ?? '').replace(/^\./, '').split('.')[0] ?? '');
+/** The field an error belongs to, named as its rjsf id without `root_` (`attendees_0_name`). */
+const errorField = (error: RJSFValidationError): string => {
+  const missing = error.name === 'required' ? (error.params as { missingProperty?: string }).missingProperty : '';
+  return [...errorPath(error), ...(missing ? [missing] : [])].join('_');
+};
 
 /** The price the customer confirmed: for these price inputs, this payable amount. */
 interface Confirmation {
@@ -161,7 +163,7 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
       const purchase = await call<{ id: number }>(
         api.POST('/api/me/desks/{desk}/requests', {
           params: { path: { desk: desk.identifier }, header: { 'Idempotency-Key': idempotencyKey.current } },
-          body: { ...(formData as Record<string, string | number | boolean | null>), quoteId: quote.quoteId },
+          body: { ...(formData as DeskFormInput), quoteId: quote.quoteId },
         }),
       );
       idempotencyKey.current = crypto.randomUUID();

@@ -8,6 +8,7 @@ import { Badge, Box, Card, Flex, Heading, IconButton, Link as RadixLink, Skeleto
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { DateText } from '../../components/date/DateText';
+import { Fields } from '../../components/FieldsView';
 import { PayAction } from '../../components/payments/PayAction';
 import { PurchasePrice } from '../../components/payments/PurchasePrice';
 import { RialText } from '../../components/RialText';
@@ -53,6 +54,16 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
               </Badge>
             </Flex>
             <PurchasePrice purchase={data.purchase} waiting={data.purchase.state === 'waitingForPayment'} />
+            {data.purchase.fieldsView.length > 0 && (
+              <>
+                <Heading size="3" as="h3">
+                  اطلاعات درخواست
+                </Heading>
+                <Box data-testid="request-fields">
+                  <Fields fields={data.purchase.fieldsView} />
+                </Box>
+              </>
+            )}
             {data.purchase.state === 'waitingForPayment' && (
               <Flex direction="column" gap="2">
                 <PayAction purchase={data.purchase} />

@@ -1,5 +1,5 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { Flex, RadioGroup, Text } from '@radix-ui/themes';
+import { Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { todayIso } from '../../../../shared/calendar/month-grid';
 import { calendarAtom } from '../../../lib/calendar';
@@ -43,22 +43,5 @@ export function JalaliDateWidget({
       // The field template shows the schema's message ('تاریخ معتبر نیست.'); the input only marks itself.
       invalid={Boolean(rawErrors?.length)}
     />
-  );
-}
-
-export function RadioWidget({ id, value, onChange, options, disabled, readonly }: WidgetProps) {
-  const choices = (options.enumOptions ?? []) as Array<{ value: string; label: string }>;
-  return (
-    <RadioGroup.Root id={id} value={value ?? ''} onValueChange={onChange} disabled={disabled || readonly}>
-      <Flex gap="4" wrap="wrap">
-        {choices.map((c) => (
-          <Text as="label" size="2" key={c.value}>
-            <Flex gap="2" align="center">
-              <RadioGroup.Item value={c.value} /> {c.label}
-            </Flex>
-          </Text>
-        ))}
-      </Flex>
-    </RadioGroup.Root>
   );
 }

@@ -1,10 +1,10 @@
 import { TextField } from '@radix-ui/themes';
 import type { WidgetProps } from '@rjsf/utils';
 
-type InputType = 'text' | 'tel' | 'email';
+type InputType = 'text' | 'tel' | 'email' | 'url';
 
 /**
- * A line of text. Options: `dir`, `inputType` (tel, email: the phone's keyboard), `maxLength` (a hard limit
+ * A line of text. Options: `dir`, `inputType` (tel, email, url: the phone's keyboard), `maxLength` (a hard limit
  * typed no further; without it one character more than the schema's maxLength, so its rule can say so),
  * `upperCase` (letters kept as capitals, as a currency code).
  */
