@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
+import { ibanMod97 } from '../../src/shared/iban';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
 import { type Customer, moneyHelpers, nationalCodeFor, type PayResult, type Purchase } from '../support/money';
 import { bearer, post, type RunningServer, startServer } from '../support/server';
@@ -395,13 +396,50 @@ describe('paying from the wallet', () => {
 
 describe('randomized payments', () => {
   // Each step: open a request and pay it (from the wallet or at the bank with any ending), replay a callback,
-  // cancel, or deposit. The invariants hold after every step.
+  // cancel, deposit, staff fulfil a paid request (done with a real price, or failed), settle an abandoned bank
+  // payment by hand (payOffline), or withdraw part of a wallet (then done, refused or left waiting). The
+  // invariants hold after every step.
   const steps = Number(process.env.PAYMENT_FUZZ_STEPS ?? 1000);
 
   it(`keeps the ledger whole over ${steps} random steps across several customers`, { timeout: 600_000 }, async () => {
     const people = await Promise.all(Array.from({ length: 4 }, () => customer()));
+    const staff = await money.staffWithActions([
+      'manageCurrencyPayments',
+      'manageWithdrawals',
+      'approveBankAccountOwnership',
+      'manageCollections',
+    ]);
+    const staffPost = (path: string, body: Record<string, unknown>) => post(server, path, body, bearer(staff.token));
+    // Every customer has an approved bank account to withdraw to.
+    const accounts = new Map<Customer, number>();
+    for (const [n, who] of people.entries()) {
+      const digits = String(9_000_000 + n).padStart(19, '0');
+      const iban = `IR${String(98 - ibanMod97(`IR00012${digits}`)).padStart(2, '0')}012${digits}`;
+      const saved = await post(
+        server,
+        '/api/me/saveUserBankAccount',
+        { iban, ownerName: 'سارا کریمی' },
+        bearer(who.token),
+      );
+      expect(saved.status, saved.body.msg).toBe(200);
+      const account = (saved.body.data as { id: number }).id;
+      const task = await db
+        .selectFrom('tasks')
+        .select('id')
+        .where('userBankAccountId', '=', account)
+        .executeTakeFirstOrThrow();
+      expect((await staffPost('/api/sys/fetchApproveUbaOwnerTaskData', { taskId: task.id })).status).toBe(200);
+      expect((await staffPost('/api/sys/approveUserBankAccountOwnership', { taskId: task.id })).status).toBe(200);
+      accounts.set(who, account);
+    }
+    const internal = await staffPost('/api/sys/searchInternalBankAccounts', {});
+    const ourAccount = (internal.body.data as { items: Array<{ id: number; isActive: boolean }> }).items.find(
+      (a) => a.isActive,
+    )!.id;
     const open: Array<{ who: Customer; purchase: Purchase }> = [];
+    const paid: Array<{ who: Customer; purchase: Purchase }> = [];
     const callbacks: string[] = [];
+    let references = 0;
     const step = fc.oneof(
       fc.record({ kind: fc.constant('request' as const), who: fc.nat(3), amount: fc.integer({ min: 10, max: 40 }) }),
       fc.record({
@@ -416,6 +454,19 @@ describe('randomized payments', () => {
         who: fc.nat(3),
         amount: fc.integer({ min: 1, max: 30_000_000 }),
       }),
+      fc.record({
+        kind: fc.constant('fulfil' as const),
+        pick: fc.nat(),
+        ending: fc.constantFrom('done', 'failed'),
+        share: fc.integer({ min: 1, max: 100 }),
+      }),
+      fc.record({ kind: fc.constant('offline' as const), pick: fc.nat() }),
+      fc.record({
+        kind: fc.constant('withdraw' as const),
+        who: fc.nat(3),
+        share: fc.integer({ min: 1, max: 100 }),
+        ending: fc.constantFrom('done', 'refused', 'waiting'),
+      }),
     );
     const plan = fc.sample(fc.array(step, { minLength: steps, maxLength: steps }), { numRuns: 1, seed: 8 })[0]!;
     let done = 0;
@@ -426,6 +477,83 @@ describe('randomized payments', () => {
         if (open.length < 30) open.push({ who: people[s.who]!, purchase: await request(people[s.who]!, s.amount) });
       } else if (s.kind === 'deposit') {
         await deposit(people[s.who]!, s.amount);
+      } else if (s.kind === 'fulfil') {
+        if (paid.length > 0) {
+          const [target] = paid.splice(s.pick % paid.length, 1);
+          const task = await db
+            .selectFrom('tasks')
+            .select('id')
+            .where('purchaseId', '=', target!.purchase.id)
+            .executeTakeFirstOrThrow();
+          const opened = await staffPost('/api/sys/fetchFulfilmentTaskData', { taskId: task.id });
+          expect(opened.status, opened.body.msg).toBe(200);
+          const { expectedPrice, totalCosts } = (await purchaseOf(target!.who, target!.purchase.id))
+            .purchase as Purchase & {
+            totalCosts: number;
+          };
+          const res =
+            s.ending === 'done'
+              ? await staffPost('/api/sys/uafCprDone', {
+                  purchase: target!.purchase.id,
+                  // Anything above the costs up to the whole reservation.
+                  realPrice: totalCosts + Math.max(1, Math.floor(((expectedPrice - totalCosts) * s.share) / 100)),
+                  currencyPaymentReference: `REF-${references++}`,
+                })
+              : await staffPost('/api/sys/uafCprFailed', { purchase: target!.purchase.id, reason: 'پرداخت ممکن نشد' });
+          expect(res.status, res.body.msg).toBe(200);
+          count(`fulfil:${s.ending}`);
+        }
+      } else if (s.kind === 'offline') {
+        const pending = await db
+          .selectFrom('onlineProformas')
+          .select(['callbackToken', 'amount', 'purchaseId'])
+          .where('state', '=', 'pending')
+          .orderBy('id')
+          .execute();
+        if (pending.length > 0) {
+          const proforma = pending[s.pick % pending.length]!;
+          const res = await staffPost('/api/sys/payOffline', {
+            formIsValid: true,
+            onlineProformaToken: proforma.callbackToken,
+            collectionSourceAccountNo: '6037-9912-3456-7890',
+            collectionDestinationAccount: ourAccount,
+            collectionAmount: proforma.amount,
+            collectionTrackingCode: `FUZZ-${process.pid}-${references++}`,
+          });
+          expect(res.status, res.body.msg).toBe(200);
+          count('offline');
+          const settled = open.findIndex((o) => o.purchase.id === proforma.purchaseId);
+          if (settled >= 0) {
+            const target = open[settled]!;
+            const state = (await purchaseOf(target.who, target.purchase.id)).purchase.state;
+            if (state !== 'waitingForPayment') open.splice(settled, 1);
+            if (state === 'paid') paid.push(target);
+          }
+        }
+      } else if (s.kind === 'withdraw') {
+        const who = people[s.who]!;
+        const { balance } = await balanceOf(who);
+        const amount = Math.floor((balance * s.share) / 100);
+        if (amount > 0) {
+          const res = await post(
+            server,
+            '/api/me/requestWithdrawal',
+            { bankAccount: accounts.get(who), amount },
+            { ...bearer(who.token), 'idempotency-key': newKey() },
+          );
+          expect(res.status, res.body.msg).toBe(200);
+          const withdrawal = (res.body.data as { id: number }).id;
+          if (s.ending === 'done') {
+            expect(
+              (await staffPost('/api/sys/withdrawalDone', { withdrawal, reference: `W-${references++}` })).status,
+            ).toBe(200);
+          } else if (s.ending === 'refused') {
+            expect(
+              (await staffPost('/api/sys/withdrawalRefused', { withdrawal, reason: 'حساب مسدود است' })).status,
+            ).toBe(200);
+          }
+          count(`withdraw:${s.ending}`);
+        }
       } else if (s.kind === 'replay') {
         if (callbacks.length > 0)
           count(`replay:${(await callback(callbacks[s.pick % callbacks.length]!)).searchParams.get('payment')}`);
@@ -457,9 +585,11 @@ describe('randomized payments', () => {
             count(`bank:${(await callback(location)).searchParams.get('payment')}`);
           }
         }
-        // Only requests still waiting for payment stay in play.
-        if ((await purchaseOf(target.who, target.purchase.id)).purchase.state !== 'waitingForPayment') {
+        // Only requests still waiting for payment stay in play; paid ones wait for staff.
+        const state = (await purchaseOf(target.who, target.purchase.id)).purchase.state;
+        if (state !== 'waitingForPayment') {
           open.splice(index, 1);
+          if (state === 'paid') paid.push(target);
         }
       }
       done++;
@@ -475,6 +605,12 @@ describe('randomized payments', () => {
       'bank:cancelled',
       'bank:cardMismatch',
       'replay:success',
+      'fulfil:done',
+      'fulfil:failed',
+      'offline',
+      'withdraw:done',
+      'withdraw:refused',
+      'withdraw:waiting',
     ]) {
       expect(seen.get(what) ?? 0, `${what} in ${JSON.stringify([...seen])}`).toBeGreaterThan(0);
     }
