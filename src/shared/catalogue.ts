@@ -6,7 +6,7 @@
  */
 import type { Desk } from '../generated/schemas/desk';
 import type { FormType } from '../generated/schemas/form';
-import { fieldAt, itemsOf, type SchemaNode } from './form-schema';
+import { fieldAt, itemsOf, propertyOf, type SchemaNode } from './form-schema';
 
 export type JsonSchemaObject = {
   type: 'object';
@@ -28,7 +28,7 @@ function uiNodeAt(root: SchemaNode, uiSchema: Record<string, unknown>, path: str
   let schema: SchemaNode | undefined = root;
   for (const segment of path) {
     const items: SchemaNode | undefined = schema ? itemsOf(schema) : undefined;
-    if (items && schema && !fieldAt(schema, [segment])) {
+    if (items && schema && !propertyOf(schema, segment)) {
       ui = (ui.items ??= {}) as Record<string, unknown>;
       schema = items;
     }

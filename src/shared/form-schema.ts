@@ -139,3 +139,24 @@ export const pointerSegments = (pointer: string): string[] =>
     .split('/')
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/**
+ * The schema as Ajv should validate it: each `dependentSchemas` moved into an `allOf` beside it. Ajv 8.20 forgets
+ * the properties an object's own `properties` evaluated when a `dependentSchemas` beside it does not apply, so
+ * `unevaluatedProperties: false` would refuse every field; inside `allOf` the two are merged correctly. The meaning
+ * is the same. Both the server and the web validate with this.
+ */
+export function forValidation<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(forValidation) as T;
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: SchemaNode = {};
+  for (const [key, value] of Object.entries(schema as SchemaNode)) {
+    // Values that are data, not schemas.
+    out[key] = ['const', 'enum', 'default', 'examples', 'x-messages'].includes(key) ? value : forValidation(value);
+  }
+  if (out.dependentSchemas && typeof out.dependentSchemas === 'object') {
+    const { dependentSchemas, ...rest } = out;
+    return { ...rest, allOf: [...((rest.allOf as SchemaNode[] | undefined) ?? []), { dependentSchemas }] } as T;
+  }
+  return out as T;
+}

@@ -7,7 +7,8 @@
 import getDefaultRegistry from '@rjsf/core/lib/getDefaultRegistry.js';
 import { TranslatableString } from '@rjsf/utils';
 import { describe, expect, it } from 'vitest';
-import { fieldAt, fieldLabel, formErrorMessage } from '../../src/shared/form-schema';
+import { fieldAt, fieldLabel, formErrorMessage, forValidation } from '../../src/shared/form-schema';
+import { createAjv } from '../../src/shared/validation/ajv';
 import { viewOfFields } from '../../src/shared/form-view';
 import { themeTemplates, themeWidgets } from '../../src/web/components/form-engine/theme';
 import { PERSIAN, persianTranslator } from '../../src/web/components/form-engine/translator';
@@ -124,5 +125,21 @@ describe('a form schema by path', () => {
       },
       { path: 'studentId', title: 'شماره دانشجویی', text: '12345' },
     ]);
+  });
+});
+
+describe('validating a form', () => {
+  it('keeps unevaluatedProperties right beside a dependentSchemas that does not apply (Ajv 8.20 alone refuses)', () => {
+    const schema = {
+      type: 'object',
+      unevaluatedProperties: false,
+      properties: { a: { type: 'string' }, b: { type: 'string' } },
+      dependentSchemas: { b: { required: ['c'], properties: { c: { type: 'string' } } } },
+    };
+    const validate = createAjv().compile(forValidation(schema));
+    expect(validate({ a: 'x' })).toBe(true);
+    expect(validate({ a: 'x', b: 'y', c: 'z' })).toBe(true);
+    expect(validate({ a: 'x', b: 'y' })).toBe(false);
+    expect(validate({ a: 'x', z: 1 })).toBe(false);
   });
 });

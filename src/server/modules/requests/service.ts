@@ -8,7 +8,13 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import { toPersianDigits } from '../../../shared/digits';
-import { formErrorMessage, pointerSegments, propertyOf, type SchemaNode } from '../../../shared/form-schema';
+import {
+  formErrorMessage,
+  forValidation,
+  pointerSegments,
+  propertyOf,
+  type SchemaNode,
+} from '../../../shared/form-schema';
 import { viewOfFields } from '../../../shared/form-view';
 import {
   currencyDecimals,
@@ -73,7 +79,7 @@ export class RequestService {
   private validate(key: string, schema: SchemaNode, data: unknown): void {
     let fn = this.validators.get(key);
     if (!fn) {
-      fn = this.ajv.compile(schema);
+      fn = this.ajv.compile(forValidation(schema));
       this.validators.set(key, fn);
     }
     if (fn(data)) return;

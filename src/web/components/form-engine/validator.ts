@@ -10,12 +10,25 @@ import { customizeValidator } from '@rjsf/validator-ajv8';
 import Ajv2020 from 'ajv/dist/2020';
 import messages from '../../../../schemas/messages/fa.json';
 import type { JsonSchemaObject } from '../../../shared/catalogue';
-import { formErrorMessage } from '../../../shared/form-schema';
+import { formErrorMessage, forValidation } from '../../../shared/form-schema';
 import { FORM_VALIDATOR_OPTIONS } from '../../../shared/validation/ajv-keywords';
 
 const text = messages.messages as Record<string, string>;
 
 export const formValidator = customizeValidator({ ...FORM_VALIDATOR_OPTIONS, AjvClass: Ajv2020 });
+
+/**
+ * The validator a form hands rjsf: it validates every change against the form's whole schema (as the server does),
+ * not the copy rjsf resolves for the values at hand (conditions merged in), on which `unevaluatedProperties` is
+ * wrong, and with `dependentSchemas` in a form Ajv gets right (forValidation).
+ */
+export function validatorFor(schema: JsonSchemaObject): typeof formValidator {
+  const whole = forValidation(schema);
+  const validator = Object.create(formValidator) as typeof formValidator;
+  validator.validateFormData = (formData, _resolved, ...rest) =>
+    formValidator.validateFormData(formData, whole as never, ...rest);
+  return validator;
+}
 
 /** A message of fa.json with its `{name}` placeholders filled, or undefined when there is no such key. */
 const messageText = (key: string, params: Record<string, string | number> = {}) =>

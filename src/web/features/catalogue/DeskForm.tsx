@@ -20,7 +20,7 @@ import { effectiveForm } from '../../../shared/catalogue';
 import { formatRial } from '../../../shared/format';
 import { RadixForm } from '../../components/form-engine/theme';
 import { persianTranslator } from '../../components/form-engine/translator';
-import { errorPath, formValidator, persianErrors } from '../../components/form-engine/validator';
+import { errorPath, persianErrors, validatorFor } from '../../components/form-engine/validator';
 import { TermsText } from '../../components/TermsText';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { POLICY_OPERATIONS } from '../../lib/policy-approval';
@@ -64,6 +64,7 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
   const queryClient = useQueryClient();
   const { schema, uiSchema, staticValues } = useMemo(() => effectiveForm(desk, form), [desk, form]);
   const transformErrors = useMemo(() => persianErrors(schema), [schema]);
+  const validator = useMemo(() => validatorFor(schema), [schema]);
   // A field shows what is wrong with its value as it is typed, and that it is empty once left; the list
   // beside submit shows every error from the start.
   const visited = useRef(new Set<string>());
@@ -123,8 +124,8 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
   }, [quote, inputsKey]);
 
   const formErrors = useMemo(
-    () => formValidator.validateFormData(data, schema as never, undefined, transformErrors).errors,
-    [data, schema, transformErrors],
+    () => validator.validateFormData(data, schema as never, undefined, transformErrors).errors,
+    [data, schema, validator, transformErrors],
   );
 
   // When the quote runs out, ask for a fresh one; the customer must confirm the new price.
@@ -192,7 +193,7 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
         uiSchema={{ ...uiSchema, 'ui:submitButtonOptions': { norender: true } } as never}
         formData={data}
         formContext={{ isCashService: desk.isCashService }}
-        validator={formValidator}
+        validator={validator}
         translateString={persianTranslator}
         showErrorList={false}
         noHtml5Validate
@@ -204,6 +205,8 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
         }}
         onChange={(e) => setData({ ...(e.formData ?? {}), ...staticValues })}
         onSubmit={(e) => void submit(e)}
+        // Errors are shown under their fields and beside submit; without this rjsf logs each validation to the console.
+        onError={() => undefined}
       />
 
       {!user && (
