@@ -340,7 +340,8 @@ describe('payment settings and the gateway factory', () => {
       merchant_id: SANDBOX_MERCHANT_ID,
       metadata: { mobile: '09121234567', national_code: '0012345679' },
     });
-    expect(created.redirectUrl).toBe(`${base}/sandbox-bank/pg/StartPay/${AUTHORITY}`);
+    // The browser is sent by path: it stays on the address it reached the site at.
+    expect(created.redirectUrl).toBe(`/sandbox-bank/pg/StartPay/${AUTHORITY}`);
 
     // With PUBLIC_URL the browser goes to the public address; the server still calls itself.
     const behindProxy = createPaymentGateway(loadConfig({ PUBLIC_URL: 'https://arzpay.example' }), () => base);
