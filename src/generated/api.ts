@@ -1236,6 +1236,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/uafCprRefundUserError": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The request failed through the customer's own error: the fee and its tax are kept and the rest of the reservation returns to the wallet (transaction_J; the operation cost is not deducted); it ends purchaseFailed with the reason the customer sees, and its task closes. A request already decided is 409. */
+        post: operations["uafCprRefundUserError"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/withdrawalDone": {
         parameters: {
             query?: never;
@@ -4292,6 +4309,39 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["Purchase"];
+                    };
+                };
+            };
+        };
+    };
+    uafCprRefundUserError: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    purchase: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The request, now failed, and the rial returned to the wallet */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            purchase: components["schemas"]["Purchase"];
+                            refundedAmount: number;
+                        };
                     };
                 };
             };

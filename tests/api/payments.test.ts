@@ -396,9 +396,9 @@ describe('paying from the wallet', () => {
 
 describe('randomized payments', () => {
   // Each step: open a request and pay it (from the wallet or at the bank with any ending), replay a callback,
-  // cancel, deposit, staff fulfil a paid request (done with a real price, or failed), settle an abandoned bank
-  // payment by hand (payOffline), or withdraw part of a wallet (then done, refused or left waiting). The
-  // invariants hold after every step.
+  // cancel, deposit, staff fulfil a paid request (done with a real price, failed, or failed through the customer's
+  // error with fee and tax kept), settle an abandoned bank payment by hand (payOffline), or withdraw part of a
+  // wallet (then done, refused or left waiting). The invariants hold after every step.
   const steps = Number(process.env.PAYMENT_FUZZ_STEPS ?? 1000);
 
   it(`keeps the ledger whole over ${steps} random steps across several customers`, { timeout: 600_000 }, async () => {
@@ -457,7 +457,7 @@ describe('randomized payments', () => {
       fc.record({
         kind: fc.constant('fulfil' as const),
         pick: fc.nat(),
-        ending: fc.constantFrom('done', 'failed'),
+        ending: fc.constantFrom('done', 'failed', 'refundUserError'),
         share: fc.integer({ min: 1, max: 100 }),
       }),
       fc.record({ kind: fc.constant('offline' as const), pick: fc.nat() }),
@@ -499,7 +499,13 @@ describe('randomized payments', () => {
                   realPrice: totalCosts + Math.max(1, Math.floor(((expectedPrice - totalCosts) * s.share) / 100)),
                   currencyPaymentReference: `REF-${references++}`,
                 })
-              : await staffPost('/api/sys/uafCprFailed', { purchase: target!.purchase.id, reason: 'پرداخت ممکن نشد' });
+              : s.ending === 'failed'
+                ? await staffPost('/api/sys/uafCprFailed', { purchase: target!.purchase.id, reason: 'پرداخت ممکن نشد' })
+                : // Fee and tax kept, the rest back to the wallet (transaction_J).
+                  await staffPost('/api/sys/uafCprRefundUserError', {
+                    purchase: target!.purchase.id,
+                    reason: 'نام کاربری اشتباه بود',
+                  });
           expect(res.status, res.body.msg).toBe(200);
           count(`fulfil:${s.ending}`);
         }
@@ -607,6 +613,7 @@ describe('randomized payments', () => {
       'replay:success',
       'fulfil:done',
       'fulfil:failed',
+      'fulfil:refundUserError',
       'offline',
       'withdraw:done',
       'withdraw:refused',

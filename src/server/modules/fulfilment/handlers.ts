@@ -1,4 +1,4 @@
-/** Staff fulfil paid requests: open the request from its task, reveal its password, record it done or failed. */
+/** Staff fulfil paid requests: open the request from its task, reveal its password, record it done, failed, or failed through the customer's error. */
 import type { Handlers } from '../../contract/handlers';
 import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
@@ -6,7 +6,10 @@ import type { FulfilmentService } from './service';
 
 export function fulfilmentHandlers(
   service: FulfilmentService,
-): Pick<Handlers, 'fetchFulfilmentTaskData' | 'revealPurchaseSecret' | 'uafCprDone' | 'uafCprFailed'> {
+): Pick<
+  Handlers,
+  'fetchFulfilmentTaskData' | 'revealPurchaseSecret' | 'uafCprDone' | 'uafCprFailed' | 'uafCprRefundUserError'
+> {
   return {
     fetchFulfilmentTaskData: async ({ body, principal }) => ok(await service.taskData(principal!, body.taskId)),
 
@@ -17,5 +20,8 @@ export function fulfilmentHandlers(
 
     uafCprFailed: async ({ body, principal }) =>
       ok(await service.failed(principal!, body.purchase, body.reason), msg('fulfilment.failed')),
+
+    uafCprRefundUserError: async ({ body, principal }) =>
+      ok(await service.refundUserError(principal!, body.purchase, body.reason), msg('fulfilment.refundedUserError')),
   };
 }

@@ -88,6 +88,29 @@ export function fulfilmentSplit(
   return { expendedAmount: realPrice - totalCosts, refundedAmount: reserved - realPrice };
 }
 
+/**
+ * How a request that failed through the customer's own error returns its reservation (transaction_J; SPEC section
+ * 9: a refund after a user error deducts fee and tax). With `reserved` what the request holds (its expected price):
+ *
+ *   fee                                     reservation → fees
+ *   tax                                     reservation → tax
+ *   refundedAmount = reserved − fee − tax   reservation → wallet
+ *
+ *   fee + tax + refundedAmount = reserved, so the request's reservation ends at exactly zero.
+ *
+ * The operation cost is not deducted: it pays for the currency payment, which was never made, so it returns to the
+ * wallet with the currency's price (the terms deduct only fee and tax). A paid request reserved its whole expected
+ * price, which includes fee and tax, so `refundedAmount` is never negative.
+ */
+export function userErrorRefundSplit(
+  reserved: number,
+  costs: { fee: number; tax: number },
+): { refundedAmount: number; fee: number; tax: number } {
+  const refundedAmount = reserved - costs.fee - costs.tax;
+  if (refundedAmount < 0) throw new Error(`a reservation of ${reserved} does not cover fee and tax`);
+  return { refundedAmount, fee: costs.fee, tax: costs.tax };
+}
+
 /** Refuses a decision on a request that is not waiting for one (409: it was decided, or is not paid). */
 function requireUnfulfilled(purchase: LockedPurchase | undefined): asserts purchase is LockedPurchase {
   if (!purchase) throw HttpError.of(404, 'purchase.notFound');
@@ -493,36 +516,76 @@ export class FulfilmentService {
 
   /** The request could not be carried out: its whole reservation returns to the wallet and the customer sees why. */
   async failed(principal: Principal, purchaseId: number, reason: string): Promise<Purchase> {
+    return (await this.endFailed(principal, purchaseId, reason, 'failedByStaff')).purchase;
+  }
+
+  /**
+   * The request failed through the customer's own error (a wrong username, an ineligible account, …): the fee and
+   * its tax are kept and the rest of the reservation returns to the wallet (see userErrorRefundSplit).
+   */
+  async refundUserError(
+    principal: Principal,
+    purchaseId: number,
+    reason: string,
+  ): Promise<{ purchase: Purchase; refundedAmount: number }> {
+    return this.endFailed(principal, purchaseId, reason, 'refundedUserError');
+  }
+
+  /**
+   * Ends a paid request purchaseFailed with `reason` on its history: 'failedByStaff' releases the whole reservation
+   * (transaction_E), 'refundedUserError' keeps the fee and tax (transaction_J). Once, under the request's lock.
+   */
+  private async endFailed(
+    principal: Principal,
+    purchaseId: number,
+    reason: string,
+    cause: 'failedByStaff' | 'refundedUserError',
+  ): Promise<{ purchase: Purchase; refundedAmount: number }> {
     const text = reason.trim();
-    const userId = await this.db.transaction().execute(async (trx) => {
+    const { userId, refundedAmount } = await this.db.transaction().execute(async (trx) => {
       const purchase = await this.lockForDecision(trx, principal, purchaseId);
       const reserved = await reservationOf(trx, purchase);
       const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
-      await postTransaction(trx, {
-        type: 'transaction_E',
-        userId: purchase.userId,
-        amounts: { expectedPrice: reserved },
-        details: {
-          purchaseId: purchase.id,
-          totalExpectedPrice: purchase.expectedPrice,
-          stateIdentifier: 'purchaseFailed',
-        },
-        traceCode,
-        idempotencyKey: `purchase:${purchase.id}:release`,
-      });
-      await changePurchaseState(trx, purchase.id, 'purchaseFailed', 'failedByStaff', principal.userId, {}, text);
+      const details = {
+        purchaseId: purchase.id,
+        totalExpectedPrice: purchase.expectedPrice,
+        stateIdentifier: 'purchaseFailed' as const,
+      };
+      let split: { refundedAmount: number; fee: number; tax: number };
+      if (cause === 'failedByStaff') {
+        split = { refundedAmount: reserved, fee: 0, tax: 0 };
+        await postTransaction(trx, {
+          type: 'transaction_E',
+          userId: purchase.userId,
+          amounts: { expectedPrice: reserved },
+          details,
+          traceCode,
+          idempotencyKey: `purchase:${purchase.id}:release`,
+        });
+      } else {
+        split = userErrorRefundSplit(reserved, { fee: purchase.fee, tax: purchase.tax });
+        await postTransaction(trx, {
+          type: 'transaction_J',
+          userId: purchase.userId,
+          amounts: split,
+          details,
+          traceCode,
+          idempotencyKey: `purchase:${purchase.id}:refundUserError`,
+        });
+      }
+      await changePurchaseState(trx, purchase.id, 'purchaseFailed', cause, principal.userId, {}, text);
       await closePurchaseTask(trx, purchase.id, { state: 'rejected', decidedBy: principal.userId, reason: text });
       await audit(trx, {
         actorUserId: principal.userId,
-        action: 'uafCprFailed',
+        action: cause === 'failedByStaff' ? 'uafCprFailed' : 'uafCprRefundUserError',
         entity: 'purchase',
         entityId: purchase.id,
         before: { state: purchase.state, reserved },
-        after: { state: 'purchaseFailed', reason: text },
+        after: { state: 'purchaseFailed', cause, reason: text, ...split },
       });
-      return purchase.userId;
+      return { userId: purchase.userId, refundedAmount: split.refundedAmount };
     });
     await announcePurchasesChanged(this.db, this.options.live, userId, [purchaseId]);
-    return this.purchaseOf(purchaseId);
+    return { purchase: await this.purchaseOf(purchaseId), refundedAmount };
   }
 }

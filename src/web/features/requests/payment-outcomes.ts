@@ -51,6 +51,7 @@ export const STATE_CAUSES: Record<string, string> = {
   cancelledByCustomer: 'لغو توسط شما',
   fulfilled: 'پرداخت ارزی انجام شد؛ مابه‌التفاوت قیمت به کیف پول شما بازگشت',
   failedByStaff: 'انجام نشد؛ مبلغ به کیف پول شما بازگشت',
+  refundedUserError: 'به دلیل خطا در اطلاعات شما انجام نشد؛ مبلغ پس از کسر کارمزد و مالیات به کیف پول شما بازگشت',
   profileL1Rejected: 'هویت شما تایید نشد؛ مبلغ به کیف پول شما بازگشت',
 };
 

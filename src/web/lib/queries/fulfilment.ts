@@ -35,3 +35,9 @@ export async function recordFulfilmentFailed(purchase: number, reason: string): 
   const { data } = await api.POST('/api/sys/uafCprFailed', { body: { purchase, reason } });
   return data?.msg ?? '';
 }
+
+/** Records the request failed through the customer's error: fee and tax kept, the rest back to the wallet. */
+export async function recordFulfilmentRefundUserError(purchase: number, reason: string): Promise<string> {
+  const { data } = await api.POST('/api/sys/uafCprRefundUserError', { body: { purchase, reason } });
+  return data?.msg ?? '';
+}

@@ -1,8 +1,9 @@
 /**
  * A paid request's fulfilment task: opening it claims it. Staff see every field the customer gave (the password
  * revealed only on demand, each reveal audit-logged by the server), the price summary with its costs and the
- * reservation, then decide once: «انجام شد» with the real price and the currency payment, or «ناموفق» with the
- * reason the customer sees. The forms are schemas/entryForms/fulfilmentDone.json and fulfilmentFailed.json.
+ * reservation, then decide once: «انجام شد» with the real price and the currency payment, «ناموفق» with the
+ * reason the customer sees (all back to the wallet), or «خطای کاربر» (fee and tax kept, the rest back). The forms
+ * are schemas/entryForms/fulfilmentDone.json, fulfilmentFailed.json and fulfilmentRefundUserError.json.
  */
 import { EyeOpenIcon } from '@radix-ui/react-icons';
 import { Badge, Box, Button, Callout, DataList, Dialog, Flex, Heading, Skeleton, Tabs, Text } from '@radix-ui/themes';
@@ -10,6 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import doneFormJson from '../../../../../schemas/entryForms/fulfilmentDone.json';
 import failedFormJson from '../../../../../schemas/entryForms/fulfilmentFailed.json';
+import userErrorFormJson from '../../../../../schemas/entryForms/fulfilmentRefundUserError.json';
 import { formatPhone, formatRial } from '../../../../shared/format';
 import { DialogActions } from '../../../components/DialogActions';
 import { DateText } from '../../../components/date/DateText';
@@ -25,11 +27,13 @@ import {
   fulfilmentTaskQuery,
   recordFulfilmentDone,
   recordFulfilmentFailed,
+  recordFulfilmentRefundUserError,
   revealPurchaseSecret,
 } from '../../../lib/queries/fulfilment';
 
 const DONE_FORM = asEntryForm(doneFormJson);
 const FAILED_FORM = asEntryForm(failedFormJson);
+const USER_ERROR_FORM = asEntryForm(userErrorFormJson);
 
 function fieldText(value: FulfilmentTaskData['fields'][number]['value']): string {
   if (value === null || value === undefined || value === '') return '—';
@@ -124,21 +128,26 @@ function DoneSummary({ data, realPrice }: { data: FulfilmentTaskData; realPrice:
   );
 }
 
+type Decision = 'done' | 'failed' | 'userError';
+
 function Decisions({ data, onDecided }: { data: FulfilmentTaskData; onDecided: () => void }) {
   const [done, setDone] = useState<FormData>({});
   const [failed, setFailed] = useState<FormData>({});
-  const [busy, setBusy] = useState<'done' | 'failed' | null>(null);
+  const [userError, setUserError] = useState<FormData>({});
+  const [busy, setBusy] = useState<Decision | null>(null);
   const [error, setError] = useState<string | null>(null);
   const choices = { thirdParties: data.thirdParties, paymentMethods: data.paymentMethods };
 
-  const decide = async (kind: 'done' | 'failed', values: FormData) => {
+  const decide = async (kind: Decision, values: FormData) => {
     setBusy(kind);
     setError(null);
     try {
       const message =
         kind === 'done'
           ? await recordFulfilmentDone({ ...(values as Omit<FulfilmentDone, 'purchase'>), purchase: data.purchase.id })
-          : await recordFulfilmentFailed(data.purchase.id, String(values.reason ?? ''));
+          : kind === 'failed'
+            ? await recordFulfilmentFailed(data.purchase.id, String(values.reason ?? ''))
+            : await recordFulfilmentRefundUserError(data.purchase.id, String(values.reason ?? ''));
       showSnackbar(message, 'green');
       onDecided();
     } catch (e) {
@@ -156,6 +165,9 @@ function Decisions({ data, onDecided }: { data: FulfilmentTaskData; onDecided: (
         </Tabs.Trigger>
         <Tabs.Trigger value="failed" data-testid="tab-failed">
           ناموفق
+        </Tabs.Trigger>
+        <Tabs.Trigger value="userError" data-testid="tab-user-error">
+          خطای کاربر
         </Tabs.Trigger>
       </Tabs.List>
       <Box pt="3">
@@ -199,6 +211,30 @@ function Decisions({ data, onDecided }: { data: FulfilmentTaskData; onDecided: (
               busy={busy === 'failed'}
               submitLabel="ثبت ناموفق"
               submitTestId="submit-failed"
+              mt="3"
+            />
+          </EntryForm>
+        </Tabs.Content>
+        <Tabs.Content value="userError">
+          <EntryForm
+            form={USER_ERROR_FORM}
+            idPrefix="fulfilmentRefundUserError"
+            formData={userError}
+            onChange={setUserError}
+            disabled={busy !== null}
+            onSubmit={(values) => void decide('userError', values)}
+          >
+            <Text size="2" color="gray" as="p" data-testid="user-error-split">
+              طبق قوانین، در بازگشت وجه پس از خطای کاربر کارمزد (<RialText value={data.costs.fee} />) و مالیات (
+              <RialText value={data.costs.tax} />) کسر می‌شود و{' '}
+              <RialText value={Math.max(0, data.reserved - data.costs.fee - data.costs.tax)} /> به کیف پول مشتری
+              برمی‌گردد.
+            </Text>
+            <DialogActions
+              error={error}
+              busy={busy === 'userError'}
+              submitLabel="ثبت بازگشت وجه با کسر کارمزد"
+              submitTestId="submit-user-error"
               mt="3"
             />
           </EntryForm>
