@@ -998,6 +998,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/searchCurrencyPayments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every currency payment recorded when a request was done, newest first: search in the customer's name, mobile number and national code, the reference and the currency code (a number also finds the request or payment id); a date range (Gregorian YYYY-MM-DD, both days included, UTC). */
+        post: operations["searchCurrencyPayments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/searchCustomers": {
         parameters: {
             query?: never;
@@ -1695,6 +1712,18 @@ export interface components {
             staffName: string;
             thirdPartyTitle: string | null;
         };
+        CurrencyPaymentSearch: {
+            /**
+             * Format: date
+             * @description First day, Gregorian YYYY-MM-DD
+             */
+            from?: string;
+            /**
+             * Format: date
+             * @description Last day, Gregorian YYYY-MM-DD (included)
+             */
+            to?: string;
+        } & components["schemas"]["SearchQuery"];
         CurrencySearch: {
             useForGoogleAdsAccountCr?: boolean;
             useForUafCpr?: boolean;
@@ -2130,6 +2159,25 @@ export interface components {
             sourceTitle: string;
             traceCode: string;
             trackingCode: string | null;
+            userId: number;
+        };
+        /** @description A recorded currency payment with the request's customer, for staff */
+        StaffCurrencyPayment: {
+            /** Format: date-time */
+            createdAt: string;
+            currencyCode: string;
+            customerName: string;
+            foreignAmount: number;
+            id: number;
+            mobileNo: string | null;
+            paymentMethodTitle: string | null;
+            purchaseId: number;
+            realPrice: number;
+            /** @description The receipt image's storage path (api/me/fileUrl signs it for staff holding the action) */
+            receiptFile: string | null;
+            reference: string;
+            staffName: string;
+            thirdPartyTitle: string | null;
             userId: number;
         };
         SystemParameter: {
@@ -3907,6 +3955,36 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["CurrencyBankAccount"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchCurrencyPayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CurrencyPaymentSearch"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Currency payments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["StaffCurrencyPayment"][];
                             total: number;
                         };
                     };

@@ -265,7 +265,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...paymentHandlers(payments, (request) => config.payments.publicUrl ?? `${request.protocol}://${request.host}`),
     ...collectionHandlers(db, payments, gateway),
     ...waitingWorkHandlers(db, (desk) => catalogue.deskForm(desk)?.desk.title ?? desk),
-    ...fulfilmentHandlers(fulfilment),
+    ...fulfilmentHandlers(fulfilment, db),
   };
   registerContractRoutes(fastify, {
     contract,

@@ -23,6 +23,7 @@ const Currencies = lazyPage(() => import('../features/management/currencies/Curr
 const Requests = lazyPage(() => import('../features/management/RequestsPage'));
 const Customers = lazyPage(() => import('../features/management/CustomersPage'));
 const Collections = lazyPage(() => import('../features/management/collections/CollectionsPage'));
+const CurrencyPayments = lazyPage(() => import('../features/management/currency-payments/CurrencyPaymentsPage'));
 const CustomerWallet = lazyPage(() => import('../features/wallet/CustomerWalletPage'));
 const Management = lazyPage(() => import('../features/management/ManagementHomePage'));
 const Tasks = lazyPage(() => import('../features/management/tasks/TasksPage'));
@@ -45,7 +46,7 @@ export const PAGES: Record<RouteName, ComponentType> = {
   customers: Customers,
   collections: Collections,
   withdrawals: Withdrawals,
-  currencyPayments: UnderConstruction,
+  currencyPayments: CurrencyPayments,
   googleMccAccounts: UnderConstruction,
   googleAdsAccounts: UnderConstruction,
   desk: Desk,

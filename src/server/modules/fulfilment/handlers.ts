@@ -2,15 +2,25 @@
 import type { Handlers } from '../../contract/handlers';
 import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
+import type { DB } from '../../db/database';
+import { searchCurrencyPayments } from './currency-payments';
 import type { FulfilmentService } from './service';
 
 export function fulfilmentHandlers(
   service: FulfilmentService,
+  db: DB,
 ): Pick<
   Handlers,
-  'fetchFulfilmentTaskData' | 'revealPurchaseSecret' | 'uafCprDone' | 'uafCprFailed' | 'uafCprRefundUserError'
+  | 'fetchFulfilmentTaskData'
+  | 'revealPurchaseSecret'
+  | 'uafCprDone'
+  | 'uafCprFailed'
+  | 'uafCprRefundUserError'
+  | 'searchCurrencyPayments'
 > {
   return {
+    searchCurrencyPayments: async ({ body }) => ok(await searchCurrencyPayments(db, body ?? {})),
+
     fetchFulfilmentTaskData: async ({ body, principal }) => ok(await service.taskData(principal!, body.taskId)),
 
     revealPurchaseSecret: async ({ body, principal }) =>

@@ -1,0 +1,100 @@
+/**
+ * The staff's read side of fulfilment: every currency payment recorded when a request was done (currency_payments),
+ * newest first, with the request's customer, for the /management/currencyPayments page.
+ */
+import type { Kysely } from 'kysely';
+import type { components } from '../../../generated/api';
+import type { DB as Database } from '../../../generated/db';
+import { type ListEnvelope, pageOf } from '../../lib/paging';
+import { containsText } from '../../lib/sql';
+
+type Db = Kysely<Database>;
+export type StaffCurrencyPayment = components['schemas']['StaffCurrencyPayment'];
+export type CurrencyPaymentSearch = components['schemas']['CurrencyPaymentSearch'];
+
+const nameOf = (first: string | null, last: string | null, mobile: string | null) =>
+  [first, last].filter(Boolean).join(' ') || mobile || '';
+
+/** The day after a YYYY-MM-DD date, so `to` includes its whole day. */
+function dayAfter(date: string): Date {
+  const next = new Date(`${date}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next;
+}
+
+/**
+ * Search: the customer's name, mobile number and national code, the payment's reference and the currency code
+ * (escaped, case-insensitive); a number also finds the request or the payment by id. A date range (UTC days, both
+ * included).
+ */
+export async function searchCurrencyPayments(
+  db: Db,
+  filter: CurrencyPaymentSearch,
+): Promise<ListEnvelope<StaffCurrencyPayment>> {
+  let q = db
+    .selectFrom('currencyPayments as c')
+    .innerJoin('purchases as p', 'p.id', 'c.purchaseId')
+    .innerJoin('users as u', 'u.id', 'p.userId')
+    .innerJoin('currencies as cur', 'cur.id', 'c.currencyId')
+    .innerJoin('users as s', 's.id', 'c.staffUserId')
+    .leftJoin('thirdParties as t', 't.id', 'c.thirdPartyId')
+    .leftJoin('paymentMethods as m', 'm.id', 'c.paymentMethodId');
+  if (filter.from) q = q.where('c.createdAt', '>=', new Date(`${filter.from}T00:00:00Z`));
+  if (filter.to) q = q.where('c.createdAt', '<', dayAfter(filter.to));
+  const term = filter.search?.trim();
+  if (term) {
+    q = q.where((eb) =>
+      eb.or([
+        containsText(
+          eb,
+          ['u.firstName', 'u.lastName', 'u.mobileNo', 'u.nationalCode', 'c.reference', 'cur.code'],
+          term,
+        ),
+        ...(/^\d{1,15}$/.test(term) ? [eb('c.purchaseId', '=', Number(term)), eb('c.id', '=', Number(term))] : []),
+      ]),
+    );
+  }
+  const page = await pageOf(q, filter, (x) =>
+    x
+      .select([
+        'c.id',
+        'c.purchaseId',
+        'p.userId',
+        'u.firstName',
+        'u.lastName',
+        'u.mobileNo',
+        'cur.code as currencyCode',
+        'c.amountMinor',
+        't.title as thirdPartyTitle',
+        'm.title as paymentMethodTitle',
+        'c.reference',
+        'c.receiptPath',
+        'c.realPrice',
+        's.firstName as staffFirstName',
+        's.lastName as staffLastName',
+        's.mobileNo as staffMobileNo',
+        'c.createdAt',
+      ])
+      .orderBy('c.createdAt', 'desc')
+      .orderBy('c.id', 'desc'),
+  );
+  return {
+    total: page.total,
+    items: page.items.map((r) => ({
+      id: r.id,
+      purchaseId: r.purchaseId,
+      userId: r.userId,
+      customerName: nameOf(r.firstName, r.lastName, r.mobileNo),
+      mobileNo: r.mobileNo,
+      currencyCode: r.currencyCode.trim(),
+      foreignAmount: r.amountMinor / 100,
+      thirdPartyTitle: r.thirdPartyTitle,
+      paymentMethodTitle: r.paymentMethodTitle,
+      reference: r.reference,
+      receiptFile: r.receiptPath,
+      realPrice: r.realPrice,
+      staffName: nameOf(r.staffFirstName, r.staffLastName, r.staffMobileNo),
+      createdAt: new Date(r.createdAt).toISOString(),
+    })),
+  };
+}
