@@ -72,7 +72,9 @@ async function stop(child: Started): Promise<void> {
   expect(await exited(child)).toBe(0);
 }
 
-describe('process start-up', () => {
+// Each test starts real processes that migrate a fresh embedded database (nineteen migrations): tens of seconds on
+// a busy two-core machine, so the budget is wider than the API suite's 30 s per test.
+describe('process start-up', { timeout: 120_000 }, () => {
   it('refuses PORT=abc with one clear line', async () => {
     const child = start({ PORT: 'abc' });
     expect(await exited(child)).toBe(1);
