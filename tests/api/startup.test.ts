@@ -72,7 +72,7 @@ async function stop(child: Started): Promise<void> {
   expect(await exited(child)).toBe(0);
 }
 
-// Each test starts real processes that migrate a fresh embedded database (nineteen migrations): tens of seconds on
+// Each test starts real processes that migrate a fresh embedded database (every migration): tens of seconds on
 // a busy two-core machine, so the budget is wider than the API suite's 30 s per test.
 describe('process start-up', { timeout: 120_000 }, () => {
   it('refuses PORT=abc with one clear line', async () => {
