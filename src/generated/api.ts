@@ -1623,14 +1623,14 @@ export interface components {
     schemas: {
         Action: {
             description: string;
-            id: number;
+            id: components["schemas"]["Id32"];
             name: string;
             title: string;
             /** @description True when an operation's x-access names it (it cannot be removed) */
             usedByContract: boolean;
         };
         CatalogueChoice: {
-            id: number;
+            id: components["schemas"]["Id32"];
             title: string;
         };
         CollectionReceipt: {
@@ -1644,7 +1644,7 @@ export interface components {
             createdAt: string;
             customerName: string;
             gatewayTitle: string;
-            id: number;
+            id: components["schemas"]["Id64"];
             nationalCode: string | null;
             purchaseId: number | null;
             purchaseTitle: string | null;
@@ -1671,10 +1671,12 @@ export interface components {
             to?: string;
             userId?: components["schemas"]["UserId"];
         } & components["schemas"]["SearchQuery"];
+        /** @description A count of rows or things */
+        Count: number;
         Currency: {
             /** @description ISO 4217 code */
             code: string;
-            id: number;
+            id: components["schemas"]["Id32"];
             /** @description Rial for one unit of the currency */
             rate: number;
             /** Format: date-time */
@@ -1688,25 +1690,25 @@ export interface components {
             accountNo: string;
             bankName: string;
             currencyCode: string;
-            currencyId: number;
-            id: number;
+            currencyId: components["schemas"]["Id32"];
+            id: components["schemas"]["Id32"];
             isActive: boolean;
             swift: string;
             title: string;
         };
         CurrencyPage: {
             items: components["schemas"]["Currency"][];
-            total: number;
+            total: components["schemas"]["Count"];
         };
         CurrencyPayment: {
             /** Format: date-time */
             createdAt: string;
             currencyCode: string;
             foreignAmount: number;
-            id: number;
+            id: components["schemas"]["Id64"];
             paymentMethodTitle: string | null;
-            purchaseId: number;
-            realPrice: number;
+            purchaseId: components["schemas"]["Id64"];
+            realPrice: components["schemas"]["Rial"];
             receiptFile: string | null;
             reference: string;
             staffName: string;
@@ -1737,8 +1739,8 @@ export interface components {
             createdAt: string;
             email: string | null;
             firstName: string | null;
-            groups: number[];
-            id: number;
+            groups: components["schemas"]["Id32"][];
+            id: components["schemas"]["Id64"];
             isActive: boolean;
             isStaff: boolean;
             lastName: string | null;
@@ -1796,17 +1798,17 @@ export interface components {
         CustomerWallet: {
             balance: number;
             customer: {
-                id: number;
+                id: components["schemas"]["Id64"];
                 mobileNo: string | null;
                 name: string;
                 nationalCode: string | null;
             };
             /** @description Online payments not settled (staff only; empty for the customer), with the token payOffline takes */
             openPayments: {
-                amount: number;
+                amount: components["schemas"]["Rial"];
                 /** Format: date-time */
                 createdAt: string;
-                onlineProformaId: number;
+                onlineProformaId: components["schemas"]["Id64"];
                 purchaseId: number | null;
                 /** @enum {string} */
                 state: "new" | "pending" | "cancelled" | "failed";
@@ -1857,14 +1859,14 @@ export interface components {
         };
         FulfilmentTaskData: {
             costs: {
-                fee: number;
-                operationCost: number;
-                tax: number;
+                fee: components["schemas"]["Rial"];
+                operationCost: components["schemas"]["Rial"];
+                tax: components["schemas"]["Rial"];
             };
             currencyPayment: null | components["schemas"]["CurrencyPayment"];
             customer: {
                 fullName: string;
-                id: number;
+                id: components["schemas"]["Id64"];
                 mobileNo: string | null;
                 nationalCode: string | null;
             };
@@ -1885,12 +1887,16 @@ export interface components {
             thirdParties: components["schemas"]["CatalogueChoice"][];
         };
         Group: {
-            actions: number[];
-            id: number;
+            actions: components["schemas"]["Id32"][];
+            id: components["schemas"]["Id32"];
             name: string;
             title: string;
-            users: number[];
+            users: components["schemas"]["Id64"][];
         };
+        /** @description Id in a 32-bit serial column */
+        Id32: number;
+        /** @description Id in a bigserial column (up to JavaScript's largest safe integer) */
+        Id64: number;
         IdRef: {
             id: components["schemas"]["UserId"];
         };
@@ -1898,7 +1904,7 @@ export interface components {
             accountNo: string;
             bankName: string;
             iban: string;
-            id: number;
+            id: components["schemas"]["Id32"];
             isActive: boolean;
             title: string;
         };
@@ -1916,27 +1922,27 @@ export interface components {
             collectionId: number | null;
             /** Format: date-time */
             createdAt: string;
-            onlineProformaId: number;
+            onlineProformaId: components["schemas"]["Id64"];
             /** @enum {string} */
             state: "new" | "pending" | "settled" | "cancelled" | "failed" | "cardMismatch";
         };
         PaymentMethod: {
-            groupId: number;
+            groupId: components["schemas"]["Id32"];
             groupTitle: string;
-            id: number;
+            id: components["schemas"]["Id32"];
             isActive: boolean;
             title: string;
         };
         PaymentMethodGroup: {
             description: string;
-            id: number;
+            id: components["schemas"]["Id32"];
             /** @description True for the cash-delivery methods of the foriWire desk */
             isCash: boolean;
             title: string;
         };
         PaymentMethodGroupPage: {
             items: components["schemas"]["PaymentMethodGroup"][];
-            total: number;
+            total: components["schemas"]["Count"];
         };
         PayOfflineInput: {
             /** @description Rial; equal to the online payment's amount when one is settled */
@@ -1955,7 +1961,7 @@ export interface components {
             onlineProformaToken: string;
         };
         PayOfflineResult: {
-            collectionId: number;
+            collectionId: components["schemas"]["Id64"];
             /**
              * @description success when the request was paid, walletCredited when the money stayed in the wallet
              * @enum {string}
@@ -1987,10 +1993,10 @@ export interface components {
             maxAmount: number;
             /** @description Smallest foreign amount, minor units */
             minAmount: number;
-            mobileValidationCodeLifetimeSeconds: number;
+            mobileValidationCodeLifetimeSeconds: components["schemas"]["Seconds"];
             /** @description Operation cost in rial per request */
             operationCost: number;
-            quoteLifetimeSeconds: number;
+            quoteLifetimeSeconds: components["schemas"]["Seconds"];
             /** @description Value-added tax on fees, percent */
             taxPercentOnFee: number;
         };
@@ -2003,15 +2009,15 @@ export interface components {
             customerName: string;
             desk: string;
             deskTitle: string;
-            expectedPrice: number;
+            expectedPrice: components["schemas"]["Rial"];
             /** @description The desk's form fields as submitted, without the form's writeOnly fields: the third-party password is stored with the request and never returned in a list. */
             fields: {
                 [key: string]: components["schemas"]["FormValue"];
             };
             /** @description The fields as a person reads them, titled by the form version the request was validated against (the price inputs, shown by the price, and staff-only fields left out) */
             fieldsView: components["schemas"]["FieldView"][];
-            grossPrice: number;
-            id: number;
+            grossPrice: components["schemas"]["Rial"];
+            id: components["schemas"]["Id64"];
             /** @description While waiting for payment: the expected price minus what the wallet holds now (floored at 0); once paid, what was paid through the gateway */
             payablePrice: number;
             productCategory: string;
@@ -2020,14 +2026,14 @@ export interface components {
              * @description Until when the request's price holds; paying after it needs a fresh quote
              */
             quoteExpiresAt: string;
-            rate: number;
+            rate: components["schemas"]["Rial"];
             state: string;
             stateColor: string;
             stateIsFailure: boolean;
             stateIsFinal: boolean;
             stateTitle: string;
-            totalCosts: number;
-            walletAmount: number;
+            totalCosts: components["schemas"]["Rial"];
+            walletAmount: components["schemas"]["Rial"];
         };
         PurchaseDetail: {
             history: components["schemas"]["PurchaseStateChange"][];
@@ -2063,30 +2069,32 @@ export interface components {
             /** @description Foreign amount, rounded to 2 decimals */
             amount: number;
             costs: {
-                fee: number;
-                operationCost: number;
-                tax: number;
+                fee: components["schemas"]["Rial"];
+                operationCost: components["schemas"]["Rial"];
+                tax: components["schemas"]["Rial"];
             };
             currency: {
                 code: string;
-                id: number;
+                id: components["schemas"]["Id32"];
                 title: string;
             };
             /** @description grossPrice + totalCosts, rial */
             expectedPrice: number;
             /** Format: date-time */
             expiresAt: string;
-            expiresInSeconds: number;
+            expiresInSeconds: components["schemas"]["Seconds"];
             /** @description Direct cost in rial */
             grossPrice: number;
             /** @description expectedPrice minus the wallet balance, never below zero */
             payablePrice: number;
             quoteId: string;
-            rate: number;
+            rate: components["schemas"]["Rial"];
             /** @description fee + tax + operation cost, rial */
             totalCosts: number;
-            walletBalance: number;
+            walletBalance: components["schemas"]["Rial"];
         };
+        /** @description An amount in integer rial (bigint column, up to JavaScript's largest safe integer) */
+        Rial: number;
         /** @description Paging and free text; operations extend it and close it with unevaluatedProperties false */
         SearchQuery: {
             /** @description 1 when absent */
@@ -2095,6 +2103,8 @@ export interface components {
             perPage?: number;
             search?: string;
         };
+        /** @description A duration in seconds */
+        Seconds: number;
         /** @description Id of a group or an action (a 32-bit serial column) */
         SerialId: number;
         SerialRef: {
@@ -2125,7 +2135,7 @@ export interface components {
              * @description When it ends unless used again (idle lifetime), or at the latest (absolute lifetime)
              */
             expiresAt: string;
-            id: number;
+            id: components["schemas"]["Id64"];
             /** @description The address the log-in came from */
             ip: string | null;
             /**
@@ -2137,14 +2147,14 @@ export interface components {
             os: string | null;
         };
         StaffCollection: {
-            amount: number;
+            amount: components["schemas"]["Rial"];
             cardNo: string | null;
             /** @description The gateway (online), or our bank account the deposit arrived in (offline) */
             channelTitle: string;
             /** Format: date-time */
             createdAt: string;
             customerName: string;
-            id: number;
+            id: components["schemas"]["Id64"];
             mobileNo: string | null;
             onlineProformaId: number | null;
             purchaseId: number | null;
@@ -2159,7 +2169,7 @@ export interface components {
             sourceTitle: string;
             traceCode: string;
             trackingCode: string | null;
-            userId: number;
+            userId: components["schemas"]["Id64"];
         };
         /** @description A recorded currency payment with the request's customer, for staff */
         StaffCurrencyPayment: {
@@ -2168,17 +2178,17 @@ export interface components {
             currencyCode: string;
             customerName: string;
             foreignAmount: number;
-            id: number;
+            id: components["schemas"]["Id64"];
             mobileNo: string | null;
             paymentMethodTitle: string | null;
-            purchaseId: number;
-            realPrice: number;
+            purchaseId: components["schemas"]["Id64"];
+            realPrice: components["schemas"]["Rial"];
             /** @description The receipt image's storage path (api/me/fileUrl signs it for staff holding the action) */
             receiptFile: string | null;
             reference: string;
             staffName: string;
             thirdPartyTitle: string | null;
-            userId: number;
+            userId: components["schemas"]["Id64"];
         };
         SystemParameter: {
             description: string;
@@ -2208,7 +2218,7 @@ export interface components {
             /** Format: date-time */
             decidedAt: string | null;
             decisionReason: string | null;
-            id: number;
+            id: components["schemas"]["Id64"];
             /** @enum {string} */
             state: "open" | "claimed" | "approved" | "rejected" | "done";
             subjectName: string | null;
@@ -2217,18 +2227,18 @@ export interface components {
             type: string;
         };
         TaskRef: {
-            taskId: number;
+            taskId: components["schemas"]["Id64"];
         };
         TaskType: {
             action: string;
             color: string;
             identifier: string;
-            openCount: number;
+            openCount: components["schemas"]["Count"];
             title: string;
         };
         ThirdParty: {
             country: string;
-            id: number;
+            id: components["schemas"]["Id32"];
             title: string;
             website: string;
         };
@@ -2251,7 +2261,7 @@ export interface components {
             googleAdsPolicyApproved: boolean;
             /** @description Whether a password is set; changing it asks for the current one, else for an SMS code */
             hasPassword: boolean;
-            id: number;
+            id: components["schemas"]["Id64"];
             internationalExamsPolicyApproved: boolean;
             isStaff: boolean;
             lastName: string | null;
@@ -2295,14 +2305,14 @@ export interface components {
             decisionReason: string | null;
             /** @description IR and 24 digits */
             iban: string;
-            id: number;
+            id: components["schemas"]["Id64"];
             ownerName: string;
             /**
              * @description null while staff review it; 1 approved; 0 rejected (decisionReason says why)
              * @enum {integer|null}
              */
             ownershipApproved: 0 | 1 | null;
-            userId: number;
+            userId: components["schemas"]["Id64"];
         };
         UserId: number;
         UserSummary: {
@@ -2311,8 +2321,8 @@ export interface components {
             createdAt: string;
             email: string | null;
             firstName: string | null;
-            groups: number[];
-            id: number;
+            groups: components["schemas"]["Id32"][];
+            id: components["schemas"]["Id64"];
             /** @description false once staff deactivated the account (it cannot log in) */
             isActive: boolean;
             isStaff: boolean;
@@ -2326,8 +2336,8 @@ export interface components {
                 items: {
                     customerName: string;
                     deskTitle: string;
-                    expectedPrice: number;
-                    id: number;
+                    expectedPrice: components["schemas"]["Rial"];
+                    id: components["schemas"]["Id64"];
                     /** Format: date-time */
                     paidAt: string;
                     state: string;
@@ -2346,8 +2356,8 @@ export interface components {
         };
         /** @description Money asked out of the wallet to an approved bank account. requested: it left the wallet and waits for the bank transfer; done: staff transferred it (bankReference); refused: it went back to the wallet (decisionReason). */
         Withdrawal: {
-            amount: number;
-            bankAccount: number;
+            amount: components["schemas"]["Rial"];
+            bankAccount: components["schemas"]["Id64"];
             bankName: string;
             bankReference: string | null;
             /** Format: date-time */
@@ -2357,12 +2367,12 @@ export interface components {
             decidedAt: string | null;
             decisionReason: string | null;
             iban: string;
-            id: number;
+            id: components["schemas"]["Id64"];
             ownerName: string;
             /** @enum {string} */
             state: "requested" | "done" | "refused";
             traceCode: string;
-            userId: number;
+            userId: components["schemas"]["Id64"];
         };
     };
     responses: {
@@ -2395,7 +2405,7 @@ export interface components {
                 "application/json": components["schemas"]["Envelope"] & {
                     data: {
                         items: components["schemas"]["Purchase"][];
-                        total: number;
+                        total: components["schemas"]["Count"];
                     };
                 };
             };
@@ -2408,7 +2418,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Envelope"] & {
                     data: {
-                        id: number;
+                        id: components["schemas"]["Id64"];
                     };
                 };
             };
@@ -2433,7 +2443,7 @@ export interface components {
                 "application/json": components["schemas"]["Envelope"] & {
                     data: {
                         items: components["schemas"]["UserSummary"][];
-                        total: number;
+                        total: components["schemas"]["Count"];
                     };
                 };
             };
@@ -3149,7 +3159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["Task"][];
-                            total: number;
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -3346,7 +3356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             captchaKey: string;
-                            expiresInSeconds: number;
+                            expiresInSeconds: components["schemas"]["Seconds"];
                             url: string;
                         };
                     };
@@ -3689,7 +3699,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["SystemParameter"][];
-                            total: number;
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -3761,7 +3771,7 @@ export interface operations {
             content: {
                 "application/json": {
                     reason: string;
-                    taskId: number;
+                    taskId: components["schemas"]["Id64"];
                 };
             };
         };
@@ -3781,7 +3791,7 @@ export interface operations {
             content: {
                 "application/json": {
                     reason: string;
-                    taskId: number;
+                    taskId: components["schemas"]["Id64"];
                 };
             };
         };
@@ -3832,7 +3842,7 @@ export interface operations {
             content: {
                 "application/json": {
                     code: string;
-                    id?: number;
+                    id?: components["schemas"]["Id64"];
                     rate: number;
                     title: string;
                     useForGoogleAdsAccountCr: boolean;
@@ -3955,7 +3965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["CurrencyBankAccount"][];
-                            total: number;
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -4015,7 +4025,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["CustomerSummary"][];
-                            total: number;
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -4079,7 +4089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["InternalBankAccount"][];
-                            total: number;
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -4109,7 +4119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["PaymentMethodGroup"][];
-                            total: number;
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -4139,7 +4149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["PaymentMethod"][];
-                            total: number;
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -4182,7 +4192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["PurchaseState"][];
-                            total: number;
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -4212,7 +4222,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["Service"][];
-                            total: number;
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -4238,7 +4248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["TaskType"][];
-                            total: number;
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -4268,7 +4278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["ThirdParty"][];
-                            total: number;
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -4436,7 +4446,7 @@ export interface operations {
             content: {
                 "application/json": {
                     reference: string;
-                    withdrawal: number;
+                    withdrawal: components["schemas"]["Id64"];
                 };
             };
         };
@@ -4456,7 +4466,7 @@ export interface operations {
             content: {
                 "application/json": {
                     reason: string;
-                    withdrawal: number;
+                    withdrawal: components["schemas"]["Id64"];
                 };
             };
         };
@@ -4504,7 +4514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["Action"][];
-                            total: number;
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -4530,7 +4540,7 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["Group"][];
-                            total: number;
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };

@@ -15,6 +15,7 @@ import type { AnyHandler, Authenticator, Handlers } from './contract/handlers';
 import { registerContractRoutes } from './contract/router';
 import { type DatabaseHandle, openDatabase } from './db/database';
 import { migrate } from './db/migrate';
+import { inputDatabaseError } from './http/database-errors';
 import { HttpError } from './http/errors';
 import { type MessageKey, msg } from './http/messages';
 import { lockDataDir } from './lib/data-dir-lock';
@@ -113,6 +114,14 @@ function installErrorHandling(fastify: FastifyInstance, webIndex: string | null)
     if (status >= 400 && status < 500) {
       const key = FASTIFY_ERROR_MESSAGES[error.code] ?? (status === 413 ? 'http.payloadTooLarge' : 'http.badRequest');
       return reply.status(status).send({ result: false, msg: msg(key), data: null });
+    }
+    const fromInput = inputDatabaseError(error);
+    if (fromInput) {
+      // Input the contract let through but the database refused (a value its column cannot hold, a missing row):
+      // the client's fault, logged as a warning with the SQLSTATE so a too-loose contract bound gets noticed.
+      // Only the SQLSTATE and PostgreSQL's text: the error also carries the query's parameters, which are input.
+      request.log.warn({ sqlState: fromInput.sqlState, reason: error.message }, 'database refused input');
+      return reply.status(fromInput.status).send({ result: false, msg: msg(fromInput.message), data: null });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ result: false, msg: msg('http.internal'), data: null });
