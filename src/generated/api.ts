@@ -808,6 +808,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/fetchStaffPurchase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Any request for staff: its state history (with the reasons), its online payments and the fulfilment task still waiting for a decision, if any (the staff requests page opens the fulfilment dialog from it). */
+        post: operations["fetchStaffPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/fetchSystemParameters": {
         parameters: {
             query?: never;
@@ -2189,6 +2206,13 @@ export interface components {
             staffName: string;
             thirdPartyTitle: string | null;
             userId: components["schemas"]["Id64"];
+        };
+        StaffPurchaseDetail: {
+            history: components["schemas"]["PurchaseStateChange"][];
+            /** @description The request's fulfilment task still waiting for a decision */
+            openTaskId: number | null;
+            payments: components["schemas"]["OnlinePayment"][];
+            purchase: components["schemas"]["Purchase"];
         };
         SystemParameter: {
             description: string;
@@ -3675,6 +3699,35 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["FulfilmentTaskData"];
+                    };
+                };
+            };
+        };
+    };
+    fetchStaffPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    purchase: number;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["StaffPurchaseDetail"];
                     };
                 };
             };

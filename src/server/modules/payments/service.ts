@@ -32,7 +32,7 @@ import {
   type RequestService,
   repriceFromQuote,
 } from '../requests/service';
-import { openPurchaseTask } from '../tasks/service';
+import { openPurchaseTask, PURCHASE_TASK_TYPES } from '../tasks/service';
 import { taskTypes } from '../tasks/task-types';
 import type { PaymentGateway, VerifyResult } from './gateway';
 import { GatewayUnavailableError } from './gateway';
@@ -668,7 +668,25 @@ export class PaymentService {
   }
 
   async fetchPurchase(principal: Principal, purchaseId: number): Promise<PurchaseDetail> {
-    const purchase = await this.purchaseOf(purchaseId, principal.userId);
+    return this.purchaseDetail(purchaseId, principal.userId);
+  }
+
+  /** Any request for staff (viewRequests): its history, every online payment, and its undecided fulfilment task. */
+  async fetchStaffPurchase(purchaseId: number): Promise<PurchaseDetail & { openTaskId: number | null }> {
+    const detail = await this.purchaseDetail(purchaseId);
+    const task = await this.db
+      .selectFrom('tasks')
+      .select('id')
+      .where('purchaseId', '=', purchaseId)
+      .where('type', 'in', PURCHASE_TASK_TYPES)
+      .where('state', 'in', ['open', 'claimed'])
+      .executeTakeFirst();
+    return { ...detail, openTaskId: task?.id ?? null };
+  }
+
+  /** A request with its state history and online payments; `userId` limits it to that customer's. */
+  private async purchaseDetail(purchaseId: number, userId?: number): Promise<PurchaseDetail> {
+    const purchase = await this.purchaseOf(purchaseId, userId);
     const history = await this.db
       .selectFrom('purchaseStateChanges as c')
       .innerJoin('purchaseStates as s', 's.identifier', 'c.state')
@@ -681,7 +699,7 @@ export class PaymentService {
       .leftJoin('collections as c', 'c.onlineProformaId', 'p.id')
       .select(['p.id', 'p.amount', 'p.state', 'p.createdAt', 'c.id as collectionId'])
       .where('p.purchaseId', '=', purchaseId)
-      .where('p.userId', '=', principal.userId)
+      .$if(userId !== undefined, (q) => q.where('p.userId', '=', userId!))
       .orderBy('p.id')
       .execute();
     return {

@@ -1,4 +1,7 @@
-/** Staff money pages: recording a deposit by hand (payOffline), the collections list and one customer's wallet. */
+/**
+ * Staff money pages: recording a deposit by hand (payOffline), the collections list, one customer's wallet and
+ * any request's detail.
+ */
 import type { Handlers } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { ok } from '../../http/errors';
@@ -10,7 +13,10 @@ export function collectionHandlers(
   db: DB,
   service: PaymentService,
   gateway: { name: string; title: string },
-): Pick<Handlers, 'payOffline' | 'searchCollections' | 'fetchCustomerWallet' | 'searchCustomerTransactions'> {
+): Pick<
+  Handlers,
+  'payOffline' | 'searchCollections' | 'fetchCustomerWallet' | 'searchCustomerTransactions' | 'fetchStaffPurchase'
+> {
   return {
     payOffline: async ({ body, principal }) =>
       ok(await service.payOffline(principal!, body), msg('collection.recorded')),
@@ -18,5 +24,6 @@ export function collectionHandlers(
     fetchCustomerWallet: async ({ body, principal }) => ok(await fetchCustomerWallet(db, principal!, body)),
     searchCustomerTransactions: async ({ body, principal }) =>
       ok(await searchCustomerTransactions(db, principal!, body)),
+    fetchStaffPurchase: async ({ body }) => ok(await service.fetchStaffPurchase(body.purchase)),
   };
 }

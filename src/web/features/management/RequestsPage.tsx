@@ -1,6 +1,121 @@
+/**
+ * Staff requests page, /management/requests: every request on the data-table engine (schemas/tables/requests.json);
+ * «جزئیات» opens one with its price, fields and state history (the reasons staff gave), and for a paid request
+ * still waiting for a decision, «انجام درخواست» opens the same fulfilment dialog as the task queue (claiming its
+ * task), for staff holding manageCurrencyPayments.
+ */
+import { Badge, Box, Button, Card, Dialog, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { useState } from 'react';
 import requests from '../../../../schemas/tables/requests.json';
-import { TablePage } from './TablePage';
+import { asTableDef, DataTable } from '../../components/data-table/DataTable';
+import { Fields } from '../../components/FieldsView';
+import { PurchasePrice } from '../../components/payments/PurchasePrice';
+import { StateHistory } from '../../components/payments/StateHistory';
+import { LoadError } from '../../components/states/LoadError';
+import { canAtom } from '../../lib/policy';
+import { staffPurchaseQuery } from '../../lib/queries/fulfilment';
+import { FulfilmentDialog } from './tasks/FulfilmentDialog';
+
+const TABLE = asTableDef(requests);
+
+function RequestBody({ purchaseId, onFulfil }: { purchaseId: number; onFulfil: (taskId: number) => void }) {
+  const can = useAtomValue(canAtom);
+  const { data, isPending, isError, error, refetch, isFetching } = useQuery(staffPurchaseQuery(purchaseId));
+  if (isPending) return <Skeleton height="240px" />;
+  if (isError)
+    return (
+      <LoadError
+        error={error}
+        fallback="دریافت اطلاعات درخواست ممکن نشد."
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+      />
+    );
+  const { purchase } = data;
+  return (
+    <Flex direction="column" gap="3">
+      <Flex gap="2" align="center" wrap="wrap">
+        <Text size="2">وضعیت:</Text>
+        <Badge size="2" style={{ background: purchase.stateColor, color: 'white' }} data-testid="request-state">
+          {purchase.stateTitle}
+        </Badge>
+        <Text size="2">{purchase.deskTitle}</Text>
+      </Flex>
+      <PurchasePrice purchase={purchase} waiting={purchase.state === 'waitingForPayment'} />
+      {data.openTaskId !== null && can('manageCurrencyPayments') && (
+        <Box>
+          <Button onClick={() => onFulfil(data.openTaskId!)} data-testid="open-fulfilment">
+            انجام درخواست
+          </Button>
+        </Box>
+      )}
+      {purchase.fieldsView.length > 0 && (
+        <>
+          <Heading size="3" as="h3">
+            اطلاعات درخواست
+          </Heading>
+          <Box data-testid="request-fields">
+            <Fields fields={purchase.fieldsView} />
+          </Box>
+        </>
+      )}
+      <Heading size="3" as="h3">
+        تاریخچه وضعیت
+      </Heading>
+      <StateHistory history={data.history} />
+    </Flex>
+  );
+}
 
 export default function RequestsPage() {
-  return <TablePage table={requests} />;
+  const queryClient = useQueryClient();
+  const [opened, setOpened] = useState<number | null>(null);
+  const [taskId, setTaskId] = useState<number | null>(null);
+  const [refresh, setRefresh] = useState(0);
+
+  return (
+    <Flex direction="column" gap="3">
+      <Heading size="6">{TABLE.title}</Heading>
+      <Card size="2">
+        <DataTable
+          def={TABLE}
+          refreshKey={refresh}
+          stackOnMobile
+          actions={(row) => (
+            <Button
+              size="1"
+              variant="soft"
+              onClick={() => setOpened(Number(row.id))}
+              aria-label={`جزئیات درخواست ${String(row.id)}`}
+              data-testid="open-request"
+            >
+              جزئیات
+            </Button>
+          )}
+        />
+      </Card>
+      <Dialog.Root open={opened !== null && taskId === null} onOpenChange={(o) => !o && setOpened(null)}>
+        <Dialog.Content maxWidth="min(720px, 94vw)" data-testid="staff-request-detail">
+          <Dialog.Title>درخواست شماره {opened ?? ''}</Dialog.Title>
+          <Dialog.Description size="2" color="gray" mb="3">
+            قیمت، اطلاعات و تاریخچه وضعیت درخواست.
+          </Dialog.Description>
+          {opened !== null && <RequestBody key={opened} purchaseId={opened} onFulfil={setTaskId} />}
+        </Dialog.Content>
+      </Dialog.Root>
+      <FulfilmentDialog
+        taskId={taskId}
+        onClose={(changed) => {
+          setTaskId(null);
+          if (changed) {
+            setRefresh((n) => n + 1);
+            void queryClient.invalidateQueries({ queryKey: ['staff'] });
+            void queryClient.invalidateQueries({ queryKey: ['table', TABLE.name] });
+          }
+        }}
+      />
+    </Flex>
+  );
 }

@@ -11,12 +11,13 @@ import { DateText } from '../../components/date/DateText';
 import { Fields } from '../../components/FieldsView';
 import { PayAction } from '../../components/payments/PayAction';
 import { PurchasePrice } from '../../components/payments/PurchasePrice';
+import { StateHistory } from '../../components/payments/StateHistory';
 import { RialText } from '../../components/RialText';
 import { LoadError } from '../../components/states/LoadError';
 import { purchaseDetailQuery } from '../../lib/queries/purchases';
 import { pathOf } from '../../lib/routes';
 import { CancelPurchaseButton } from './CancelPurchaseButton';
-import { ONLINE_PAYMENT_STATES, STATE_CAUSES } from './payment-outcomes';
+import { ONLINE_PAYMENT_STATES } from './payment-outcomes';
 
 export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onClose: () => void }) {
   const { data, isPending, isError, error, refetch, isFetching } = useQuery(purchaseDetailQuery(purchaseId));
@@ -76,26 +77,7 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
             <Heading size="3" as="h3">
               تاریخچه وضعیت
             </Heading>
-            <ol className="state-history" data-testid="state-history">
-              {data.history.map((change, i) => (
-                <li key={`${change.createdAt}-${i}`} style={{ borderColor: change.stateColor }}>
-                  <Flex gap="2" align="center" wrap="wrap">
-                    <Badge style={{ background: change.stateColor, color: 'white' }}>{change.stateTitle}</Badge>
-                    <DateText value={change.createdAt} />
-                    {change.cause && STATE_CAUSES[change.cause] && (
-                      <Text size="1" color="gray">
-                        {STATE_CAUSES[change.cause]}
-                      </Text>
-                    )}
-                  </Flex>
-                  {change.reason && (
-                    <Text as="p" size="2" mt="1" data-testid="state-reason">
-                      دلیل: {change.reason}
-                    </Text>
-                  )}
-                </li>
-              ))}
-            </ol>
+            <StateHistory history={data.history} />
 
             <Heading size="3" as="h3">
               پرداخت‌های آنلاین

@@ -43,17 +43,8 @@ export const PAYMENT_OUTCOMES: Record<
 export const isPaymentOutcome = (value: string | null): value is PaymentOutcome =>
   value !== null && Object.hasOwn(PAYMENT_OUTCOMES, value);
 
-/** Why a request entered a state (the history's cause), in Persian; unknown causes say nothing. */
-export const STATE_CAUSES: Record<string, string> = {
-  submitted: 'ثبت درخواست',
-  paidFromWallet: 'پرداخت از کیف پول',
-  paidOnline: 'پرداخت آنلاین',
-  cancelledByCustomer: 'لغو توسط شما',
-  fulfilled: 'پرداخت ارزی انجام شد؛ مابه‌التفاوت قیمت به کیف پول شما بازگشت',
-  failedByStaff: 'انجام نشد؛ مبلغ به کیف پول شما بازگشت',
-  refundedUserError: 'به دلیل خطا در اطلاعات شما انجام نشد؛ مبلغ پس از کسر کارمزد و مالیات به کیف پول شما بازگشت',
-  profileL1Rejected: 'هویت شما تایید نشد؛ مبلغ به کیف پول شما بازگشت',
-};
+/** Why a request entered a state, in Persian (shared with the staff's request detail). */
+export { STATE_CAUSES } from '../../components/payments/state-causes';
 
 /** The state of an online payment, in Persian. */
 export const ONLINE_PAYMENT_STATES: Record<string, { title: string; color: 'gray' | 'blue' | 'green' | 'red' }> = {

@@ -41,3 +41,11 @@ export async function recordFulfilmentRefundUserError(purchase: number, reason: 
   const { data } = await api.POST('/api/sys/uafCprRefundUserError', { body: { purchase, reason } });
   return data?.msg ?? '';
 }
+
+export type StaffPurchaseDetail = components['schemas']['StaffPurchaseDetail'];
+
+/** Any request for the staff requests page: history, online payments and its undecided fulfilment task. */
+export const staffPurchaseQuery = (purchase: number) => ({
+  queryKey: ['staff', 'purchase', purchase],
+  queryFn: () => call<StaffPurchaseDetail>(api.POST('/api/sys/fetchStaffPurchase', { body: { purchase } })),
+});
