@@ -17,6 +17,7 @@ import { type DatabaseHandle, openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { inputDatabaseError } from './http/database-errors';
 import { HttpError } from './http/errors';
+import { registerSecurityHeaders } from './http/security-headers';
 import { type MessageKey, msg } from './http/messages';
 import { lockDataDir } from './lib/data-dir-lock';
 import { databaseFailureBackoff, databaseRateLimiter, redisFailureBackoff, redisRateLimiter } from './lib/rate-limit';
@@ -219,6 +220,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await fastify.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 2, fields: 5 } });
 
   const webIndex = existsSync(path.join(config.webDir, 'index.html')) ? path.join(config.webDir, 'index.html') : null;
+  await registerSecurityHeaders(fastify);
   installErrorHandling(fastify, webIndex);
 
   const catalogue = Catalogue.load(config.schemasDir);

@@ -1,0 +1,120 @@
+/**
+ * Security headers (issue 12; docs/decisions/013-security-headers.md) on an API answer, a static asset, the web
+ * app's HTML page (also at a page path the web's router resolves), a 404, and the sandbox bank's page, which keeps
+ * its own stricter policy. Strict-Transport-Security only over TLS: here through a trusted proxy's
+ * X-Forwarded-Proto.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPaymentGateway } from '../../src/server/modules/payments/gateways';
+import { type RunningServer, startServer } from '../support/server';
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({ env: { TRUST_PROXY: '127.0.0.1' } });
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+function directives(policy: string | null): Map<string, string[]> {
+  return new Map(
+    (policy ?? '')
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...values]) => [name!, values]),
+  );
+}
+
+function expectEveryResponseHeaders(res: Response): void {
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+  expect(res.headers.get('x-frame-options')).toBe('DENY');
+  expect(res.headers.get('x-powered-by')).toBeNull();
+  expect(res.headers.get('server')).toBeNull();
+  // Plain HTTP, no proxy saying otherwise.
+  expect(res.headers.get('strict-transport-security')).toBeNull();
+}
+
+function expectWebPolicy(res: Response): void {
+  const csp = directives(res.headers.get('content-security-policy'));
+  expect(csp.get('default-src')).toEqual(["'self'"]);
+  // 'unsafe-eval' only, for Ajv compiling the desk forms in the browser; never 'unsafe-inline' for scripts.
+  expect(csp.get('script-src')).toEqual(["'self'", "'unsafe-eval'"]);
+  expect(csp.get('script-src-attr')).toEqual(["'none'"]);
+  expect(csp.get('object-src')).toEqual(["'none'"]);
+  expect(csp.get('base-uri')).toEqual(["'self'"]);
+  expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+  expect(csp.get('connect-src')).toEqual(["'self'"]);
+  expect(csp.has('upgrade-insecure-requests')).toBe(false);
+}
+
+describe('security headers', () => {
+  it('on an API answer', async () => {
+    const res = await fetch(`${server.url}/api/health`);
+    expect(res.status).toBe(200);
+    expectEveryResponseHeaders(res);
+    expectWebPolicy(res);
+  });
+
+  it('on an API error', async () => {
+    const res = await fetch(`${server.url}/api/me/fetchUserData`, { method: 'POST' });
+    expect(res.status).toBe(401);
+    expectEveryResponseHeaders(res);
+  });
+
+  it('on the HTML page, at / and at a page path', async () => {
+    for (const page of ['/', '/my-requests']) {
+      const res = await fetch(server.url + page);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expectEveryResponseHeaders(res);
+      expectWebPolicy(res);
+    }
+  });
+
+  it('on a static asset', async () => {
+    const webDir = server.app.config.webDir;
+    const asset = readdirSync(path.join(webDir, 'assets')).find((f) => f.endsWith('.js'));
+    const res = await fetch(`${server.url}/assets/${asset}`);
+    expect(res.status).toBe(200);
+    expectEveryResponseHeaders(res);
+  });
+
+  it('on a 404', async () => {
+    for (const missing of ['/api/no-such-operation', '/assets/no-such-file.js']) {
+      const res = await fetch(server.url + missing);
+      expect(res.status).toBe(404);
+      expectEveryResponseHeaders(res);
+      expectWebPolicy(res);
+    }
+  });
+
+  it("leaves the sandbox bank's page its own stricter policy", async () => {
+    const bank = createPaymentGateway(server.app.config, () => server.url);
+    const created = await bank.createPayment({
+      amount: 1_250_000,
+      callbackUrl: 'https://shop.example/api/public/payments/callback/tok42',
+      description: 'پرداخت آزمایشی',
+      payer: { mobileNo: '09121234567', nationalCode: '0012345679' },
+    });
+    const res = await fetch(new URL(created.redirectUrl, server.url));
+    expect(res.status).toBe(200);
+    const csp = directives(res.headers.get('content-security-policy'));
+    expect(csp.get('default-src')).toEqual(["'none'"]);
+    expect(csp.get('script-src')?.[0]).toMatch(/^'nonce-/);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('sends Strict-Transport-Security only over TLS (a trusted proxy says https)', async () => {
+    const res = await fetch(`${server.url}/api/health`, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    const plain = await fetch(`${server.url}/api/health`, { headers: { 'x-forwarded-proto': 'http' } });
+    expect(plain.headers.get('strict-transport-security')).toBeNull();
+  });
+});
