@@ -1,6 +1,6 @@
 /**
- * Text search, one way everywhere: a case-insensitive "contains" (ILIKE) with LIKE's wildcards in the
- * typed text taken literally, so `50%` or `a_b` find themselves and never match everything.
+ * Text search and day ranges, one way everywhere. Search is a case-insensitive "contains" (ILIKE) with LIKE's
+ * wildcards in the typed text taken literally, so `50%` or `a_b` find themselves and never match everything.
  */
 import type { Expression, ExpressionBuilder, ReferenceExpression, SelectQueryBuilder, SqlBool } from 'kysely';
 
@@ -30,4 +30,24 @@ export function whereContains<DB, TB extends keyof DB, O>(
 export function textContains(values: readonly string[], term: string): boolean {
   const needle = term.toLowerCase();
   return values.some((value) => value.toLowerCase().includes(needle));
+}
+
+/**
+ * `q` narrowed to rows whose `column` falls on the UTC days `from` to `to` (YYYY-MM-DD, both days included);
+ * unchanged for a bound that is absent.
+ */
+export function whereWithinDays<DB, TB extends keyof DB, O>(
+  q: SelectQueryBuilder<DB, TB, O>,
+  column: ReferenceExpression<DB, TB>,
+  from: string | undefined,
+  to: string | undefined,
+): SelectQueryBuilder<DB, TB, O> {
+  let narrowed = q;
+  if (from) narrowed = narrowed.where(column, '>=', new Date(`${from}T00:00:00Z`) as never);
+  if (to) {
+    const dayAfter = new Date(`${to}T00:00:00Z`);
+    dayAfter.setUTCDate(dayAfter.getUTCDate() + 1);
+    narrowed = narrowed.where(column, '<', dayAfter as never);
+  }
+  return narrowed;
 }

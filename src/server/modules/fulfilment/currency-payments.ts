@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { components } from '../../../generated/api';
 import type { DB as Database } from '../../../generated/db';
 import { type ListEnvelope, pageOf } from '../../lib/paging';
-import { containsText } from '../../lib/sql';
+import { containsText, whereWithinDays } from '../../lib/sql';
 
 type Db = Kysely<Database>;
 export type StaffCurrencyPayment = components['schemas']['StaffCurrencyPayment'];
@@ -14,13 +14,6 @@ export type CurrencyPaymentSearch = components['schemas']['CurrencyPaymentSearch
 
 const nameOf = (first: string | null, last: string | null, mobile: string | null) =>
   [first, last].filter(Boolean).join(' ') || mobile || '';
-
-/** The day after a YYYY-MM-DD date, so `to` includes its whole day. */
-function dayAfter(date: string): Date {
-  const next = new Date(`${date}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next;
-}
 
 /**
  * Search: the customer's name, mobile number and national code, the payment's reference and the currency code
@@ -39,8 +32,7 @@ export async function searchCurrencyPayments(
     .innerJoin('users as s', 's.id', 'c.staffUserId')
     .leftJoin('thirdParties as t', 't.id', 'c.thirdPartyId')
     .leftJoin('paymentMethods as m', 'm.id', 'c.paymentMethodId');
-  if (filter.from) q = q.where('c.createdAt', '>=', new Date(`${filter.from}T00:00:00Z`));
-  if (filter.to) q = q.where('c.createdAt', '<', dayAfter(filter.to));
+  q = whereWithinDays(q, 'c.createdAt', filter.from, filter.to);
   const term = filter.search?.trim();
   if (term) {
     q = q.where((eb) =>

@@ -9,7 +9,7 @@ import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { type ListEnvelope, pageOf } from '../../lib/paging';
-import { containsText } from '../../lib/sql';
+import { containsText, whereWithinDays } from '../../lib/sql';
 import { searchTransactions, userBalance } from '../ledger/service';
 
 type Db = Kysely<Database>;
@@ -23,13 +23,6 @@ export const VIEW_CUSTOMERS = 'viewCustomers';
 const fullName = (r: { firstName: string | null; lastName: string | null; mobileNo: string | null }) =>
   [r.firstName, r.lastName].filter(Boolean).join(' ') || r.mobileNo || '';
 
-/** The day after a YYYY-MM-DD date, so `to` includes its whole day. */
-function dayAfter(date: string): Date {
-  const next = new Date(`${date}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next;
-}
-
 export async function searchCollections(
   db: Db,
   filter: CollectionSearch,
@@ -42,8 +35,7 @@ export async function searchCollections(
     .leftJoin('users as r', 'r.id', 'c.recordedBy');
   if (filter.source) q = q.where('c.source', '=', filter.source);
   if (filter.userId !== undefined) q = q.where('c.userId', '=', filter.userId);
-  if (filter.from) q = q.where('c.createdAt', '>=', new Date(`${filter.from}T00:00:00Z`));
-  if (filter.to) q = q.where('c.createdAt', '<', dayAfter(filter.to));
+  q = whereWithinDays(q, 'c.createdAt', filter.from, filter.to);
   const term = filter.search?.trim();
   if (term) {
     q = q.where((eb) =>
