@@ -109,7 +109,7 @@ describe('shell', () => {
     }
     await staff.getByRole('link', { name: 'پرداخت‌های ارزی' }).click();
     await page.waitForURL(`${server.url}/management/currencyPayments`);
-    await page.locator('[data-testid=under-construction]').waitFor();
+    await page.getByRole('heading', { name: 'پرداخت‌های ارزی' }).waitFor();
     expect(await page.locator('[data-testid=breadcrumbs]').textContent()).toMatch(
       /خانه[\s\S]*مدیریت[\s\S]*پرداخت‌های ارزی/,
     );
