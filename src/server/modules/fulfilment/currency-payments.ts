@@ -7,13 +7,11 @@ import type { components } from '../../../generated/api';
 import type { DB as Database } from '../../../generated/db';
 import { type ListEnvelope, pageOf } from '../../lib/paging';
 import { containsText, whereWithinDays } from '../../lib/sql';
+import { nameOrMobile } from '../identity/users-store';
 
 type Db = Kysely<Database>;
 export type StaffCurrencyPayment = components['schemas']['StaffCurrencyPayment'];
 export type CurrencyPaymentSearch = components['schemas']['CurrencyPaymentSearch'];
-
-const nameOf = (first: string | null, last: string | null, mobile: string | null) =>
-  [first, last].filter(Boolean).join(' ') || mobile || '';
 
 /**
  * Search: the customer's name, mobile number and national code, the payment's reference and the currency code
@@ -76,7 +74,7 @@ export async function searchCurrencyPayments(
       id: r.id,
       purchaseId: r.purchaseId,
       userId: r.userId,
-      customerName: nameOf(r.firstName, r.lastName, r.mobileNo),
+      customerName: nameOrMobile(r),
       mobileNo: r.mobileNo,
       currencyCode: r.currencyCode.trim(),
       foreignAmount: r.amountMinor / 100,
@@ -85,7 +83,7 @@ export async function searchCurrencyPayments(
       reference: r.reference,
       receiptFile: r.receiptPath,
       realPrice: r.realPrice,
-      staffName: nameOf(r.staffFirstName, r.staffLastName, r.staffMobileNo),
+      staffName: nameOrMobile({ firstName: r.staffFirstName, lastName: r.staffLastName, mobileNo: r.staffMobileNo }),
       createdAt: new Date(r.createdAt).toISOString(),
     })),
   };

@@ -36,6 +36,7 @@ import {
 } from '../tasks/service';
 import { taskTypes } from '../tasks/task-types';
 import { numericCode } from '../../lib/crypto';
+import { nameOrMobile } from '../identity/users-store';
 
 type Db = Kysely<Database>;
 type Purchase = components['schemas']['Purchase'];
@@ -362,7 +363,7 @@ export class FulfilmentService {
       reference: row.reference,
       receiptFile: row.receiptPath,
       realPrice: row.realPrice,
-      staffName: [row.firstName, row.lastName].filter(Boolean).join(' ') || row.mobileNo || '',
+      staffName: nameOrMobile(row),
       createdAt: new Date(row.createdAt).toISOString(),
     };
   }

@@ -22,6 +22,10 @@ export function fullNameOf(user: Pick<UserRow, 'firstName' | 'lastName'>): strin
   return name || null;
 }
 
+/** How lists name a customer or staff member: the full name, else the mobile number. */
+export const nameOrMobile = (user: Pick<UserRow, 'firstName' | 'lastName' | 'mobileNo'>) =>
+  fullNameOf(user) ?? user.mobileNo ?? '';
+
 export const displayName = (user: Pick<UserRow, 'firstName' | 'lastName' | 'mobileNo' | 'email'>) =>
   fullNameOf(user) ?? user.mobileNo ?? user.email ?? '';
 

@@ -11,6 +11,7 @@ import { msg } from '../../http/messages';
 import { type ListEnvelope, pageOf } from '../../lib/paging';
 import { containsText, whereWithinDays } from '../../lib/sql';
 import { searchTransactions, userBalance } from '../ledger/service';
+import { nameOrMobile } from '../identity/users-store';
 
 type Db = Kysely<Database>;
 export type StaffCollection = components['schemas']['StaffCollection'];
@@ -19,9 +20,6 @@ export type CustomerWallet = components['schemas']['CustomerWallet'];
 
 /** The staff action that opens any customer's wallet. */
 export const VIEW_CUSTOMERS = 'viewCustomers';
-
-const fullName = (r: { firstName: string | null; lastName: string | null; mobileNo: string | null }) =>
-  [r.firstName, r.lastName].filter(Boolean).join(' ') || r.mobileNo || '';
 
 export async function searchCollections(
   db: Db,
@@ -91,7 +89,7 @@ export async function searchCollections(
     items: page.items.map((r) => ({
       id: r.id,
       userId: r.userId,
-      customerName: fullName(r),
+      customerName: nameOrMobile(r),
       mobileNo: r.mobileNo,
       source: r.source as StaffCollection['source'],
       sourceTitle: r.source === 'online' ? 'آنلاین' : 'دستی',
@@ -111,7 +109,11 @@ export async function searchCollections(
       recordedByName:
         r.recorderFirstName === null && r.recorderLastName === null && r.recorderMobileNo === null
           ? null
-          : fullName({ firstName: r.recorderFirstName, lastName: r.recorderLastName, mobileNo: r.recorderMobileNo }),
+          : nameOrMobile({
+              firstName: r.recorderFirstName,
+              lastName: r.recorderLastName,
+              mobileNo: r.recorderMobileNo,
+            }),
       refundedToCard: r.refundedToCard,
       traceCode: r.traceCode,
       createdAt: new Date(r.createdAt).toISOString(),
@@ -168,7 +170,7 @@ export async function fetchCustomerWallet(
         .execute()
     : [];
   return {
-    customer: { id: user.id, name: fullName(user), mobileNo: user.mobileNo, nationalCode: user.nationalCode },
+    customer: { id: user.id, name: nameOrMobile(user), mobileNo: user.mobileNo, nationalCode: user.nationalCode },
     ...balances,
     transactions,
     openPayments: open.map((p) => ({

@@ -36,6 +36,7 @@ import { openPurchaseTask, PURCHASE_TASK_TYPES } from '../tasks/service';
 import { taskTypes } from '../tasks/task-types';
 import type { PaymentGateway, VerifyResult } from './gateway';
 import { GatewayUnavailableError } from './gateway';
+import { nameOrMobile } from '../identity/users-store';
 
 type Db = Kysely<Database>;
 type Purchase = components['schemas']['Purchase'];
@@ -751,7 +752,7 @@ export class PaymentService {
       gatewayTitle: row.gateway === this.gateway.name ? this.gateway.title : (row.gateway ?? msg('payment.offline')),
       purchaseId: row.purchaseId,
       purchaseTitle: purchase ? `${purchase.deskTitle} (${purchase.id})` : null,
-      customerName: [row.firstName, row.lastName].filter(Boolean).join(' ') || row.mobileNo || '',
+      customerName: nameOrMobile(row),
       nationalCode: row.nationalCode,
       refundedToCard: row.refundedToCard,
       cause: row.cause === 'cardMismatch' ? 'cardMismatch' : null,

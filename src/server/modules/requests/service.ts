@@ -37,6 +37,7 @@ import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import { whereContains } from '../../lib/sql';
 import type { Catalogue, DeskForm } from '../desks/catalogue';
 import { readSettings } from '../settings/service';
+import { nameOrMobile } from '../identity/users-store';
 
 export type Quote = components['schemas']['Quote'];
 export type Purchase = components['schemas']['Purchase'];
@@ -506,7 +507,7 @@ export class RequestService {
         quoteExpiresAt: new Date(r.quoteExpiresAt).toISOString(),
         fields: this.listedFields(r.fields as Purchase['fields']),
         fieldsView: this.fieldsView(r.desk, r.form as StoredForm | null, r.fields as Record<string, unknown>),
-        customerName: [r.firstName, r.lastName].filter(Boolean).join(' ') || r.mobileNo || '',
+        customerName: nameOrMobile(r),
         createdAt: new Date(r.createdAt).toISOString(),
       })),
     };

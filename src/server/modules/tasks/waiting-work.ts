@@ -8,6 +8,7 @@ import type { DB as Database } from '../../../generated/db';
 import type { Handlers, Principal } from '../../contract/handlers';
 import { ok } from '../../http/errors';
 import { taskTypes } from './task-types';
+import { nameOrMobile } from '../identity/users-store';
 
 type WaitingWork = components['schemas']['WaitingWork'];
 
@@ -67,7 +68,7 @@ export async function waitingWork(
       items: oldest.map((r) => ({
         id: r.id,
         deskTitle: deskTitle(r.desk),
-        customerName: [r.firstName, r.lastName].filter(Boolean).join(' ') || r.mobileNo || '',
+        customerName: nameOrMobile(r),
         expectedPrice: r.expectedPrice,
         state: r.state,
         stateTitle: r.stateTitle,
