@@ -1,5 +1,11 @@
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { chunkReport } from './build/chunk-report';
+import { precompressDir } from './build/compress';
+import { fontPreload } from './build/font-preload';
+import { writeFormValidators } from './build/form-validators';
+import { prerenderPages } from './build/prerender';
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
 
@@ -7,7 +13,28 @@ const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
 export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
-  plugins: [react()],
+  plugins: [
+    react(),
+    fontPreload(),
+    chunkReport(import.meta.dirname),
+    {
+      // After the bundle is written: each desk's precompiled form validators (build/form-validators.ts), the public
+      // pages prerendered (build/prerender.ts), then a brotli and a gzip copy of every text file (build/compress.ts).
+      name: 'arzpay-postbuild',
+      apply: 'build',
+      closeBundle: {
+        order: 'post',
+        sequential: true,
+        async handler() {
+          if (this.environment?.config.consumer === 'server') return;
+          const outDir = path.resolve(this.environment.config.root, this.environment.config.build.outDir);
+          writeFormValidators(import.meta.dirname, outDir);
+          await prerenderPages(import.meta.dirname, outDir);
+          precompressDir(outDir);
+        },
+      },
+    },
+  ],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,
@@ -19,6 +46,7 @@ export default defineConfig({
     proxy: {
       '/api': apiTarget,
       '/storage': apiTarget,
+      '/form-validators': apiTarget,
       '/broadcasting': apiTarget,
       '/socket.io': { target: apiTarget, ws: true },
     },

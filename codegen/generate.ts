@@ -4,12 +4,15 @@
  *   schemas/meta/*.schema.json  -> src/generated/schemas/*.ts     (json-schema-to-typescript)
  *   schemas/events/*.json       -> src/generated/events.ts        (json-schema-to-typescript)
  *   src/server/db/migrations    -> src/generated/db.ts            (kysely-codegen, db-types.ts)
+ *   schemas/entryForms/*.json   -> src/generated/form-validators/*.ts (Ajv standalone code, decision 015)
  * With --check nothing is written; the run fails when a committed file is stale.
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
+import type { JsonSchemaObject } from '../src/shared/catalogue';
+import { formValidatorModule } from '../src/shared/validation/standalone';
 import { generateDatabaseTypes } from './db-types';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -64,6 +67,23 @@ async function generateEventTypes(): Promise<Map<string, string>> {
   return new Map([['src/generated/events.ts', `${parts.join('\n\n')}\n`]]);
 }
 
+/**
+ * schemas/entryForms/*.json: each form's validators as code (src/shared/validation/standalone.ts), which the page
+ * imports beside the form's JSON, so the browser validates without Ajv's compiler.
+ */
+async function generateEntryFormValidators(): Promise<Map<string, string>> {
+  const dir = path.join(root, 'schemas/entryForms');
+  const out = new Map<string, string>();
+  for (const file of (await readdir(dir)).filter((f) => f.endsWith('.json')).sort()) {
+    const form = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as { form: string; schema: JsonSchemaObject };
+    out.set(
+      `src/generated/form-validators/${form.form}.ts`,
+      `${banner}// @ts-nocheck\n${formValidatorModule(form.schema)}`,
+    );
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   const outputs = new Map([
@@ -71,6 +91,7 @@ async function main(): Promise<void> {
     ...(await generateSchemaTypes()),
     ...(await generateEventTypes()),
     ...(await generateDatabaseTypes()),
+    ...(await generateEntryFormValidators()),
   ]);
   const stale: string[] = [];
   for (const [rel, content] of outputs) {

@@ -10,7 +10,12 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fieldAt, propertyOf, type SchemaNode } from '../src/shared/form-schema';
+import {
+  type CatalogueDocument,
+  messageKeyProblems,
+  metaProblem,
+  referenceProblems,
+} from '../src/shared/catalogue-check';
 import { createAjv } from '../src/shared/validation/ajv';
 
 export interface SchemaProblem {
@@ -64,12 +69,8 @@ export async function validateSchemaTree(schemasDir: string): Promise<SchemaProb
     }
     if (!validate(data)) {
       for (const error of validate.errors ?? []) {
-        const extra = error.keyword === 'additionalProperties' ? ` (${String(error.params.additionalProperty)})` : '';
-        problems.push({
-          file,
-          pointer: error.instancePath || '/',
-          message: `${error.message ?? error.keyword}${extra}`,
-        });
+        const { pointer, message } = metaProblem(file, error);
+        problems.push({ file, pointer, message });
       }
     }
   }
@@ -77,104 +78,22 @@ export async function validateSchemaTree(schemasDir: string): Promise<SchemaProb
   return problems;
 }
 
-const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** Every object in `value` with its JSON pointer. */
-function* objectsIn(value: unknown, pointer = ''): Generator<[string, Record<string, unknown>]> {
-  if (!value || typeof value !== 'object') return;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) yield* objectsIn(item, `${pointer}/${i}`);
-    return;
-  }
-  yield [pointer, value as Record<string, unknown>];
-  for (const [key, item] of Object.entries(value)) yield* objectsIn(item, `${pointer}/${escapePointer(key)}`);
-}
-
-/** Fields (schemas under `properties`) without a title: every field a person fills needs its Persian name. */
-function* untitledFields(schema: unknown, pointer: string): Generator<string> {
-  for (const [at, node] of objectsIn(schema, pointer)) {
-    // An `if` or `not` only tests values; its properties are conditions, not fields.
-    if (/\/(if|not)(\/|$)/.test(at.slice(pointer.length))) continue;
-    const properties = node.properties as Record<string, Record<string, unknown>> | undefined;
-    if (!properties || typeof properties !== 'object' || at.endsWith('/properties')) continue;
-    for (const [name, property] of Object.entries(properties)) {
-      if (property && typeof property === 'object' && typeof property.title !== 'string')
-        yield `${at}/properties/${escapePointer(name)}`;
-    }
-  }
-}
-
 function checkReferences(schemasDir: string, parsed: Map<string, unknown>): SchemaProblem[] {
-  const problems: SchemaProblem[] = [];
   const messages = (parsed.get(path.join(schemasDir, 'messages/fa.json')) as { messages?: Record<string, string> })
     ?.messages;
-  const formsDir = path.join(schemasDir, 'forms');
-  const desksDir = path.join(schemasDir, 'catalogue/desks');
-  const forms = new Map<string, { file: string; schema: SchemaNode }>();
-  const ajv = createAjv();
-  for (const [file, data] of parsed) {
-    if (path.dirname(file) !== formsDir) continue;
-    const form = data as {
-      formType?: string;
-      schema?: SchemaNode;
-      priceInputs?: string[];
-      amountField?: string;
-      staffOnlyFields?: string[];
-    };
-    if (typeof form.formType !== 'string' || !form.schema || typeof form.schema !== 'object') continue;
-    const twin = forms.get(form.formType);
-    if (twin) {
-      problems.push({ file, pointer: '/formType', message: `form type ${form.formType} is also ${twin.file}` });
-      continue;
-    }
-    forms.set(form.formType, { file, schema: form.schema });
-    const topLevel = (name: unknown, pointer: string) => {
-      if (typeof name === 'string' && !propertyOf(form.schema!, name))
-        problems.push({ file, pointer, message: `names no field of the form: ${name}` });
-    };
-    for (const [i, name] of (form.priceInputs ?? []).entries()) topLevel(name, `/priceInputs/${i}`);
-    topLevel(form.amountField, '/amountField');
-    for (const [i, name] of (form.staffOnlyFields ?? []).entries()) topLevel(name, `/staffOnlyFields/${i}`);
-    for (const pointer of untitledFields(form.schema, '/schema'))
-      problems.push({ file, pointer, message: 'a field needs a title (its Persian name)' });
-    try {
-      ajv.compile(form.schema);
-    } catch (error) {
-      problems.push({ file, pointer: '/schema', message: `does not compile: ${(error as Error).message}` });
-    }
-  }
-  for (const [file, data] of parsed) {
-    if (path.dirname(file) !== desksDir) continue;
-    const desk = data as { formType?: unknown; comps?: Record<string, unknown> };
-    if (typeof desk.formType !== 'string') continue;
-    const form = forms.get(desk.formType);
-    if (!form) {
-      problems.push({ file, pointer: '/formType', message: `no form type ${desk.formType} under forms/` });
-      continue;
-    }
-    for (const key of Object.keys(desk.comps ?? {})) {
-      if (!fieldAt(form.schema, key.split('/')))
-        problems.push({ file, pointer: `/comps/${escapePointer(key)}`, message: `names no field of ${desk.formType}` });
-    }
-  }
+  const documentsIn = (dir: string): CatalogueDocument[] =>
+    [...parsed].filter(([file]) => path.dirname(file) === dir).map(([file, data]) => ({ file, data }));
+  const problems: SchemaProblem[] = referenceProblems(
+    documentsIn(path.join(schemasDir, 'forms')),
+    documentsIn(path.join(schemasDir, 'catalogue/desks')),
+  );
   if (messages) {
     for (const [file, data] of parsed) {
       if (path.dirname(file) === path.join(schemasDir, 'meta')) continue;
-      for (const [pointer, node] of objectsIn(data)) {
-        const declared = node['x-messages'];
-        if (!declared || typeof declared !== 'object') continue;
-        for (const [keyword, key] of Object.entries(declared as Record<string, unknown>)) {
-          if (typeof key === 'string' && !(key in messages))
-            problems.push({
-              file,
-              pointer: `${pointer}/x-messages/${escapePointer(keyword)}`,
-              message: `message ${key} is not in messages/fa.json`,
-            });
-        }
-      }
+      problems.push(...messageKeyProblems({ file, data }, messages));
     }
   }
-  return problems;
+  return problems.map(({ file, pointer, message }) => ({ file, pointer, message }));
 }
 
 if (process.argv[1] === import.meta.filename) {

@@ -1,6 +1,6 @@
 /**
  * `npm test`: every check, in order, stopping at the first failure.
- *   lint · format · typecheck · schemas · codegen freshness · OpenAPI lint · unit · build · API (embedded PGlite)
+ *   lint · format · typecheck · schemas · codegen freshness · OpenAPI lint · npm audit · unit · build · API (embedded PGlite)
  *   · API again on PostgreSQL when DATABASE_URL is set (in a fresh database created and dropped here)
  *   · end-to-end in Chromium (installs Debian's chromium when missing and running as root), again on
  *     PostgreSQL and Redis when DATABASE_URL is set.
@@ -96,6 +96,8 @@ try {
     run('schemas against meta-schemas', node, [...tsx, 'codegen/validate-schemas.ts']);
     run('generated code is fresh', node, [...tsx, 'codegen/generate.ts', '--check']);
     run('OpenAPI lint (redocly)', bin('redocly'), ['lint', 'openapi/openapi.yaml', '--config', 'openapi/redocly.yaml']);
+    // Skipped (and passing) when the registry gives no advisories: CI must not fail for the network (decision 017).
+    run('dependencies (npm audit --omit=dev)', node, [...tsx, 'tests/audit.ts']);
   }
   if (!only || only === 'unit') vitest('unit', 'unit');
   if (!only || only === 'api' || only === 'e2e') run('build web (vite)', node, [bin('vite'), 'build']);

@@ -173,6 +173,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/createGoogleAdsAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a new Google Ads account (SPEC section 5): the account's currency, the business subject, the website, the e-mails to get full access (required) and read-only access (optional), each a comma-separated list of valid addresses. Requires the googleAds terms approved. Opens a makeGoogleAdsAccountTask for staff. */
+        post: operations["createGoogleAdsAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/desks/{desk}/priceInquiry": {
         parameters: {
             query?: never;
@@ -267,7 +284,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A signed, expiring URL for a stored file the caller may see */
+        /** A signed, expiring URL for a stored file the caller may see (its uploader, or staff holding the action that reviews it); anyone else gets 404, as for a path that names no file */
         post: operations["signFileUrl"];
         delete?: never;
         options?: never;
@@ -428,6 +445,40 @@ export interface paths {
         put?: never;
         /** Register one of the customer's own bank accounts by IBAN (IR and 24 digits, the mod-97 check; spaces and Persian digits accepted). Opens its ownership review (approveUbaOwnerTask); an account saved again is answered as it stands, one whose ownership was rejected is reviewed again. */
         post: operations["saveUserBankAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/searchGoogleAdsAccountRequests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in customer's requests for new accounts, newest first, with staff's reason when rejected */
+        post: operations["searchGoogleAdsAccountRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/searchGoogleAdsAccounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in customer's Google Ads accounts, newest first, with their status and charges */
+        post: operations["searchGoogleAdsAccounts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -740,6 +791,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/checkCatalogueEntry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks a desk or form type as publishing it would (its meta-schema, then the references with the rest of the live catalogue) without publishing; each problem with its JSON pointer and a Persian message. */
+        post: operations["checkCatalogueEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/fetchApproveProfileAsL1TaskData": {
         parameters: {
             query?: never;
@@ -774,6 +842,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/fetchCatalogueEntries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every desk and form type as it is live, with its JSON, where it comes from (its reviewed file under schemas/ or a version published from the catalogue page) and its newest published version; and the problems of files and versions refused (the previous version stays live). */
+        post: operations["fetchCatalogueEntries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/fetchCustomerWallet": {
         parameters: {
             query?: never;
@@ -802,6 +887,40 @@ export interface paths {
         put?: never;
         /** Open (claim) a paid request's fulfilment task and read the request: every field the customer gave (the password hidden), the price summary with its costs and reservation, the history and the catalogue choices */
         post: operations["fetchFulfilmentTaskData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/fetchGoogleAdsChargeTaskData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open (claim) a paid recharge request's googleAdsAccountCrCpTask and read the request (fields, price summary, reservation, history) with the account to charge */
+        post: operations["fetchGoogleAdsChargeTaskData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/fetchMakeGoogleAdsAccountTaskData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open (claim) a makeGoogleAdsAccountTask and read the customer's request, the customer and the active manager panels an account may be made under */
+        post: operations["fetchMakeGoogleAdsAccountTaskData"];
         delete?: never;
         options?: never;
         head?: never;
@@ -859,6 +978,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/googleAdsAccountCrDone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The account was charged: records the charge with its reference and, in one transaction, spends the whole reservation (transaction_D the charge's cost, transaction_F fee, tax and operation cost), ends the request purchaseSucceeded and closes its task. A suspended account is 422; a request already decided is 409. */
+        post: operations["googleAdsAccountCrDone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/googleAdsAccountCrFailed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The account could not be charged: the whole reservation returns to the wallet (transaction_E), the request ends purchaseFailed with the reason the customer sees, and its task closes. Already decided is 409. */
+        post: operations["googleAdsAccountCrFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/makeGoogleAdsAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decide the claimed makeGoogleAdsAccountTask by recording the account made under an active manager panel (Google's customer id, ten digits) and linking it to the customer (once). The customer sees it at once. */
+        post: operations["makeGoogleAdsAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/payOffline": {
         parameters: {
             query?: never;
@@ -870,6 +1040,40 @@ export interface paths {
         put?: never;
         /** Record money a customer deposited to one of our bank accounts (a manual collection, SPEC section 7). With an online payment's token (onlineProformaToken, the token staff see on the customer's wallet page) it settles that payment as the gateway would have: a collection with source offline, transaction_B (bank → wallet), and the request paid (reserved, its fulfilment task opened) when it still waits and the wallet now covers it. The amount must equal the payment's amount; a payment already settled (or returned to a foreign card) is refused with 409. With an empty onlineProformaToken it is a plain deposit to the wallet of the customer whose mobile number is customerMobileNo. Every field of SPEC is required (the token may be the empty string); a tracking code is used once (409). Audit-logged; the customer gets wallet.changed and purchase.changed live. Success message: 'دریافت با موفقیت ثبت شد.' */
         post: operations["payOffline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/publishCatalogueEntry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publishes a desk or form type (new or changed) as its next version, with its author and time, audited; it goes live in every server process without a restart and open desk pages hear of it (catalogue.changed). A document that fails the same checks as `npm run schemas:check` is refused with 422, a Persian message and the problems. */
+        post: operations["publishCatalogueEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/rejectGoogleAdsAccountRequest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decide the claimed makeGoogleAdsAccountTask by rejecting the request with the reason the customer sees */
+        post: operations["rejectGoogleAdsAccountRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -927,6 +1131,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/revertCatalogueEntry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Returns a desk or form type to an earlier published version (`versionId`) or, with `versionId` null, to its reviewed file under schemas/: stored as a new version (so the return itself can be undone), checked like a publish, audited, live at once. */
+        post: operations["revertCatalogueEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/saveCurrency": {
         parameters: {
             query?: never;
@@ -938,6 +1159,40 @@ export interface paths {
         put?: never;
         /** Create a currency or change its rate and flags (audit-logged) */
         post: operations["saveCurrency"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/saveGoogleAdsAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Edit an account: its title, status (a suspended account cannot be charged), whether the customer accepted its ownership, and notes. Accounts are made only from a customer's request (makeGoogleAdsAccount). */
+        post: operations["saveGoogleAdsAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/saveGoogleMccAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a manager panel (no id) or edit one (id): title, Google's customer id (ten digits, as 123-456-7890; Persian digits and no dashes accepted), currency, status and notes. A Google customer id in use is 409. */
+        post: operations["saveGoogleMccAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -958,6 +1213,23 @@ export interface paths {
          * @description The value is in stored units (see SystemParameter.unit) and must fit the parameter's bounds and decimals; a parameter may not exceed the one its definition names in notAbove (minAmount ≤ maxAmount). 422 otherwise.
          */
         post: operations["saveSystemParameter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchCatalogueVersions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every published version of one desk or form type, newest first, with its author and time, and its reviewed file under schemas/ when it has one. */
+        post: operations["searchCatalogueVersions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1060,6 +1332,40 @@ export interface paths {
         put?: never;
         /** One customer's ledger transactions, newest first (the table of /customer-wallets/{id}): for staff holding viewCustomers, or the customer themself; anyone else gets 404. */
         post: operations["searchCustomerTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchGoogleAdsAccounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every customer's Google Ads account, newest first: search in Google's customer id, the title, the customer's name, mobile number and national code (a number also finds the id); by status, panel and customer */
+        post: operations["searchStaffGoogleAdsAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchGoogleMccAccounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The company's manager (MCC) panels, by title: search in the title, Google's customer id and the notes (a number also finds the id); by status */
+        post: operations["searchGoogleMccAccounts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1196,6 +1502,23 @@ export interface paths {
         put?: never;
         /** Third parties we pay on customers' behalf */
         post: operations["searchThirdParties"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchUserBankAccounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Customers' bank accounts for staff reviewing their ownership (the "bank accounts to approve" page), oldest waiting first when filtered to those waiting, else newest first: ownership waiting (null), approved (1) or rejected (0); search in the customer's name, mobile number and national code, the IBAN, the holder's name and the bank (a number also finds the account id); a date range of registration (Gregorian YYYY-MM-DD, both days included, UTC). Each row carries the review task still open (taskId), which the approve and reject operations take. */
+        post: operations["searchStaffBankAccounts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1650,6 +1973,68 @@ export interface components {
             id: components["schemas"]["Id32"];
             title: string;
         };
+        CatalogueDocumentInput: {
+            /** @description The JSON file's content (its meta-schema decides the rest) */
+            document: {
+                [key: string]: unknown;
+            };
+            kind: components["schemas"]["CatalogueKind"];
+        };
+        CatalogueEntry: {
+            /** @description The JSON live now */
+            document: {
+                [key: string]: unknown;
+            };
+            /** @description Its reviewed file under schemas/, or null */
+            file: string | null;
+            identifier: string;
+            kind: components["schemas"]["CatalogueKind"];
+            /**
+             * @description file (the reviewed file under schemas/) or published (a version from the catalogue page)
+             * @enum {string}
+             */
+            source: "file" | "published";
+            title: string;
+            /** @description Its newest published version number, or null when never published */
+            version: null | components["schemas"]["Count"];
+        };
+        CatalogueEntryKey: {
+            identifier: components["schemas"]["CatalogueIdentifier"];
+            kind: components["schemas"]["CatalogueKind"];
+        };
+        /** @description A desk identifier or a form type name */
+        CatalogueIdentifier: string;
+        /**
+         * @description desk (schemas/catalogue/desks) or form type (schemas/forms)
+         * @enum {string}
+         */
+        CatalogueKind: "desk" | "form";
+        CatalogueProblem: {
+            /** Format: date-time */
+            at?: string;
+            /** @description The file (schemas/…) or published version (published:desk/x) the problem is in */
+            file: string;
+            kind?: components["schemas"]["CatalogueKind"];
+            /** @description Persian */
+            msg: string;
+            /** @description JSON pointer into that document */
+            pointer: string;
+        };
+        CatalogueVersion: {
+            authorName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The JSON published, or null for a return to the reviewed file */
+            document: {
+                [key: string]: unknown;
+            } | null;
+            id: components["schemas"]["Id32"];
+            identifier: string;
+            kind: components["schemas"]["CatalogueKind"];
+            /** @description The version number this one returned to (0 the file), or null for a publish */
+            revertedTo: null | components["schemas"]["Count"];
+            version: components["schemas"]["Count"];
+        };
         CollectionReceipt: {
             /** @description Rial received */
             amount: number;
@@ -1747,6 +2132,18 @@ export interface components {
             useForGoogleAdsAccountCr?: boolean;
             useForUafCpr?: boolean;
         } & components["schemas"]["SearchQuery"];
+        /** @description What the customer sees of the currency payment made for their request: the currency and foreign amount paid, the payment's reference, what the request really cost in rial and what came back to the wallet (the expected price less the real price), and the receipt image when staff attached one (a signed, expiring address). */
+        CustomerCurrencyPayment: {
+            /** Format: date-time */
+            createdAt: string;
+            currencyCode: string;
+            currencyTitle: string;
+            foreignAmount: number;
+            realPrice: components["schemas"]["Rial"];
+            receiptUrl: string | null;
+            reference: string;
+            returnedAmount: components["schemas"]["Rial"];
+        };
         /** @description A customer row of the staff customers page */
         CustomerSummary: {
             approvedLevel: number;
@@ -1903,6 +2300,83 @@ export interface components {
             task: components["schemas"]["Task"];
             thirdParties: components["schemas"]["CatalogueChoice"][];
         };
+        /** @description One of the customer's Google Ads accounts, with its charges (newest first, the last 20) */
+        GoogleAdsAccount: {
+            chargeCount: components["schemas"]["Count"];
+            /** @description Everything charged so far, in the account's currency */
+            chargedAmount: number;
+            charges: components["schemas"]["GoogleAdsCharge"][];
+            /** Format: date-time */
+            createdAt: string;
+            currencyCode: string;
+            currencyId: components["schemas"]["Id32"];
+            currencyTitle: string;
+            googleCustomerId: components["schemas"]["GoogleCustomerId"];
+            id: components["schemas"]["Id64"];
+            /** @enum {integer} */
+            ownershipApproved: 0 | 1;
+            /** @enum {string} */
+            status: "active" | "suspended";
+            title: string;
+        };
+        /** @description A customer's request for a new Google Ads account and what staff decided */
+        GoogleAdsAccountRequest: {
+            accountCurrencyCode: string;
+            accountCurrencyId: components["schemas"]["Id32"];
+            /** Format: date-time */
+            createdAt: string;
+            customerBusinessTitle: string;
+            customerName: string;
+            customerWebsite: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            decisionReason: string | null;
+            googleAdsAccountId: components["schemas"]["Id64"] | null;
+            id: components["schemas"]["Id64"];
+            requestedCustomerReadonlyUsers: string;
+            requestedCustomerStandardUsers: string;
+            /** @enum {string} */
+            state: "requested" | "created" | "rejected";
+            userId: components["schemas"]["Id64"];
+        };
+        GoogleAdsAccountSearch: {
+            googleMccAccount?: components["schemas"]["Id32"];
+            /** @enum {string} */
+            status?: "active" | "suspended";
+            userId?: components["schemas"]["Id64"];
+        } & components["schemas"]["SearchQuery"];
+        /** @description A recharge staff made for one of the customer's paid requests */
+        GoogleAdsCharge: {
+            /** @description In the account's currency */
+            amount: number;
+            chargeReference: string;
+            /** Format: date-time */
+            createdAt: string;
+            id: components["schemas"]["Id64"];
+            purchaseId: components["schemas"]["Id64"];
+        };
+        /** @description Google's customer id, as 123-456-7890 */
+        GoogleCustomerId: string;
+        /** @description A manager (MCC) panel of the company */
+        GoogleMccAccount: {
+            accountCount: components["schemas"]["Count"];
+            /** Format: date-time */
+            createdAt: string;
+            currencyCode: string;
+            currencyId: components["schemas"]["Id32"];
+            googleCustomerId: components["schemas"]["GoogleCustomerId"];
+            id: components["schemas"]["Id32"];
+            notes: string | null;
+            /** @enum {string} */
+            status: "active" | "inactive";
+            title: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        GoogleMccAccountSearch: {
+            /** @enum {string} */
+            status?: "active" | "inactive";
+        } & components["schemas"]["SearchQuery"];
         Group: {
             actions: components["schemas"]["Id32"][];
             id: components["schemas"]["Id32"];
@@ -2053,6 +2527,8 @@ export interface components {
             walletAmount: components["schemas"]["Rial"];
         };
         PurchaseDetail: {
+            /** @description The foreign payment staff made for the request once it succeeded; null before (or never) */
+            currencyPayment: null | components["schemas"]["CustomerCurrencyPayment"];
             history: components["schemas"]["PurchaseStateChange"][];
             payments: components["schemas"]["OnlinePayment"][];
             purchase: components["schemas"]["Purchase"];
@@ -2163,6 +2639,53 @@ export interface components {
             /** @description Operating system and version, e.g. "Android 14" */
             os: string | null;
         };
+        /** @description A customer's bank account as staff review it, with the customer and the review task still open */
+        StaffBankAccount: {
+            bankCode: string;
+            bankName: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The customer's name from the profile (or mobile number), to compare with ownerName */
+            customerName: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            decidedByName: string | null;
+            decisionReason: string | null;
+            /** @description IR and 24 digits */
+            iban: string;
+            id: components["schemas"]["Id64"];
+            mobileNo: string | null;
+            nationalCode: string | null;
+            /** @description The holder's name as the customer stated it */
+            ownerName: string;
+            /**
+             * @description null while staff review it; 1 approved; 0 rejected (decisionReason says why)
+             * @enum {integer|null}
+             */
+            ownershipApproved: 0 | 1 | null;
+            /** @description The staff member who opened the review task, while it is claimed */
+            taskClaimedByName: string | null;
+            /** @description The ownership review task still open or claimed (approveUbaOwnerTask); null once decided */
+            taskId: number | null;
+            userId: components["schemas"]["Id64"];
+        };
+        StaffBankAccountSearch: {
+            /**
+             * Format: date
+             * @description First day of registration, Gregorian YYYY-MM-DD
+             */
+            from?: string;
+            /**
+             * @description waiting (ownershipApproved null), approved (1) or rejected (0); absent for all
+             * @enum {string}
+             */
+            ownership?: "waiting" | "approved" | "rejected";
+            /**
+             * Format: date
+             * @description Last day of registration, Gregorian YYYY-MM-DD (included)
+             */
+            to?: string;
+        } & components["schemas"]["SearchQuery"];
         StaffCollection: {
             amount: components["schemas"]["Rial"];
             cardNo: string | null;
@@ -2207,10 +2730,38 @@ export interface components {
             thirdPartyTitle: string | null;
             userId: components["schemas"]["Id64"];
         };
+        /** @description A Google Ads account as staff see it */
+        StaffGoogleAdsAccount: {
+            chargedAmount: number;
+            /** Format: date-time */
+            createdAt: string;
+            currencyCode: string;
+            currencyId: components["schemas"]["Id32"];
+            customerName: string;
+            googleCustomerId: components["schemas"]["GoogleCustomerId"];
+            googleMccAccountId: components["schemas"]["Id32"];
+            id: components["schemas"]["Id64"];
+            mccGoogleCustomerId: components["schemas"]["GoogleCustomerId"];
+            mccTitle: string;
+            mobileNo: string | null;
+            notes: string | null;
+            /** @enum {integer} */
+            ownershipApproved: 0 | 1;
+            requestId: components["schemas"]["Id64"] | null;
+            /** @enum {string} */
+            status: "active" | "suspended";
+            title: string;
+            userId: components["schemas"]["Id64"];
+        };
         StaffPurchaseDetail: {
             history: components["schemas"]["PurchaseStateChange"][];
             /** @description The request's fulfilment task still waiting for a decision */
             openTaskId: number | null;
+            /**
+             * @description That task's type: googleAdsAccountCrCpTask is decided with the Google Ads charge (manageGoogleAds), the others with the currency payment (manageCurrencyPayments)
+             * @enum {string|null}
+             */
+            openTaskType: "uafCprCpTask" | "completeCurrencyPaymentTask" | "googleAdsAccountCrCpTask" | null;
             payments: components["schemas"]["OnlinePayment"][];
             purchase: components["schemas"]["Purchase"];
         };
@@ -2400,6 +2951,17 @@ export interface components {
         };
     };
     responses: {
+        /** @description The version now live */
+        CatalogueVersionSaved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: components["schemas"]["CatalogueVersion"];
+                };
+            };
+        };
         /** @description Refused (400 validation, 401, 403, 404, 409, 422, 429); `msg` explains it in Persian */
         ClientError: {
             headers: {
@@ -2417,6 +2979,20 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Envelope"] & {
                     data: null;
+                };
+            };
+        };
+        /** @description Requests for new Google Ads accounts */
+        GoogleAdsAccountRequestList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: {
+                        items: components["schemas"]["GoogleAdsAccountRequest"][];
+                        total: components["schemas"]["Count"];
+                    };
                 };
             };
         };
@@ -2444,6 +3020,17 @@ export interface components {
                     data: {
                         id: components["schemas"]["Id64"];
                     };
+                };
+            };
+        };
+        /** @description The account as saved */
+        StaffGoogleAdsAccountSaved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: components["schemas"]["StaffGoogleAdsAccount"];
                 };
             };
         };
@@ -2712,6 +3299,44 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["Done"];
+        };
+    };
+    createGoogleAdsAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    accountCurrency: number;
+                    customerBusinessTitle: string;
+                    customerWebsite: string;
+                    /**
+                     * Format: emailList
+                     * @description Optional; leave it out when there are none
+                     */
+                    requestedCustomerReadonlyUsers?: string;
+                    /** Format: emailList */
+                    requestedCustomerStandardUsers: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The request, waiting for staff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["GoogleAdsAccountRequest"];
+                    };
+                };
+            };
         };
     };
     priceInquiry: {
@@ -3109,6 +3734,61 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["UserBankAccount"];
+                    };
+                };
+            };
+        };
+    };
+    searchGoogleAdsAccountRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    page?: number;
+                    perPage?: number;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["GoogleAdsAccountRequestList"];
+        };
+    };
+    searchGoogleAdsAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    page?: number;
+                    perPage?: number;
+                    /** @enum {string} */
+                    status?: "active" | "suspended";
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The customer's accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["GoogleAdsAccount"][];
+                            total: components["schemas"]["Count"];
+                        };
                     };
                 };
             };
@@ -3584,6 +4264,35 @@ export interface operations {
             200: components["responses"]["UserBankAccountSaved"];
         };
     };
+    checkCatalogueEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogueDocumentInput"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The problems (none when it may be published) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            problems: components["schemas"]["CatalogueProblem"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
     fetchApproveProfileAsL1TaskData: {
         parameters: {
             query?: never;
@@ -3646,6 +4355,32 @@ export interface operations {
             };
         };
     };
+    fetchCatalogueEntries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The live catalogue for its editors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            entries: components["schemas"]["CatalogueEntry"][];
+                            problems: components["schemas"]["CatalogueProblem"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
     fetchCustomerWallet: {
         parameters: {
             query?: never;
@@ -3699,6 +4434,71 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["FulfilmentTaskData"];
+                    };
+                };
+            };
+        };
+    };
+    fetchGoogleAdsChargeTaskData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The task, the request and the account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            googleAdsAccount: components["schemas"]["StaffGoogleAdsAccount"];
+                            operations: string;
+                            request: components["schemas"]["FulfilmentTaskData"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    fetchMakeGoogleAdsAccountTaskData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The task, the request, the customer and the panels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            mccAccounts: components["schemas"]["GoogleMccAccount"][];
+                            /** @description How account operations are carried out: manual (staff act in Google's console and record the result here) */
+                            operations: string;
+                            request: components["schemas"]["GoogleAdsAccountRequest"];
+                            task: components["schemas"]["Task"];
+                            user: components["schemas"]["User"];
+                        };
                     };
                 };
             };
@@ -3786,6 +4586,90 @@ export interface operations {
             };
         };
     };
+    googleAdsAccountCrDone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    chargeReference: string;
+                    purchase: components["schemas"]["Id64"];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The request, now succeeded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Purchase"];
+                    };
+                };
+            };
+        };
+    };
+    googleAdsAccountCrFailed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    purchase: components["schemas"]["Id64"];
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The request, now failed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Purchase"];
+                    };
+                };
+            };
+        };
+    };
+    makeGoogleAdsAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    googleCustomerId: string;
+                    googleMccAccount: number;
+                    notes?: string;
+                    taskId: components["schemas"]["Id64"];
+                    /** @description The account's name; the customer's business subject when absent */
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["StaffGoogleAdsAccountSaved"];
+        };
+    };
     payOffline: {
         parameters: {
             query?: never;
@@ -3808,6 +4692,53 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["PayOfflineResult"];
+                    };
+                };
+            };
+        };
+    };
+    publishCatalogueEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogueDocumentInput"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["CatalogueVersionSaved"];
+        };
+    };
+    rejectGoogleAdsAccountRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                    taskId: components["schemas"]["Id64"];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The request, rejected */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["GoogleAdsAccountRequest"];
                     };
                 };
             };
@@ -3884,6 +4815,27 @@ export interface operations {
             };
         };
     };
+    revertCatalogueEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    identifier: components["schemas"]["CatalogueIdentifier"];
+                    kind: components["schemas"]["CatalogueKind"];
+                    versionId: null | components["schemas"]["Id32"];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["CatalogueVersionSaved"];
+        };
+    };
     saveCurrency: {
         parameters: {
             query?: never;
@@ -3918,6 +4870,69 @@ export interface operations {
             };
         };
     };
+    saveGoogleAdsAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: components["schemas"]["Id64"];
+                    notes?: string;
+                    /** @enum {integer} */
+                    ownershipApproved?: 0 | 1;
+                    /** @enum {string} */
+                    status?: "active" | "suspended";
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["StaffGoogleAdsAccountSaved"];
+        };
+    };
+    saveGoogleMccAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: number;
+                    googleCustomerId: string;
+                    id?: components["schemas"]["Id32"];
+                    notes?: string;
+                    /**
+                     * @description active when absent
+                     * @enum {string}
+                     */
+                    status?: "active" | "inactive";
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The panel as saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["GoogleMccAccount"];
+                    };
+                };
+            };
+        };
+    };
     saveSystemParameter: {
         parameters: {
             query?: never;
@@ -3936,6 +4951,42 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["Done"];
+        };
+    };
+    searchCatalogueVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogueEntryKey"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The versions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            /** @description The reviewed file, or null when there is none */
+                            file: null | {
+                                document: {
+                                    [key: string]: unknown;
+                                };
+                                file: string;
+                            };
+                            items: components["schemas"]["CatalogueVersion"][];
+                        };
+                    };
+                };
+            };
         };
     };
     searchCollections: {
@@ -4113,6 +5164,66 @@ export interface operations {
                         data: {
                             items: components["schemas"]["CustomerTransaction"][];
                             total: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchStaffGoogleAdsAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GoogleAdsAccountSearch"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["StaffGoogleAdsAccount"][];
+                            total: components["schemas"]["Count"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchGoogleMccAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GoogleMccAccountSearch"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Manager panels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["GoogleMccAccount"][];
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -4332,6 +5443,36 @@ export interface operations {
                         data: {
                             items: components["schemas"]["ThirdParty"][];
                             total: components["schemas"]["Count"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchStaffBankAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StaffBankAccountSearch"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Bank accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["StaffBankAccount"][];
+                            total: number;
                         };
                     };
                 };

@@ -48,6 +48,35 @@ export interface Captchas {
   usedAt: Timestamp | null;
 }
 
+export interface CatalogueVersions {
+  /**
+   * The staff member who published it
+   */
+  authorUserId: number | null;
+  createdAt: Generated<Timestamp>;
+  /**
+   * The JSON file as published (json, not jsonb: the order of the keys is kept); null returns to the file under schemas/
+   */
+  document: Json | null;
+  id: Generated<number>;
+  /**
+   * The desk identifier or the form type name
+   */
+  identifier: string;
+  /**
+   * desk (schemas/catalogue/desks) or form (schemas/forms)
+   */
+  kind: string;
+  /**
+   * The earlier version this one returned to, when it was a return
+   */
+  revertedTo: number | null;
+  /**
+   * 1, 2, … per kind and identifier
+   */
+  version: number;
+}
+
 export interface Collections {
   amount: number;
   cardNo: string | null;
@@ -152,6 +181,104 @@ export interface FormVersions {
   hash: string;
 }
 
+export interface GoogleAdsAccountRequests {
+  accountCurrencyId: number;
+  createdAt: Generated<Timestamp>;
+  customerBusinessTitle: string;
+  customerWebsite: string;
+  decidedAt: Timestamp | null;
+  decidedBy: number | null;
+  decisionReason: string | null;
+  id: Generated<number>;
+  /**
+   * E-mails to get read-only access, comma-separated; empty when none
+   */
+  requestedCustomerReadonlyUsers: Generated<string>;
+  /**
+   * E-mails to get full access, comma-separated as the customer typed them (checked)
+   */
+  requestedCustomerStandardUsers: string;
+  /**
+   * requested (waiting for staff), created (an account was made for it) or rejected (decision_reason says why)
+   */
+  state: Generated<string>;
+  userId: number;
+}
+
+export interface GoogleAdsAccounts {
+  createdAt: Generated<Timestamp>;
+  /**
+   * The staff member who recorded the account
+   */
+  createdBy: number | null;
+  /**
+   * The account's base currency: its recharges are priced in it
+   */
+  currencyId: number;
+  /**
+   * Google's customer id of the account, as 123-456-7890
+   */
+  googleCustomerId: string;
+  googleMccAccountId: number;
+  id: Generated<number>;
+  notes: string | null;
+  /**
+   * 1 once the customer accepted the account's ownership invitation, else 0
+   */
+  ownershipApproved: Generated<number>;
+  /**
+   * The customer's request the account was made for (null when staff recorded one directly)
+   */
+  requestId: number | null;
+  /**
+   * active, or suspended (it cannot be charged)
+   */
+  status: Generated<string>;
+  /**
+   * A name for the account (the customer's business subject unless staff changed it)
+   */
+  title: string;
+  updatedAt: Generated<Timestamp>;
+  userId: number;
+}
+
+export interface GoogleAdsCharges {
+  /**
+   * The amount charged, in hundredths of the account's currency
+   */
+  amountMinor: number;
+  /**
+   * The charge's reference (Google's or the payment's) staff recorded
+   */
+  chargeReference: string;
+  createdAt: Generated<Timestamp>;
+  currencyId: number;
+  googleAdsAccountId: number;
+  id: Generated<number>;
+  purchaseId: number;
+  staffUserId: number;
+}
+
+export interface GoogleMccAccounts {
+  createdAt: Generated<Timestamp>;
+  /**
+   * The panel's billing currency
+   */
+  currencyId: number;
+  /**
+   * Google's customer id of the panel, as 123-456-7890
+   */
+  googleCustomerId: string;
+  id: Generated<number>;
+  notes: string | null;
+  /**
+   * active: new accounts may be made under it; inactive: kept for its accounts only
+   */
+  status: Generated<string>;
+  title: string;
+  updatedAt: Generated<Timestamp>;
+}
+
 export interface GroupActions {
   actionId: number;
   groupId: number;
@@ -172,6 +299,9 @@ export interface IdempotencyKeys {
   createdAt: Generated<Timestamp>;
   key: string;
   purchaseId: number | null;
+  /**
+   * HMAC-SHA-256 (key derived from the field key) of the desk and the canonical body; cleared-020 for keys from before migration 020
+   */
   requestHash: string;
   userId: number;
 }
@@ -306,6 +436,9 @@ export interface Purchases {
   desk: string;
   expectedPrice: number;
   fee: number;
+  /**
+   * The submitted form values; write-only fields (the target page's password) sealed as enc:v1:<key id>:<iv>:<ciphertext>:<tag> (decision 021)
+   */
   fields: ColumnType<Record<string, unknown>, string, string>;
   formType: string;
   /**
@@ -447,6 +580,10 @@ export interface Tasks {
   decidedAt: Timestamp | null;
   decidedBy: number | null;
   decisionReason: string | null;
+  /**
+   * The customer's Google Ads account request a makeGoogleAdsAccountTask decides
+   */
+  googleAdsAccountRequestId: number | null;
   id: Generated<number>;
   payload: ColumnType<Record<string, unknown>, string | undefined, string>;
   purchaseId: number | null;
@@ -582,12 +719,17 @@ export interface DB {
   actions: Actions;
   auditLog: AuditLog;
   captchas: Captchas;
+  catalogueVersions: CatalogueVersions;
   collections: Collections;
   currencies: Currencies;
   currencyBankAccounts: CurrencyBankAccounts;
   currencyPayments: CurrencyPayments;
   failureCounters: FailureCounters;
   formVersions: FormVersions;
+  googleAdsAccountRequests: GoogleAdsAccountRequests;
+  googleAdsAccounts: GoogleAdsAccounts;
+  googleAdsCharges: GoogleAdsCharges;
+  googleMccAccounts: GoogleMccAccounts;
   groupActions: GroupActions;
   groups: Groups;
   groupUsers: GroupUsers;

@@ -3,33 +3,47 @@
  * /storage, and one error handler that answers every failure with a Persian `{result: false, msg}`.
  * Tests build real instances with this factory and listen on port 0.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
 import { Redis } from 'ioredis';
 import type { AppConfig } from './config';
 import { loadContract } from './contract/contract';
 import type { AnyHandler, Authenticator, Handlers } from './contract/handlers';
-import { registerContractRoutes } from './contract/router';
+import { JSON_BODY_LIMIT, registerContractRoutes } from './contract/router';
 import { type DatabaseHandle, openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { inputDatabaseError } from './http/database-errors';
 import { HttpError } from './http/errors';
+import { loggerOptions } from './http/log-options';
+import { FormValidatorModules, registerFormValidators } from './http/form-validators';
 import { registerSecurityHeaders } from './http/security-headers';
 import { type MessageKey, msg } from './http/messages';
 import { lockDataDir } from './lib/data-dir-lock';
 import { databaseFailureBackoff, databaseRateLimiter, redisFailureBackoff, redisRateLimiter } from './lib/rate-limit';
 import { getOrCreateSecret } from './lib/secrets';
+import { FieldCipher, KEY_FILE_NAME, keyFromDataDir } from './lib/field-cipher';
 import { accessHandlers } from './modules/access/handlers';
 import { bankAccountHandlers } from './modules/bank-accounts/handlers';
 import { seedAccess } from './modules/access/seed';
 import { catalogueHandlers } from './modules/catalogue/handlers';
 import { referenceHandlers } from './modules/catalogue/reference-handlers';
 import { seedDemoCatalogue } from './modules/catalogue/seed';
-import { Catalogue } from './modules/desks/catalogue';
+import { catalogueEditorHandlers } from './modules/desks/handlers';
+import { CATALOGUE_PUBLISHED, CatalogueSource } from './modules/desks/live-source';
 import { fulfilmentHandlers } from './modules/fulfilment/handlers';
+import { googleAdsHandlers } from './modules/google-ads/handlers';
+import { manualGoogleAdsOperations } from './modules/google-ads/operations';
 import { FulfilmentService } from './modules/fulfilment/service';
 import { identityHandlers } from './modules/identity/handlers';
 import { loginGuard } from './modules/identity/login-limits';
@@ -41,6 +55,9 @@ import { paymentHandlers } from './modules/payments/handlers';
 import { collectionHandlers } from './modules/payments/staff-handlers';
 import { PaymentService } from './modules/payments/service';
 import { requestHandlers } from './modules/requests/handlers';
+import type { PriceSourceKind } from './modules/requests/price-sources';
+import { QuoteSigner } from './modules/requests/quote-token';
+import { sealStoredSecrets } from './modules/requests/secrets';
 import { RequestService } from './modules/requests/service';
 import { registerSandboxBank } from './modules/sandbox-bank';
 import { settingsHandlers } from './modules/settings/handlers';
@@ -103,7 +120,24 @@ function isPageRoute(url: string): boolean {
   return !/\.[A-Za-z0-9]{1,10}$/.test(last);
 }
 
-function installErrorHandling(fastify: FastifyInstance, webIndex: string | null): void {
+/**
+ * The public pages the build prerendered (build/prerender.ts writes `pages/<path>.html`, `/` as pages/index.html),
+ * by page path: the history fallback sends one of these when the path has one, else the empty index.html.
+ */
+function prerenderedPages(webDir: string): Map<string, string> {
+  const dir = path.join(webDir, 'pages');
+  const pages = new Map<string, string>();
+  if (!existsSync(dir)) return pages;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
+    const file = path.relative(webDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+    const page = file.slice('pages'.length, -'.html'.length);
+    pages.set(page === '/index' ? '/' : page, file);
+  }
+  return pages;
+}
+
+function installErrorHandling(fastify: FastifyInstance, webIndex: string | null, pages: Map<string, string>): void {
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       return reply
@@ -130,11 +164,80 @@ function installErrorHandling(fastify: FastifyInstance, webIndex: string | null)
 
   fastify.setNotFoundHandler((request, reply) => {
     if (webIndex && isPageRoute(request.url) && (request.method === 'GET' || request.method === 'HEAD')) {
-      // History fallback: the web app's router decides what an unknown path shows.
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html');
+      // A prerendered public page, else the history fallback: the web app's router decides what the path shows.
+      const pathname = (request.url.split(/[?#]/, 1)[0] ?? '/').replace(/(.)\/+$/, '$1');
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .sendFile(pages.get(pathname) ?? 'index.html');
     }
     return reply.status(404).send({ result: false, msg: msg('http.notFound'), data: null });
   });
+}
+
+/**
+ * The cipher of credentials at rest (decision 021): FIELD_ENCRYPTION_KEY, or else the key file under DATA_DIR,
+ * created on the first start (said once, in the log, with where it is; never the key). With the variable set, a key
+ * file left from earlier starts still opens what it sealed, so moving to the variable re-seals at this start.
+ */
+function fieldCipher(config: AppConfig, log: FastifyBaseLogger): FieldCipher {
+  const keyFile = path.join(config.dataDir, KEY_FILE_NAME);
+  if (config.fieldKeys.current) {
+    const previous = [...config.fieldKeys.previous];
+    if (existsSync(keyFile)) previous.push(keyFromDataDir(config.dataDir).key);
+    return new FieldCipher(config.fieldKeys.current, previous);
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const { key, file, created } = keyFromDataDir(config.dataDir);
+  if (created) {
+    log.warn(
+      { file },
+      'FIELD_ENCRYPTION_KEY is not set: created a key file for credentials at rest (owner-only); back it up with the database, or set FIELD_ENCRYPTION_KEY',
+    );
+  }
+  return new FieldCipher(key, config.fieldKeys.previous);
+}
+
+/** Deeper than any body the contract describes (a desk form nests four levels inside the envelope). */
+const MAX_JSON_NESTING = 32;
+
+/** Whether JSON text opens more than `max` arrays or objects inside one another (brackets in strings skipped). */
+export function jsonNestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** Fastify's clientErrorHandler: the raw socket gets a whole HTTP answer with the envelope, then is closed. */
+function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Duplex): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, key]: [number, MessageKey] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'http.requestTimeout']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'http.headersTooLarge']
+        : [400, 'http.badRequest'];
+  this.log.debug({ code: error.code }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify({ result: false, msg: msg(key), data: null });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 export interface BuildOptions {
@@ -144,12 +247,22 @@ export interface BuildOptions {
 
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<App> {
   const fastify = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-      ...(options.logStream ? { stream: options.logStream } : {}),
+    logger: loggerOptions(config.logLevel, options.logStream),
+    // Any route without its own limit (the contract's routes set theirs: small JSON, larger uploads).
+    bodyLimit: JSON_BODY_LIMIT,
+    // A client has this long to send a whole request (a slow upload included); a stalled one is cut off instead
+    // of holding a socket. Answers (and the real-time socket once upgraded) are not bound by it.
+    requestTimeout: 60_000,
+    // Errors of the router itself (a path parameter past find-my-way's 100 characters, a malformed URL) get the
+    // envelope with a Persian message like every other refusal, instead of Fastify's English JSON.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      const body = { result: false, msg: msg(status === 414 ? 'http.uriTooLong' : 'http.badRequest'), data: null };
+      void reply.code(status).send(body);
     },
-    bodyLimit: 6 * 1024 * 1024,
+    // Errors Node's HTTP parser answers before Fastify sees a request (a URL or headers past Node's 16 KB, a
+    // stalled upload, a malformed request line) also get the envelope in Persian instead of Fastify's English JSON.
+    clientErrorHandler: answerClientError,
     // Off unless TRUST_PROXY names the proxy: otherwise any client could pick its address in X-Forwarded-For.
     trustProxy: config.trustProxy,
     // Per-request lines only when debugging; errors and our own events are always logged.
@@ -162,6 +275,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, {});
+    // JSON.parse takes thousands of nested brackets, but what walks the value afterwards (the text guard, the
+    // validator) recurses and would overflow the stack: a 500. No operation nests anywhere near this deep.
+    if (jsonNestingExceeds(text, MAX_JSON_NESTING)) return done(HttpError.of(400, 'http.invalidJson'), undefined);
     try {
       done(null, JSON.parse(text));
     } catch {
@@ -221,17 +337,44 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   const webIndex = existsSync(path.join(config.webDir, 'index.html')) ? path.join(config.webDir, 'index.html') : null;
   await registerSecurityHeaders(fastify);
-  installErrorHandling(fastify, webIndex);
+  installErrorHandling(fastify, webIndex, webIndex ? prerenderedPages(config.webDir) : new Map());
 
-  const catalogue = Catalogue.load(config.schemasDir);
+  // The live catalogue: the files under schemas/ (watched) and the versions staff published (decision 014).
+  const catalogueSource = await CatalogueSource.start({
+    db,
+    schemasDir: config.schemasDir,
+    log: fastify.log,
+  });
+  catalogueSource.watch();
+  fastify.addHook('preClose', async () => catalogueSource.stop());
+  const { catalogue } = catalogueSource;
+  const formValidators = new FormValidatorModules(catalogue);
+  const cipher = fieldCipher(config, fastify.log);
+  await sealStoredSecrets(db, cipher, catalogue.writeOnlyFields, fastify.log);
   const contract = loadContract();
   const actionsUsedByContract = new Set(
     contract.operations.flatMap((op) => (op.access.kind === 'staff' ? [op.access.action] : [])),
   );
   const authenticate: Authenticator = tokenAuthenticator(db, config.sessions);
-  const { broadcaster } = attachRealtime(fastify, authenticate, redis);
+  const { broadcaster, peers } = attachRealtime(fastify, authenticate, redis);
   const live = new LiveEvents(broadcaster);
-  const requests = new RequestService(db, catalogue);
+  const requests = new RequestService(db, catalogue, await QuoteSigner.open(db), cipher);
+  // A price uses rates and parameters kept in memory: forget them when they change, here and in the other
+  // processes (before the change's broadcast, which leaves after this word on the same Redis connection).
+  const pricesChanged = (kind: PriceSourceKind) => {
+    requests.sources.invalidate(kind);
+    peers.tell(`prices:${kind}`);
+  };
+  peers.onMessage((message) => {
+    if (message === 'prices:currencies' || message === 'prices:parameters') {
+      requests.sources.invalidate(message.slice('prices:'.length) as PriceSourceKind);
+    }
+    // Another process published a catalogue version: read the newest versions (decision 014).
+    if (message === CATALOGUE_PUBLISHED) void catalogueSource.reloadPublished().catch(() => undefined);
+  });
+  catalogueSource.announceWith(() => peers.tell(CATALOGUE_PUBLISHED));
+  // Each process tells its own sockets once its catalogue changed, so a page re-fetches from a process that has it.
+  catalogue.onChange((_snapshot, change) => live.catalogueChanged(change));
   // The sandbox bank is served by this same server unless SANDBOX_BANK_URL points elsewhere.
   const ownBaseUrl = () => {
     const address = fastify.server.address();
@@ -247,12 +390,34 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     live,
     log: fastify.log,
     isCashDesk: (desk) => catalogue.deskForm(desk)?.desk.isCashService ?? false,
+    signedUrl: (path) => storage.signedUrl(path),
   });
-  const fulfilment = new FulfilmentService({ db, catalogue, requests, storage, live });
+  // Google's API is out of reach: staff act in Google's console and record it (decision 018).
+  const googleAds = manualGoogleAdsOperations;
+  const fulfilment = new FulfilmentService({
+    db,
+    catalogue,
+    requests,
+    storage,
+    live,
+    googleAds,
+    cipher,
+    log: fastify.log,
+  });
   const handlers: Handlers = {
     getHealth: async () => ({ result: true, msg: '', data: { database: database.kind } }),
-    ...catalogueHandlers(db, { currencyUpdated: (currency) => live.currencyUpdated(currency) }),
-    ...settingsHandlers(db, { systemParametersUpdated: () => live.systemParametersUpdated() }),
+    ...catalogueHandlers(db, {
+      currencyUpdated: (currency) => {
+        pricesChanged('currencies');
+        live.currencyUpdated(currency);
+      },
+    }),
+    ...settingsHandlers(db, {
+      systemParametersUpdated: () => {
+        pricesChanged('parameters');
+        live.systemParametersUpdated();
+      },
+    }),
     ...identityHandlers({
       db,
       storage,
@@ -277,6 +442,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...collectionHandlers(db, payments, gateway),
     ...waitingWorkHandlers(db, (desk) => catalogue.deskForm(desk)?.desk.title ?? desk),
     ...fulfilmentHandlers(fulfilment, db),
+    ...googleAdsHandlers(db, live, googleAds, fulfilment),
+    ...catalogueEditorHandlers(db, catalogueSource, (kind, document) => formValidators.rememberDraft(kind, document)),
   };
   registerContractRoutes(fastify, {
     contract,
@@ -285,6 +452,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     validateResponses: config.validateResponses,
   });
   storage.register(fastify);
+  registerFormValidators(fastify, formValidators);
   // The test bank (modules/sandbox-bank) is served only while it is the gateway.
   if (config.payments.gateway === 'sandbox') registerSandboxBank(fastify, db);
 
@@ -292,8 +460,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await fastify.register(fastifyStatic, {
       root: config.webDir,
       wildcard: false,
-      index: ['index.html'],
+      // `/` is a page like the others: the not-found handler sends its prerendered file.
+      index: false,
+      // The build writes a brotli and a gzip copy of every text file (build/compress.ts); the one the client
+      // accepts is sent, with Vary: Accept-Encoding.
+      preCompressed: true,
       setHeaders: (res, filePath) => {
+        // Files under assets/ carry a content hash in their name: cached for a year and never revalidated.
+        // Everything else (the HTML pages, the favicon, images) is revalidated on each use.
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { compile as compileProxyTrust } from '@fastify/proxy-addr';
 import { canonicalMobile } from '../shared/mobile';
+import { parseFieldKey } from './lib/field-cipher';
 
 export type SmsDriver = 'log' | 'kavenegar';
 export type PaymentGatewayKind = 'sandbox' | 'zarinpal';
@@ -64,6 +65,12 @@ export interface AppConfig {
     publicUrl: string | undefined;
     sandboxBankUrl: string | undefined;
   };
+  /**
+   * The keys of credentials sealed at rest (decision 021): `current` seals and opens (null: the key file under
+   * DATA_DIR, created on first start), each of `previous` only opens, so values sealed before a rotation are read
+   * and re-sealed at start.
+   */
+  fieldKeys: { current: Buffer | null; previous: Buffer[] };
 }
 
 export class ConfigError extends Error {}
@@ -232,6 +239,25 @@ function parsePayments(env: Env): AppConfig['payments'] {
   };
 }
 
+const FIELD_KEY_HELP = 'a 32-byte key as 64 hex digits or base64 (openssl rand -hex 32)';
+
+function parseFieldKeys(env: Env): AppConfig['fieldKeys'] {
+  const raw = env.FIELD_ENCRYPTION_KEY ?? '';
+  const current = raw.trim() === '' ? null : parseFieldKey(raw);
+  // Never echo a key, even a malformed one: it may be a real key pasted into the wrong variable.
+  if (raw.trim() !== '' && !current) throw new ConfigError(`FIELD_ENCRYPTION_KEY must be ${FIELD_KEY_HELP}`);
+  const previous = (env.FIELD_ENCRYPTION_OLD_KEYS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((text, i) => {
+      const key = parseFieldKey(text);
+      if (!key) throw new ConfigError(`FIELD_ENCRYPTION_OLD_KEYS entry ${i + 1} must be ${FIELD_KEY_HELP}`);
+      return key;
+    });
+  return { current, previous };
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const logLevel = env.LOG_LEVEL || 'info';
@@ -274,6 +300,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     admin: { username: parseAdminUsername(env.ADMIN_USERNAME), password: env.ADMIN_PASSWORD || undefined },
     sessions: parseSessions(env),
     payments: parsePayments(env),
+    fieldKeys: parseFieldKeys(env),
     ...overrides,
   };
 }

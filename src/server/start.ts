@@ -26,7 +26,10 @@ function newestMtime(dir: string): number {
 
 function buildWebIfNeeded(webDir: string): void {
   const index = path.join(webDir, 'index.html');
-  const sources = ['src/web', 'src/shared', 'src/generated', 'schemas'].map((d) => path.join(root, d));
+  // build/ holds the build's own steps; the prerender reads the catalogue through the server's desks module.
+  const sources = ['src/web', 'src/shared', 'src/generated', 'schemas', 'build', 'src/server/modules/desks'].map((d) =>
+    path.join(root, d),
+  );
   const built = existsSync(index) ? statSync(index).mtimeMs : 0;
   if (built > 0 && sources.every((dir) => !existsSync(dir) || newestMtime(dir) <= built)) return;
   console.log('building the web app (vite build)…');

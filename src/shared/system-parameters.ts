@@ -5,7 +5,7 @@
  * hundredths (cents), shown and typed in whole currency units.
  */
 import { toEnglishDigits } from './digits';
-import { formatNumber } from './format';
+import { formatNumber, groupNumber } from './format';
 
 export type ParameterUnit = 'percent' | 'rial' | 'currencyCents' | 'seconds';
 
@@ -30,12 +30,17 @@ const SCALE: Record<ParameterUnit, number> = { percent: 1, rial: 1, currencyCent
 /** Decimals a person may type. */
 const DECIMALS: Record<ParameterUnit, number> = { percent: 2, rial: 0, currencyCents: 2, seconds: 0 };
 
-/** The stored value as a person reads it, with en-US thousands separators: 1000000 cents -> '10,000'. */
+/** The stored value as a person reads it, in Persian digits: 1000000 cents -> '۱۰٬۰۰۰'. */
 export function displayParameter(unit: ParameterUnit, stored: number): string {
   return formatNumber(stored / SCALE[unit]);
 }
 
-/** displayParameter plus the unit: '500,000 ریال'. */
+/** The stored value as its field's text, Latin digits with en-US separators: 1000000 cents -> '10,000'. */
+export function inputParameter(unit: ParameterUnit, stored: number): string {
+  return groupNumber(stored / SCALE[unit]);
+}
+
+/** displayParameter plus the unit: '۵۰۰٬۰۰۰ ریال'. */
 export function describeParameter(unit: ParameterUnit, stored: number): string {
   return `${displayParameter(unit, stored)} ${UNIT_LABEL[unit]}`;
 }

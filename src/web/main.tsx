@@ -19,11 +19,23 @@ import '@radix-ui/themes/components.css';
 import '@radix-ui/themes/utilities.css';
 import './styles/global.css';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { queryClient } from './lib/query';
 
-createRoot(document.getElementById('root') as HTMLElement).render(
+const root = document.getElementById('root') as HTMLElement;
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+// A prerendered public page (build/prerender.ts) carries the catalogue it was drawn with: a guest's browser
+// hydrates that HTML with the same data (marked stale, so the live catalogue is fetched right after). Someone
+// signed in sees other things (their menu, their name), so their page is drawn anew over it.
+const prerendered = document.getElementById('prerender-data');
+if (prerendered && root.firstChild && !localStorage.getItem('token')) {
+  queryClient.setQueryData(['catalogue'], JSON.parse(prerendered.textContent ?? 'null'), { updatedAt: 0 });
+  hydrateRoot(root, app);
+} else {
+  createRoot(root).render(app);
+}

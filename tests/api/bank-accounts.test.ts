@@ -281,6 +281,97 @@ describe('bank accounts', () => {
   });
 });
 
+describe('bank accounts to approve (staff page)', () => {
+  interface Row {
+    id: number;
+    userId: number;
+    ownershipApproved: 0 | 1 | null;
+    customerName: string;
+    mobileNo: string | null;
+    taskId: number | null;
+    taskClaimedByName: string | null;
+    decidedByName: string | null;
+    decisionReason: string | null;
+  }
+  const search = async (body: Record<string, unknown>, token = reviewer) => {
+    const res = await post(server, '/api/sys/searchUserBankAccounts', body, bearer(token));
+    expect(res.status, res.body.msg).toBe(200);
+    return res.body.data as { items: Row[]; total: number };
+  };
+
+  it('lists accounts by ownership with the customer and the open review task, searchable and by day', async () => {
+    const who = await customer();
+    const mobileNo = (
+      (await post(server, '/api/me/fetchUserData', undefined, bearer(who.token))).body.data as {
+        mobileNo: string;
+      }
+    ).mobileNo;
+    const waiting = await saveAccount(who);
+    const approved = await approvedAccount(who);
+    const rejected = await saveAccount(who);
+    const rejectTask = await taskOf(rejected);
+    await post(server, '/api/sys/fetchApproveUbaOwnerTaskData', { taskId: rejectTask }, bearer(reviewer));
+    const reason = 'نام صاحب حساب با نام مشتری یکی نیست';
+    expect(
+      (await post(server, '/api/sys/rejectUserBankAccountOwnership', { taskId: rejectTask, reason }, bearer(reviewer)))
+        .status,
+    ).toBe(200);
+
+    // Waiting: the oldest first, with the task the decision takes; not yet claimed by anyone.
+    const queue = await search({ ownership: 'waiting', search: mobileNo });
+    expect(queue.items.map((r) => r.id)).toEqual([waiting.id]);
+    expect(queue.items[0]).toMatchObject({
+      userId: who.userId,
+      ownershipApproved: null,
+      mobileNo,
+      customerName: mobileNo,
+      taskId: await taskOf(waiting),
+      taskClaimedByName: null,
+      decidedByName: null,
+    });
+    const all = await search({ ownership: 'waiting', perPage: 500 });
+    const created = all.items.map((r) => r.id);
+    expect(created).toEqual([...created].sort((a, b) => a - b));
+
+    const done = await search({ ownership: 'approved', search: mobileNo });
+    expect(done.items.map((r) => [r.id, r.taskId])).toEqual([[approved.id, null]]);
+    expect(done.items[0]!.decidedByName).toBe('09140000201');
+    const refused = await search({ ownership: 'rejected', search: mobileNo });
+    expect(refused.items).toHaveLength(1);
+    expect(refused.items[0]).toMatchObject({ id: rejected.id, decisionReason: reason, taskId: null });
+    expect((await search({ search: mobileNo })).total).toBe(3);
+
+    // The IBAN as staff type it: grouped, with Persian digits; the account id; a day range.
+    const typed = waiting.iban
+      .replace(/(.{4})/g, '$1 ')
+      .replace(/\d/g, (d) => '۰۱۲۳۴۵۶۷۸۹'[Number(d)]!)
+      .trim();
+    expect((await search({ search: typed })).items.map((r) => r.id)).toEqual([waiting.id]);
+    expect((await search({ search: String(waiting.id) })).items.map((r) => r.id)).toContain(waiting.id);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await search({ search: mobileNo, from: today, to: today })).total).toBe(3);
+    expect((await search({ search: mobileNo, to: '2020-01-01' })).total).toBe(0);
+    expect((await search({ search: '%' })).total).toBe(0);
+
+    // Opening the review claims it: the list says who holds it.
+    await post(server, '/api/sys/fetchApproveUbaOwnerTaskData', { taskId: await taskOf(waiting) }, bearer(reviewer));
+    expect((await search({ ownership: 'waiting', search: mobileNo })).items[0]!.taskClaimedByName).toBe('09140000201');
+  });
+
+  it('is refused to customers, to staff without approveBankAccountOwnership, and to guests', async () => {
+    const who = await customer();
+    for (const token of [who.token, cashier]) {
+      const res = await post(server, '/api/sys/searchUserBankAccounts', {}, bearer(token));
+      expect(res.status).toBe(403);
+      expect(res.body.msg).toMatch(/[\u0600-\u06FF]/);
+    }
+    expect((await post(server, '/api/sys/searchUserBankAccounts', {})).status).toBe(401);
+    expect(
+      (await post(server, '/api/sys/searchUserBankAccounts', { ownership: 'maybe' }, bearer(reviewer))).status,
+    ).toBe(400);
+  });
+});
+
 describe('withdrawals', () => {
   it('go only to an approved account of the customer, within the wallet, in integer rial', async () => {
     const who = await customer();

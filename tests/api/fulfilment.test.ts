@@ -150,6 +150,14 @@ describe('done', () => {
     expect(detail.purchase).toMatchObject({ state: 'purchaseSucceeded', stateIsFinal: true, stateIsFailure: false });
     expect(detail.history.at(-1)).toMatchObject({ state: 'purchaseSucceeded', cause: 'fulfilled', reason: null });
     expect(await taskOf(purchase.id)).toMatchObject({ state: 'done', decidedBy: staff.userId });
+    // The customer sees what was paid abroad, what it really cost and what came back.
+    expect((detail as unknown as { currencyPayment: unknown }).currencyPayment).toMatchObject({
+      currencyCode: 'USD',
+      reference: 'TX-778899',
+      realPrice,
+      returnedAmount: difference,
+      receiptUrl: null,
+    });
 
     const payment = await db
       .selectFrom('currencyPayments')
@@ -215,6 +223,13 @@ describe('done', () => {
       .where('purchaseId', '=', purchase.id)
       .executeTakeFirstOrThrow();
     expect(data.receiptPath).toBe(receipt);
+    // The customer sees the currency payment with its receipt image, through a signed address.
+    const seen = (await post(server, '/api/me/fetchPurchase', { purchase: purchase.id }, bearer(who.token))).body
+      .data as { currencyPayment: { reference: string; returnedAmount: number; receiptUrl: string | null } };
+    expect(seen.currencyPayment).toMatchObject({ reference: 'R-1', returnedAmount: 0 });
+    const image = await fetch(`${server.url}${seen.currencyPayment.receiptUrl}`);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/jpeg');
   });
 
   it('refuses a real price above the reservation, or not above the costs (422, Persian), and moves nothing', async () => {

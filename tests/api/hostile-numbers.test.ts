@@ -11,37 +11,23 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { loadContract, type Operation } from '../../src/server/contract/contract';
+import type { Operation } from '../../src/server/contract/contract';
 import { inputDatabaseError } from '../../src/server/http/database-errors';
+import {
+  bodySchemaOf,
+  contract,
+  type Json,
+  parametersOf,
+  type PathKey,
+  PERSIAN,
+  resolve,
+  sample,
+  type Schema,
+  setAt,
+  typesOf,
+  urlOf,
+} from '../support/contract-samples';
 import { bearer, loginAdmin, loginByCode, type RunningServer, startServer } from '../support/server';
-
-type Json = Record<string, unknown>;
-type Schema = Json;
-type PathKey = string | number;
-
-const contract = loadContract();
-const document = contract.document;
-
-function resolve(schema: unknown): Schema {
-  let current = (schema ?? {}) as Schema;
-  for (let i = 0; i < 20 && typeof current.$ref === 'string'; i++) {
-    const segments = current.$ref.replace(/^#\//, '').split('/');
-    let target: unknown = document;
-    for (const s of segments) target = (target as Json)[s.replace(/~1/g, '/').replace(/~0/g, '~')];
-    current = { ...(target as Schema), ...Object.fromEntries(Object.entries(current).filter(([k]) => k !== '$ref')) };
-  }
-  return current;
-}
-
-function pointer(p: string): Schema {
-  let target: unknown = document;
-  for (const s of p.replace(/^#\//, '').split('/'))
-    target = (target as Json)[s.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return target as Schema;
-}
-
-const typesOf = (schema: Schema): string[] =>
-  Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : [];
 
 interface IntegerField {
   path: PathKey[];
@@ -61,78 +47,6 @@ function integerFields(schema: unknown, path: PathKey[] = [], out: IntegerField[
   }
   if (s.items) integerFields(s.items, [...path, 0], out, depth + 1);
   return out;
-}
-
-const STRING_CANDIDATES = ['09121234567', 'a1', 'USD', 'abc', '0012345679', '2025-01-01', 'a'];
-
-function sampleString(s: Schema): string {
-  if (Array.isArray(s.enum)) return String(s.enum[0]);
-  if (s.format === 'date') return '2025-01-01';
-  if (s.format === 'date-time') return '2025-01-01T00:00:00Z';
-  if (s.format === 'email') return 'a@example.com';
-  const minLength = typeof s.minLength === 'number' ? s.minLength : 1;
-  if (typeof s.pattern === 'string') {
-    const pattern = new RegExp(s.pattern, 'u');
-    const fit = STRING_CANDIDATES.find((c) => pattern.test(c));
-    if (fit) return fit;
-  }
-  return 'آزمون'.padEnd(Math.max(minLength, 5), 'ی');
-}
-
-/** A value the schema accepts where that is easy to make. */
-function sample(schema: unknown, depth = 0): unknown {
-  const s = resolve(schema);
-  if (depth > 8) return null;
-  if ('const' in s) return s.const;
-  if (Array.isArray(s.enum)) return s.enum[0];
-  if (Array.isArray(s.allOf)) {
-    return Object.assign({}, ...(s.allOf as unknown[]).map((part) => sample(part, depth + 1) as Json), sampleObject(s));
-  }
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    if (Array.isArray(s[key])) return sample((s[key] as unknown[])[0], depth + 1);
-  }
-  const type = typesOf(s).find((t) => t !== 'null') ?? (s.properties ? 'object' : 'string');
-  switch (type) {
-    case 'integer':
-    case 'number':
-      return typeof s.maximum === 'number' ? s.maximum : typeof s.minimum === 'number' ? s.minimum : 1;
-    case 'boolean':
-      return false;
-    case 'array': {
-      const count = typeof s.minItems === 'number' ? s.minItems : 0;
-      return Array.from({ length: count }, () => sample(s.items, depth + 1));
-    }
-    case 'object':
-      return sampleObject(s, depth);
-    default:
-      return sampleString(s);
-  }
-}
-
-function sampleObject(s: Schema, depth = 0): Json {
-  const out: Json = {};
-  const properties = (s.properties as Json | undefined) ?? {};
-  for (const name of (s.required as string[] | undefined) ?? []) out[name] = sample(properties[name], depth + 1);
-  return out;
-}
-
-function setAt(target: unknown, path: PathKey[], value: unknown): unknown {
-  if (path.length === 0) return value;
-  const [head, ...rest] = path;
-  const container: Json | unknown[] =
-    typeof head === 'number'
-      ? Array.isArray(target)
-        ? [...(target as unknown[])]
-        : []
-      : target && typeof target === 'object' && !Array.isArray(target)
-        ? { ...(target as Json) }
-        : {};
-  (container as Record<PathKey, unknown>)[head as PathKey] = setAt(
-    (container as Record<PathKey, unknown>)[head as PathKey],
-    rest,
-    value,
-  );
-  return container;
 }
 
 /** Numbers no column holds, fractions, the field's own bounds and one past them, and non-numbers. */
@@ -162,25 +76,14 @@ interface Case {
 }
 
 function cases(op: Operation): Case[] {
-  const parameters = (
-    (pointer(`#/paths/${op.path.replace(/\//g, '~1')}/${op.method.toLowerCase()}`).parameters ?? []) as unknown[]
-  ).map((p) => resolve(p));
-  const pathParams = parameters.filter((p) => p.in === 'path');
-  const queryParams = parameters.filter((p) => p.in === 'query');
-  const baseParams = Object.fromEntries(parameters.map((p) => [String(p.name), String(sample(p.schema))]));
-  const url = (params: Record<string, string>) => {
-    let url = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? 'a'));
-    const query = new URLSearchParams(
-      queryParams
-        .filter((p) => params[String(p.name)] !== undefined)
-        .map((p) => [String(p.name), params[String(p.name)] ?? '']),
-    ).toString();
-    if (query) url += `?${query}`;
-    return url;
-  };
+  const parameters = parametersOf(op);
+  const hostileParams = parameters.filter((p) => p.in === 'path' || p.in === 'query');
+  const baseParams = Object.fromEntries(parameters.map((p) => [p.name, String(sample(p.schema))]));
+  const url = (params: Record<string, string>) => urlOf(op, params);
   const out: Case[] = [];
-  const body = op.requestSchemaPointer ? sample(pointer(op.requestSchemaPointer)) : undefined;
-  for (const p of [...pathParams, ...queryParams]) {
+  const bodySchema = bodySchemaOf(op);
+  const body = bodySchema ? sample(bodySchema) : undefined;
+  for (const p of hostileParams) {
     for (const value of HOSTILE_PATH_VALUES) {
       out.push({
         label: `${String(p.name)}=${value}`,
@@ -191,8 +94,8 @@ function cases(op: Operation): Case[] {
       });
     }
   }
-  if (op.requestSchemaPointer) {
-    const fields = integerFields(pointer(op.requestSchemaPointer));
+  if (bodySchema) {
+    const fields = integerFields(bodySchema);
     for (const field of fields) {
       for (const value of hostileValues(field.schema)) {
         out.push({
@@ -210,7 +113,6 @@ function cases(op: Operation): Case[] {
   return out;
 }
 
-const PERSIAN = /[\u0600-\u06FF]/;
 const exercised = contract.operations.filter((op) => !op.multipart && cases(op).length > 0);
 
 describe('hostile numbers in every operation', () => {

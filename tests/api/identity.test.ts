@@ -313,8 +313,9 @@ describe('profile, uploads and terms', () => {
       bearer(thief),
     );
     expect(res.status).toBe(422);
+    // As for a path that names no file: the thief does not learn it exists.
     const sign = await post(server, '/api/me/fileUrl', { path: card }, bearer(thief));
-    expect(sign.status).toBe(403);
+    expect(sign.status).toBe(404);
   });
 
   it('records terms approval per product category', async () => {

@@ -339,10 +339,17 @@ describe('staff money pages', () => {
     expect(row).toMatchObject({ customerName: 'سارا کریمی' });
     expect(row!.waitingSeconds).toBeGreaterThanOrEqual(0);
 
-    // A member who only views tasks sees only the task types their actions open.
+    // A member who only views tasks sees only the task types their actions open, and no customer's request.
     const clerk = await money.staffWithActions(['viewTasks']);
     const limited = await post(server, '/api/sys/fetchWaitingWork', {}, bearer(clerk.token));
     expect(limited.status).toBe(200);
-    expect((limited.body.data as { taskTypes: unknown[] }).taskTypes).toEqual([]);
+    expect(limited.body.data).toEqual({ taskTypes: [], paidRequests: { total: 0, items: [] } });
+    // Who carries requests out sees their task type and the paid requests waiting.
+    const fulfiller = await money.staffWithActions(['viewTasks', 'manageCurrencyPayments']);
+    const own = (await post(server, '/api/sys/fetchWaitingWork', {}, bearer(fulfiller.token))).body.data as typeof work;
+    expect(own.taskTypes.map((t) => t.identifier)).toEqual(
+      expect.arrayContaining(['uafCprCpTask', 'completeCurrencyPaymentTask']),
+    );
+    expect(own.paidRequests.items.map((p) => p.id)).toContain(paid.id);
   });
 });

@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
+import { openTaskOnce } from '../../src/server/modules/tasks/service';
 import { ibanMod97 } from '../../src/shared/iban';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
 import { type Customer, moneyHelpers, nationalCodeFor, type PayResult, type Purchase } from '../support/money';
@@ -353,6 +354,44 @@ describe('paying from the wallet', () => {
     expect(await balanceOf(who)).toEqual({ balance: purchase.expectedPrice * 2, reserved: purchase.expectedPrice });
   });
 
+  it('a process stopped mid-payment leaves no key stuck: the paid outcome replays, an abandoned claim starts over', async () => {
+    const who = await customer();
+    const paidFirst = await request(who, 10);
+    await deposit(who, paidFirst.expectedPrice);
+    const key = newKey();
+    const first = await pay(who, paidFirst.id, key);
+    expect(first.status).toBe(200);
+    // As if the process stopped after the payment's transaction committed and before the full answer was stored.
+    await db
+      .updateTable('payRequests')
+      .set({ result: JSON.stringify({ walletWithdrawAmount: paidFirst.expectedPrice, payable: 0, gatewayUrl: null }) })
+      .where('key', '=', key)
+      .execute();
+    const replay = await pay(who, paidFirst.id, key);
+    expect(replay.status).toBe(200);
+    expect(replay.body.data).toEqual(first.body.data);
+
+    // As if the process stopped between claiming a key and the bank's answer: a minute later the key is free.
+    const unpaid = await request(who, 10);
+    const stuckKey = newKey();
+    const stuck = await pay(who, unpaid.id, stuckKey);
+    expect(stuck.status).toBe(200);
+    await db.updateTable('payRequests').set({ result: null }).where('key', '=', stuckKey).execute();
+    const waiting = await pay(who, unpaid.id, stuckKey);
+    expect(waiting.status).toBe(409);
+    await db
+      .updateTable('payRequests')
+      .set({ createdAt: sql<Date>`now() - interval '2 minutes'` })
+      .where('key', '=', stuckKey)
+      .execute();
+    const startedOver = await pay(who, unpaid.id, stuckKey);
+    expect(startedOver.status, startedOver.body.msg).toBe(200);
+    expect(startedOver.body.data).toMatchObject({ payable: unpaid.expectedPrice, walletWithdrawAmount: 0 });
+    expect((startedOver.body.data as PayResult).gatewayUrl).not.toBe((stuck.body.data as PayResult).gatewayUrl);
+    const again = await pay(who, unpaid.id, stuckKey);
+    expect(again.body.data).toEqual(startedOver.body.data);
+  });
+
   it('an expired quote is refused with a fresh one, and paying with it re-prices the request', async () => {
     const who = await customer();
     const purchase = await request(who, 10);
@@ -397,8 +436,11 @@ describe('paying from the wallet', () => {
 describe('randomized payments', () => {
   // Each step: open a request and pay it (from the wallet or at the bank with any ending), replay a callback,
   // cancel, deposit, staff fulfil a paid request (done with a real price, failed, or failed through the customer's
-  // error with fee and tax kept), settle an abandoned bank payment by hand (payOffline), or withdraw part of a
-  // wallet (then done, refused or left waiting). The invariants hold after every step.
+  // error with fee and tax kept), settle an abandoned bank payment by hand (payOffline with its token), record a
+  // plain bank deposit by hand (payOffline without a token, by the customer's mobile number), withdraw part of a
+  // wallet (then done, refused or left waiting), or reject a customer's profile at level 1 (their paid, unfulfilled
+  // requests are invalidated and the money returns; staff then approve the profile again so the customer goes on).
+  // The invariants hold after every step.
   const steps = Number(process.env.PAYMENT_FUZZ_STEPS ?? 1000);
 
   it(`keeps the ledger whole over ${steps} random steps across several customers`, { timeout: 600_000 }, async () => {
@@ -408,6 +450,7 @@ describe('randomized payments', () => {
       'manageWithdrawals',
       'approveBankAccountOwnership',
       'manageCollections',
+      'approveProfileL1',
     ]);
     const staffPost = (path: string, body: Record<string, unknown>) => post(server, path, body, bearer(staff.token));
     // Every customer has an approved bank account to withdraw to.
@@ -432,6 +475,23 @@ describe('randomized payments', () => {
       expect((await staffPost('/api/sys/approveUserBankAccountOwnership', { taskId: task.id })).status).toBe(200);
       accounts.set(who, account);
     }
+    const mobiles = new Map<Customer, string>();
+    for (const who of people) {
+      const row = await db
+        .selectFrom('users')
+        .select('mobileNo')
+        .where('id', '=', who.userId)
+        .executeTakeFirstOrThrow();
+      mobiles.set(who, row.mobileNo!);
+    }
+    /** Opens a level-1 review of `who` (as a profile change would) and has staff claim it. */
+    const reviewTask = async (who: Customer) => {
+      const taskId = (await openTaskOnce(db, 'approveProfileAsL1Task', who.userId, { level: 1 }))!;
+      expect(taskId).not.toBeNull();
+      const claimed = await staffPost('/api/sys/fetchApproveProfileAsL1TaskData', { taskId });
+      expect(claimed.status, claimed.body.msg).toBe(200);
+      return taskId;
+    };
     const internal = await staffPost('/api/sys/searchInternalBankAccounts', {});
     const ourAccount = (internal.body.data as { items: Array<{ id: number; isActive: boolean }> }).items.find(
       (a) => a.isActive,
@@ -461,6 +521,12 @@ describe('randomized payments', () => {
         share: fc.integer({ min: 1, max: 100 }),
       }),
       fc.record({ kind: fc.constant('offline' as const), pick: fc.nat() }),
+      fc.record({
+        kind: fc.constant('offlineDeposit' as const),
+        who: fc.nat(3),
+        amount: fc.integer({ min: 1, max: 30_000_000 }),
+      }),
+      fc.record({ kind: fc.constant('rejectL1' as const), who: fc.nat(3) }),
       fc.record({
         kind: fc.constant('withdraw' as const),
         who: fc.nat(3),
@@ -536,6 +602,43 @@ describe('randomized payments', () => {
             if (state === 'paid') paid.push(target);
           }
         }
+      } else if (s.kind === 'offlineDeposit') {
+        // A bank transfer with no online payment behind it: straight to the wallet of the customer by mobile.
+        const who = people[s.who]!;
+        const before = await balanceOf(who);
+        const res = await staffPost('/api/sys/payOffline', {
+          formIsValid: true,
+          onlineProformaToken: '',
+          customerMobileNo: mobiles.get(who),
+          collectionSourceAccountNo: 'IR820540102680020817909002',
+          collectionDestinationAccount: ourAccount,
+          collectionAmount: s.amount,
+          collectionTrackingCode: `FUZZ-D-${process.pid}-${references++}`,
+        });
+        expect(res.status, res.body.msg).toBe(200);
+        expect(res.body.data).toMatchObject({ purchaseId: null, outcome: 'walletCredited' });
+        expect(await balanceOf(who)).toEqual({ balance: before.balance + s.amount, reserved: before.reserved });
+        count('offline:deposit');
+      } else if (s.kind === 'rejectL1') {
+        const who = people[s.who]!;
+        const before = await balanceOf(who);
+        const waiting = paid.filter((p) => p.who === who);
+        const held = waiting.reduce((sum, p) => sum + p.purchase.expectedPrice, 0);
+        const reason = 'تصویر کارت ملی خوانا نیست.';
+        const rejected = await staffPost('/api/sys/rejectProfileAsL1', { taskId: await reviewTask(who), reason });
+        expect(rejected.status, rejected.body.msg).toBe(200);
+        // Every paid request of this customer still waiting for staff is invalidated; its whole price comes back.
+        for (const p of waiting) {
+          const detail = await purchaseOf(who, p.purchase.id);
+          expect(detail.purchase.state).toBe('purchaseInvalidated');
+          expect(detail.history.at(-1)).toMatchObject({ cause: 'profileL1Rejected', reason });
+          paid.splice(paid.indexOf(p), 1);
+        }
+        expect(await balanceOf(who)).toEqual({ balance: before.balance + held, reserved: before.reserved - held });
+        count(waiting.length > 0 ? 'rejectL1:invalidated' : 'rejectL1:nothingPaid');
+        // The customer sends a better card image; staff approve level 1 again.
+        const approved = await staffPost('/api/sys/approveProfileAsL1', { taskId: await reviewTask(who) });
+        expect(approved.status, approved.body.msg).toBe(200);
       } else if (s.kind === 'withdraw') {
         const who = people[s.who]!;
         const { balance } = await balanceOf(who);
@@ -615,6 +718,9 @@ describe('randomized payments', () => {
       'fulfil:failed',
       'fulfil:refundUserError',
       'offline',
+      'offline:deposit',
+      'rejectL1:invalidated',
+      'rejectL1:nothingPaid',
       'withdraw:done',
       'withdraw:refused',
       'withdraw:waiting',

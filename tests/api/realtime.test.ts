@@ -472,4 +472,39 @@ describe.runIf(databaseUrl && redisUrl)('real-time channel across two processes 
       echo.disconnect();
     }
   });
+
+  it('keeps deployments with different key prefixes apart on one Redis', async () => {
+    const shared = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, ADMIN_USERNAME: ADMIN_MOBILE, ADMIN_PASSWORD };
+    const a = await startProcess({
+      ...shared,
+      REDIS_KEY_PREFIX: `apart-a-${Date.now()}:`,
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'arzpay-apart-')),
+    });
+    children.push(a.child);
+    // Another deployment: its own database and prefix, the same Redis.
+    const other = await startServer({
+      web: false,
+      env: { DATABASE_URL: 'memory://', REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: `apart-b-${Date.now()}:` },
+    });
+    const adminA = await loginThrough(a.url, ADMIN_MOBILE, ADMIN_PASSWORD);
+    const own = connectEcho(a.url);
+    const stranger = connectEcho(other.url);
+    try {
+      await Promise.all([waitConnected(own), waitConnected(stranger)]);
+      const joined = [subscription(own, PUBLIC), subscription(stranger, PUBLIC)];
+      const heard: unknown[] = [];
+      stranger.channel(PUBLIC).listen('.currency.updated', (data: unknown) => heard.push(data));
+      const delivered = nextEvent<{ rate: number }>(own.channel(PUBLIC), '.currency.updated');
+      expect(await Promise.all(joined)).toEqual(['joined', 'joined']);
+      await changeRate(a.url, adminA, 'EUR', 1_345_000);
+      expect(await delivered).toMatchObject({ rate: 1_345_000 });
+      // The adapter relays within milliseconds; a second is far beyond any relay the other deployment could get.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(heard).toEqual([]);
+    } finally {
+      own.disconnect();
+      stranger.disconnect();
+      await other.stop();
+    }
+  });
 });

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import defaults from '../../schemas/config/systemParameters.json' with { type: 'json' };
 import {
   bearer,
   loginAdmin,
@@ -162,17 +163,20 @@ describe('request submission', () => {
         bearer(token),
       )
     ).body.data as { quoteId: string };
-    await server.app.database.db
-      .updateTable('quotes')
-      .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where('id', '=', quote.quoteId)
-      .execute();
-    const res = await post(
-      server,
-      '/api/me/desks/uafCpr/requests',
-      { ...generalForm(), amount: 50, quoteId: quote.quoteId },
-      { ...bearer(token), ...idem() },
-    );
+    // The quote's lifetime passes on the server's clock (it runs in this process).
+    const lifetime = defaults.parameters.find((p) => p.key === 'quoteLifetimeSeconds')!.value;
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (lifetime + 1) * 1000 });
+    let res: Awaited<ReturnType<typeof post>>;
+    try {
+      res = await post(
+        server,
+        '/api/me/desks/uafCpr/requests',
+        { ...generalForm(), amount: 50, quoteId: quote.quoteId },
+        { ...bearer(token), ...idem() },
+      );
+    } finally {
+      vi.useRealTimers();
+    }
     expect(res.status).toBe(409);
     expect(res.body.msg).toBe('اعتبار قیمت به پایان رسید. قیمت جدید را بررسی و تایید کنید.');
     const fresh = (res.body.data as { quote: { quoteId: string; amount: number } }).quote;
@@ -249,7 +253,9 @@ describe('request submission', () => {
       .select('fields')
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    expect(stored.fields).toMatchObject({ targetPageUsername: '-', targetPagePassword: '-' });
+    expect(stored.fields).toMatchObject({ targetPageUsername: '-' });
+    // Sealed like any write-only value (decision 021), even the desk's fixed '-'.
+    expect((stored.fields as Record<string, unknown>).targetPagePassword).toMatch(/^enc:v1:/);
   });
 
   it("keeps one customer's requests invisible to another, and shows them to staff", async () => {
@@ -263,7 +269,7 @@ describe('request submission', () => {
 });
 
 describe('the third-party password', () => {
-  it('is stored with the request and never returned in a list or in the submit answer', async () => {
+  it('is stored with the request, sealed, and never returned in a list or in the submit answer', async () => {
     const token = await verifiedCustomer('09150000011', '0030123453');
     const quote = await priceFor(token, 100);
     const secret = 'Tp-9f3kQ-secret';
@@ -293,15 +299,19 @@ describe('the third-party password', () => {
       .select('fields')
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    expect((stored.fields as Record<string, unknown>).targetPagePassword).toBe(secret);
+    // Stored sealed (decision 021; tests/api/secrets-at-rest.test.ts): no plain text in the column.
+    const kept = (stored.fields as Record<string, unknown>).targetPagePassword;
+    expect(kept).toMatch(/^enc:v1:/);
+    expect(JSON.stringify(stored.fields)).not.toContain(secret);
   });
 });
+
+const requestsFrom = async (quoteId: string) =>
+  (await server.app.database.db.selectFrom('purchases').select('id').where('quoteId', '=', quoteId).execute()).length;
 
 describe('one quote, one request', () => {
   const submit = (token: string, body: Record<string, unknown>, key = idem()) =>
     post(server, '/api/me/desks/uafCpr/requests', body, { ...bearer(token), ...key });
-  const requestsFrom = async (quoteId: string) =>
-    (await server.app.database.db.selectFrom('purchases').select('id').where('quoteId', '=', quoteId).execute()).length;
 
   it('is spent by its request: a new key gets 409 with a fresh quote, a replay of the first key its result', async () => {
     const token = await verifiedCustomer('09150000012', '0040556670');
@@ -344,14 +354,17 @@ describe('one quote, one request', () => {
     expect(res.status).toBe(409);
     expect(res.body.msg).toBe('این قیمت برای روش پرداخت دیگری استعلام شده است. قیمت جدید را بررسی و تایید کنید.');
     expect(await requestsFrom(quote.quoteId)).toBe(0);
-    const stored = await server.app.database.db
-      .selectFrom('quotes')
-      .select(['paymentMethodGroupId', 'spentAt'])
-      .where('id', '=', quote.quoteId)
-      .executeTakeFirstOrThrow();
-    expect(stored).toEqual({ paymentMethodGroupId: cardGroup, spentAt: null });
-    // The same quote with the group it was priced for still works.
+    // Not spent: a quote's row is written only by the request that spends it (decision 016).
+    const storedQuote = () =>
+      server.app.database.db
+        .selectFrom('quotes')
+        .select(['paymentMethodGroupId', 'spentAt'])
+        .where('id', '=', quote.quoteId)
+        .executeTakeFirst();
+    expect(await storedQuote()).toBeUndefined();
+    // The same quote with the group it was priced for still works, and its row keeps that group.
     expect((await submit(token, { ...generalForm(), amount: 40, quoteId: quote.quoteId })).status).toBe(200);
+    expect(await storedQuote()).toMatchObject({ paymentMethodGroupId: cardGroup, spentAt: expect.anything() });
   });
 
   it('makes exactly one request from 20 parallel submissions with 20 different keys', async () => {
@@ -503,5 +516,61 @@ describe('currency management', () => {
       .where('action', '=', 'saveCurrency')
       .execute();
     expect(log.at(-1)).toMatchObject({ before: { rate: usd.rate }, after: { rate: 1_050_000 } });
+  });
+});
+
+describe('a quote is a signed token (decision 016)', () => {
+  const submit = (token: string, body: Record<string, unknown>) =>
+    post(server, '/api/me/desks/uafCpr/requests', body, { ...bearer(token), ...idem() });
+  const currentUsd = async () =>
+    (
+      (await post(server, '/api/public/searchCurrencies')).body.data as {
+        items: Array<{ id: number; code: string; rate: number; title: string }>;
+      }
+    ).items.find((c) => c.code === 'USD')!;
+  const setRate = (rate: number) =>
+    post(
+      server,
+      '/api/sys/saveCurrency',
+      { id: usd.id, title: 'دلار آمریکا', code: 'USD', rate, useForUafCpr: true, useForGoogleAdsAccountCr: true },
+      bearer(admin),
+    );
+
+  it("refuses a changed token, and another customer's, with a fresh quote and no request", async () => {
+    const token = await verifiedCustomer('09150000021', '0018354432');
+    const other = await verifiedCustomer('09150000022', '0023456787');
+    const quote = await priceFor(token, 60);
+    const last = quote.quoteId.at(-1)!;
+    const tampered = `${quote.quoteId.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`;
+    const middle = Math.floor(quote.quoteId.length / 2);
+    const alteredTerms = `${quote.quoteId.slice(0, middle)}${quote.quoteId[middle] === 'A' ? 'B' : 'A'}${quote.quoteId.slice(middle + 1)}`;
+    for (const [who, quoteId] of [
+      [token, tampered],
+      [token, alteredTerms],
+      [other, quote.quoteId],
+    ] as const) {
+      const res = await submit(who, { ...generalForm(), amount: 60, quoteId });
+      expect(res.status).toBe(409);
+      expect(res.body.msg).toBe('اطلاعات فرم با قیمت استعلام‌شده یکسان نیست. قیمت جدید را بررسی و تایید کنید.');
+      expect((res.body.data as { quote: { amount: number } }).quote.amount).toBe(60);
+    }
+    expect(await requestsFrom(tampered)).toBe(0);
+    expect((await submit(token, { ...generalForm(), amount: 60, quoteId: quote.quoteId })).status).toBe(200);
+  });
+
+  it('keeps the quoted price after a rate change, and prices the next quote with the new rate at once', async () => {
+    const token = await verifiedCustomer('09150000023', '0034567895');
+    const before = await currentUsd();
+    const quote = (await priceFor(token, 80)) as { quoteId: string; amount: number; expectedPrice?: number };
+    expect((await setRate(before.rate + 1000)).status).toBe(200);
+    try {
+      const next = (await priceFor(token, 80)) as { rate?: number; expectedPrice?: number };
+      expect(next.rate).toBe(before.rate + 1000);
+      const made = await submit(token, { ...generalForm(), amount: 80, quoteId: quote.quoteId });
+      expect(made.status).toBe(200);
+      expect(made.body.data).toMatchObject({ rate: before.rate, expectedPrice: quote.expectedPrice });
+    } finally {
+      await setRate(before.rate);
+    }
   });
 });

@@ -82,7 +82,7 @@ describe('sandbox bank', () => {
     expect(html).toContain('آزمایشی');
     expect(html).toContain('ارزپی');
     expect(html).toContain(toPersianDigits(formatRial(1_250_000)));
-    expect(html).toContain('۱,۲۵۰,۰۰۰ ریال');
+    expect(html).toContain('۱٬۲۵۰٬۰۰۰ ریال');
     expect(html).toContain(rialInWords(1_250_000));
     // The description is printed as text.
     expect(html).toContain('پرداخت &lt;b&gt;درخواست&lt;/b&gt; &quot;۱۲&quot;');

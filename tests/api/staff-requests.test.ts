@@ -29,6 +29,7 @@ interface Detail {
   history: Array<{ state: string; cause: string | null; reason: string | null }>;
   payments: unknown[];
   openTaskId: number | null;
+  openTaskType: string | null;
 }
 
 describe('fetchStaffPurchase', () => {
@@ -48,6 +49,7 @@ describe('fetchStaffPurchase', () => {
     const detail = res.body.data as Detail;
     expect(detail.purchase).toMatchObject({ id: purchase.id, state: 'paid' });
     expect(detail.openTaskId).toBe(task.id);
+    expect(detail.openTaskType).toBe('uafCprCpTask');
     expect(detail.history.map((h) => h.state).at(-1)).toBe('paid');
     const after = await db.selectFrom('tasks').select('state').where('id', '=', task.id).executeTakeFirstOrThrow();
     expect(after.state).toBe(task.state);
@@ -63,6 +65,7 @@ describe('fetchStaffPurchase', () => {
     const decided = (await post(server, '/api/sys/fetchStaffPurchase', { purchase: purchase.id }, bearer(viewer.token)))
       .body.data as Detail;
     expect(decided.openTaskId).toBeNull();
+    expect(decided.openTaskType).toBeNull();
     expect(decided.history.at(-1)).toMatchObject({ state: 'purchaseFailed', cause: 'refundedUserError', reason });
 
     expect(

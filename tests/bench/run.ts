@@ -3,9 +3,12 @@
  * baseline measured in the same run, because these machines are noisy.
  *   - first-page JS: gzip bytes the app's first page loads vs. a bare React + react-dom page built now;
  *     the same for a desk page (which also loads the form engine).
- *   - price inquiries per second vs. a bare Fastify JSON route.
+ *   - Lighthouse's mobile run (tests/bench/lighthouse.ts) on the home page, a service list, a desk page and the
+ *     wallet: performance, accessibility, best practices, LCP, and the bytes the first page (/) transfers.
+ *   - price inquiries per second vs. a bare Fastify JSON route, on the embedded database and on PostgreSQL.
  *   - paid requests per second (quote + submit + pay from the wallet) with p50/p99, vs. price quotes alone.
- *   - real-time fan-out to N sockets: p50/p99 delivery, one process and two processes through Redis.
+ *   - real-time fan-out to N sockets: p50/p99 delivery, one process and two processes through Redis; a rate
+ *     change with N open desk pages: how long until every page holds a quote at the new rate.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,12 +17,14 @@ import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { firstLoadJs } from './bundle-size';
 import { benchPriceInquiry } from './http';
+import { benchLighthouse } from './lighthouse';
 import { benchPageJs } from './pages';
 import { benchPaidRequests } from './payments';
 import { benchSockets } from './sockets';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 5000);
+const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10_000);
+const LIGHTHOUSE_PAGES = ['/', '/services/educational', '/desks/toeflGeneralCpr', '/request/myWallet'];
 
 async function buildBareReact(): Promise<string> {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'bare-react-'));
@@ -41,6 +46,7 @@ async function main(): Promise<void> {
   rmSync(bareDir, { recursive: true, force: true });
   const pages = await benchPageJs(['/', '/desks/uafCpr']);
   const ratio = (n: number) => Number((n / bare.gzipBytes).toFixed(2));
+  const lighthouse = await benchLighthouse(LIGHTHOUSE_PAGES);
 
   const results = {
     measuredAt: new Date().toISOString(),
@@ -56,6 +62,8 @@ async function main(): Promise<void> {
       deskPageGzipBytes: pages['/desks/uafCpr']?.gzipBytes,
       deskPageRatio: ratio(pages['/desks/uafCpr']?.gzipBytes ?? 0),
     },
+    lighthouseMobile: lighthouse,
+    firstPageTransferredBytes: lighthouse['/']?.transferredBytes,
     priceInquiry: await benchPriceInquiry(),
     paidRequests: await benchPaidRequests(),
     realtime: await benchSockets(SOCKETS),

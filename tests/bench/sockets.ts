@@ -1,14 +1,18 @@
 /**
- * Real-time fan-out: N socket.io clients (the wire protocol laravel-echo uses) subscribed to the public
- * channel of one server process, one broadcast caused by a staff rate change, delivery latency p50/p99.
- * The same across two processes through Redis when DATABASE_URL and REDIS_URL are set.
+ * Real-time fan-out: N socket.io clients (the wire protocol laravel-echo uses, spread over BENCH_SOCKET_WORKERS
+ * threads) subscribed to the public channel of one server process, one broadcast caused by a staff rate change,
+ * delivery latency p50/p99 from the moment the change is sent. Then a rate change with BENCH_DESK_PAGES open desk
+ * pages: how long until every page holds a quote at the new rate. The fan-out again across two processes through
+ * Redis when DATABASE_URL and REDIS_URL are set.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
-import { io, type Socket } from 'socket.io-client';
+import { REQUOTE_SPREAD_MS } from '../../src/shared/requote';
+import type { ClientsJob, ClientsMessage } from './socket-clients';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const ADMIN = { username: '09120000000', password: 'bench-admin-password' };
@@ -29,7 +33,7 @@ export function startProcess(env: Record<string, string>): Promise<{ child: Chil
   });
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out.slice(-500)}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out.slice(-500)}`)), 300_000);
     const onData = (d: Buffer) => {
       out += d;
       const match = /"port":(\d+)/.exec(out);
@@ -63,57 +67,78 @@ async function json(url: string, body: unknown, token?: string): Promise<{ data:
   return (await res.json()) as { data: Record<string, unknown> };
 }
 
-async function connectMany(url: string, n: number): Promise<Socket[]> {
-  const sockets: Socket[] = [];
-  const batch = 250;
-  for (let i = 0; i < n; i += batch) {
-    const group = Array.from({ length: Math.min(batch, n - i) }, () => {
-      const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true });
-      sockets.push(socket);
-      // Counted once the server confirms the subscription, so the broadcast reaches every socket.
-      return new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => {
-          socket.emit('subscribe', { channel: 'public-general-channel', auth: { headers: {} } });
-        });
-        socket.on('subscription_succeeded', (channel: string) => {
-          if (channel === 'public-general-channel') resolve();
-        });
-        socket.once('subscription_error', (channel: string, status: number) =>
-          reject(new Error(`subscribing ${channel} refused: ${status}`)),
-        );
-        socket.once('connect_error', reject);
-      });
-    });
-    await Promise.all(group);
-  }
-  return sockets;
-}
-
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-/** Connects N clients to `listenUrl`, changes a rate through `writeUrl`, and measures each delivery. */
-async function measure(listenUrl: string, writeUrl: string, n: number) {
-  const login = await json(`${writeUrl}/api/me/loginByPassword`, ADMIN);
-  const token = String(login.data.userToken);
-  const sockets = await connectMany(listenUrl, n);
+const WORKERS = Number(process.env.BENCH_SOCKET_WORKERS ?? 4);
+const now = () => performance.timeOrigin + performance.now();
+
+interface Clients {
+  /** Resolves with every worker's times once each has its answer or `timeoutMs` passed. */
+  results(timeoutMs: number): Promise<{ delivered: number[]; requoted: number[]; failures: number }>;
+  close(): Promise<void>;
+}
+
+/** `n` socket.io clients on the public channel, spread over WORKERS threads; resolves once all are subscribed. */
+async function startClients(url: string, n: number, deskPage?: ClientsJob['deskPage']): Promise<Clients> {
+  const threads = Math.max(1, Math.min(WORKERS, n));
+  const workers = Array.from({ length: threads }, (_, w) => {
+    const count = Math.floor(n / threads) + (w < n % threads ? 1 : 0);
+    return new Worker(new URL('./socket-clients.ts', import.meta.url), {
+      workerData: { url, count, deskPage } satisfies ClientsJob,
+    });
+  });
+  const done = workers.map(
+    (worker) =>
+      new Promise<Extract<ClientsMessage, { kind: 'done' }>>((resolve, reject) => {
+        worker.on('error', reject);
+        worker.on('message', (m: ClientsMessage) => {
+          if (m.kind === 'done') resolve(m);
+        });
+      }),
+  );
+  await Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise<void>((resolve, reject) => {
+          worker.on('error', reject);
+          worker.on('message', (m: ClientsMessage) => {
+            if (m.kind === 'ready') resolve();
+          });
+        }),
+    ),
+  );
+  return {
+    async results(timeoutMs) {
+      const timer = setTimeout(() => {
+        for (const w of workers) w.postMessage('report');
+      }, timeoutMs);
+      const all = await Promise.all(done);
+      clearTimeout(timer);
+      return {
+        delivered: all.flatMap((d) => d.delivered),
+        requoted: all.flatMap((d) => d.requoted),
+        failures: all.reduce((sum, d) => sum + d.failures, 0),
+      };
+    },
+    async close() {
+      await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<void>((resolve) => {
+              w.once('exit', () => resolve());
+              w.postMessage('close');
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/** Changes the USD rate by one rial through `writeUrl` as the administrator; returns when the change was sent. */
+async function changeRate(writeUrl: string, token: string): Promise<void> {
   const list = await json(`${writeUrl}/api/public/searchCurrencies`, { search: 'USD' });
   const usd = (list.data.items as Array<Record<string, unknown>>)[0]!;
-  const latencies: number[] = [];
-  let sentAt = 0;
-  const done = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 15_000);
-    for (const s of sockets) {
-      s.on('currency.updated', () => {
-        latencies.push(performance.now() - sentAt);
-        if (latencies.length === n) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    }
-  });
-  sentAt = performance.now();
   await json(
     `${writeUrl}/api/sys/saveCurrency`,
     {
@@ -126,27 +151,86 @@ async function measure(listenUrl: string, writeUrl: string, n: number) {
     },
     token,
   );
-  await done;
-  for (const s of sockets) s.disconnect();
-  latencies.sort((a, b) => a - b);
-  return {
-    sockets: n,
-    delivered: latencies.length,
-    p50Ms: Number(percentile(latencies, 50).toFixed(1)),
-    p99Ms: Number(percentile(latencies, 99).toFixed(1)),
-  };
 }
 
-export async function benchSockets(n: number) {
+const stats = (times: number[], from: number) => {
+  const latencies = times.map((t) => t - from).sort((a, b) => a - b);
+  return {
+    p50Ms: Number(percentile(latencies, 50).toFixed(1)),
+    p99Ms: Number(percentile(latencies, 99).toFixed(1)),
+    maxMs: Number((latencies.at(-1) ?? 0).toFixed(1)),
+  };
+};
+
+/** Connects N clients to `listenUrl`, changes a rate through `writeUrl`, and measures each delivery. */
+async function measure(listenUrl: string, writeUrl: string, n: number) {
+  const login = await json(`${writeUrl}/api/me/loginByPassword`, ADMIN);
+  const token = String(login.data.userToken);
+  const clients = await startClients(listenUrl, n);
+  try {
+    const sentAt = now();
+    await changeRate(writeUrl, token);
+    const { delivered } = await clients.results(15_000);
+    return { sockets: n, delivered: delivered.length, ...stats(delivered, sentAt) };
+  } finally {
+    await clients.close();
+  }
+}
+
+/**
+ * A rate change with N open desk pages: each page listens on the public channel and, on the change, asks for a new
+ * quote after the web's requoteDelay(); how long until every page holds a quote at the new rate.
+ */
+async function measureDeskPages(url: string, pages: number) {
+  const tokens: string[] = [];
+  for (let i = 0; i < 8; i++) tokens.push(String((await json(`${url}/api/me/loginByPassword`, ADMIN)).data.userToken));
+  const currencies = await json(`${url}/api/public/searchCurrencies`, { search: 'USD' });
+  const groups = await json(`${url}/api/public/searchPaymentMethodGroups`, {});
+  const body = {
+    currency: (currencies.data.items as Array<{ id: number }>)[0]!.id,
+    amount: 250,
+    requestedPaymentMethodGroup: (groups.data.items as Array<{ id: number; isCash: boolean }>).find((g) => !g.isCash)!
+      .id,
+  };
+  const clients = await startClients(url, pages, { tokens, desk: 'uafCpr', body });
+  try {
+    const sentAt = now();
+    await changeRate(url, tokens[0]!);
+    const { delivered, requoted, failures } = await clients.results(60_000);
+    const all = stats(requoted, sentAt);
+    return {
+      pages,
+      requoteSpreadMs: REQUOTE_SPREAD_MS,
+      delivered: delivered.length,
+      requoted: requoted.length,
+      failures,
+      newPriceOnEveryPageMs: requoted.length === pages ? all.maxMs : null,
+      p50Ms: all.p50Ms,
+      p99Ms: all.p99Ms,
+    };
+  } finally {
+    await clients.close();
+  }
+}
+
+export async function benchSockets(n: number, deskPages = Number(process.env.BENCH_DESK_PAGES ?? 1000)) {
   const single = await startProcess({ DATABASE_URL: '', REDIS_URL: '' });
   let oneProcess: Awaited<ReturnType<typeof measure>>;
+  let rateChangeWithOpenDeskPages: Awaited<ReturnType<typeof measureDeskPages>> | string = 'not measured';
   try {
     oneProcess = await measure(single.url, single.url, n);
+    if (deskPages > 0) rateChangeWithOpenDeskPages = await measureDeskPages(single.url, deskPages);
   } finally {
     await stop(single.child);
   }
   const { DATABASE_URL: db, REDIS_URL: redis } = process.env;
-  if (!db || !redis) return { oneProcess, twoProcessesViaRedis: 'not measured: needs DATABASE_URL and REDIS_URL' };
+  if (!db || !redis) {
+    return {
+      oneProcess,
+      rateChangeWithOpenDeskPages,
+      twoProcessesViaRedis: 'not measured: needs DATABASE_URL and REDIS_URL',
+    };
+  }
   // A database of its own, dropped afterwards, so the bench never touches real data.
   const name = `arzpay_bench_${Date.now()}`;
   const admin = new pg.Client({ connectionString: db });
@@ -158,7 +242,7 @@ export async function benchSockets(n: number) {
   const a = await startProcess(env);
   const b = await startProcess(env);
   try {
-    return { oneProcess, twoProcessesViaRedis: await measure(b.url, a.url, n) };
+    return { oneProcess, rateChangeWithOpenDeskPages, twoProcessesViaRedis: await measure(b.url, a.url, n) };
   } finally {
     // Both must have closed their connections before their database can be dropped.
     await Promise.all([stop(a.child), stop(b.child)]);

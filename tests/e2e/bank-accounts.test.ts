@@ -3,14 +3,19 @@
  * registers an IBAN typed with Persian digits and spaces (the bank is named as it becomes valid), staff approve its
  * ownership from the task queue, the customer withdraws the whole wallet with a confirmation, staff record the
  * bank transfer on the withdrawals page, and the customer's wallet ends at zero with the withdrawal shown done.
+ * Staff holding only approveBankAccountOwnership reach «حساب‌های بانکی برای تایید» from the staff navigation,
+ * find an account by typing, narrow by a Jalali day, export, and reject one with a reason.
  */
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDateText } from '../../src/shared/calendar/date-text';
+import { todayIso } from '../../src/shared/calendar/month-grid';
 import { toPersianDigits } from '../../src/shared/digits';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { postTransaction, userBalance } from '../../src/server/modules/ledger/service';
 import { animationsDone, DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { moneyHelpers, nationalCodeFor } from '../support/money';
 import { bearer, loginAdmin, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
@@ -95,7 +100,7 @@ describe('bank accounts and withdrawals', () => {
     await expect.poll(() => page.getByTestId('withdraw-amount').inputValue()).toBe('2500000');
     await page.getByTestId('withdraw-submit').click();
     const confirm = page.getByTestId('withdraw-confirm');
-    await expect.poll(() => confirm.textContent()).toContain('2,500,000');
+    await expect.poll(() => confirm.textContent()).toContain('۲٬۵۰۰٬۰۰۰');
     await confirm.getByTestId('withdraw-confirm-button').click();
     await confirm.waitFor({ state: 'detached' });
     const withdrawals = page.getByTestId('withdrawals');
@@ -118,5 +123,80 @@ describe('bank accounts and withdrawals', () => {
     expect(await checkInvariants(db)).toEqual([]);
     await animationsDone(page);
     await page.getByTestId('withdrawals').screenshot({ path: path.join(shots, 'wallet-withdrawal-done.png') });
+  });
+});
+
+describe('bank accounts to approve (staff page)', () => {
+  it('staff with the action open it from the navigation, search, filter by a Jalali day, export and reject', async () => {
+    const customers = [
+      { mobileNo: '09135550011', nationalCode: nationalCodeFor(501), iban: 'IR050170000000123456789012' },
+      { mobileNo: '09135550012', nationalCode: nationalCodeFor(502), iban: IBAN },
+    ];
+    const accounts: number[] = [];
+    for (const c of customers) {
+      const token = await verifiedCustomer(server, c.mobileNo, c.nationalCode);
+      const saved = await post(server, '/api/me/saveUserBankAccount', { iban: c.iban }, bearer(token));
+      expect(saved.status, saved.body.msg).toBe(200);
+      accounts.push((saved.body.data as { id: number }).id);
+    }
+    const reviewer = await moneyHelpers(server).staffWithActions(['approveBankAccountOwnership']);
+    const page = await signedIn(reviewer.token, DESKTOP);
+    await page.goto(`${server.url}/`);
+    await page.getByTestId('menu-button').click();
+    await page.getByTestId('drawer-staff').getByRole('link', { name: 'حساب‌های بانکی برای تایید' }).click();
+    await page.waitForURL(`${server.url}/management/bankAccounts`);
+    await page.getByRole('heading', { name: 'حساب‌های بانکی برای تایید' }).waitFor();
+    const rows = page.getByTestId('bankAccounts-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    // Waiting the longest first, registered today in the Jalali calendar, the holder as the profile names them.
+    const today = toPersianDigits(formatDateText(todayIso(), 'fa'));
+    expect(await rows.first().textContent()).toContain(today);
+    expect(await rows.first().textContent()).toContain('بانک ملی ایران');
+    expect(await rows.first().textContent()).toContain('سارا کریمی');
+
+    // Typed key by key: the second customer's mobile number finds only their account.
+    await page.getByRole('textbox', { name: 'جستجو' }).pressSequentially(customers[1]!.mobileNo);
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('بانک سپه');
+    await page.getByRole('textbox', { name: 'جستجو' }).fill('');
+    await expect.poll(() => rows.count()).toBe(2);
+
+    // From tomorrow nothing was registered; from today both were.
+    const tomorrow = formatDateText(todayIso(new Date(Date.now() + 86_400_000)), 'fa');
+    await page.locator('#bank-accounts-from').pressSequentially(tomorrow);
+    await page.getByRole('heading', { name: 'حساب‌های بانکی برای تایید' }).click();
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.locator('#bank-accounts-from').fill('');
+    await page.locator('#bank-accounts-from').pressSequentially(today);
+    await page.getByRole('heading', { name: 'حساب‌های بانکی برای تایید' }).click();
+    await expect.poll(() => rows.count()).toBe(2);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'خروجی' }).click();
+    await page.getByRole('menuitem', { name: 'Excel (xls)' }).click();
+    expect((await download).suggestedFilename()).toBe('data.xls');
+    await animationsDone(page);
+    await page.screenshot({ path: path.join(shots, 'bank-accounts-to-approve.png'), fullPage: true });
+
+    // Reject the first: it leaves the waiting list and shows red, with the reason, among the rejected.
+    await page.getByTestId(`review-bank-account-${accounts[0]}`).click();
+    const dialog = page.getByTestId('bank-account-review');
+    await dialog.getByTestId('review-iban').waitFor();
+    const reason = 'صاحب حساب شخص دیگری است.';
+    await dialog.getByTestId('uba-reject-reason').pressSequentially(reason);
+    await dialog.getByTestId('reject-uba').click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.getByRole('radio', { name: 'رد شده' }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().getAttribute('data-row-color')).toBe('red');
+    expect(await rows.first().textContent()).toContain(reason);
+
+    // On a phone the rows stack; the page is the same.
+    await page.setViewportSize(PHONE);
+    await page.getByRole('radio', { name: 'در انتظار بررسی' }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    await animationsDone(page);
+    await page.screenshot({ path: path.join(shots, 'bank-accounts-to-approve-phone.png'), fullPage: true });
   });
 });

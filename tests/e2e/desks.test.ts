@@ -76,7 +76,10 @@ describe('desks', () => {
       // Bad values: the form's own Persian messages, listed beside the submit button that waits for them,
       // and beside a field as its value is typed.
       expect(await page.getByTestId('submit-request').isDisabled()).toBe(true);
-      await page.getByTestId('submit-missing').getByText('ارز را انتخاب نمایید.').waitFor();
+      if (desk === 'toeflGeneralCpr') {
+        // The desk is paid in dollars only: its one currency is chosen for the customer.
+        await page.locator('#root_currency').getByText('دلار آمریکا').waitFor();
+      } else await page.getByTestId('submit-missing').getByText('ارز را انتخاب نمایید.').waitFor();
       await page.getByTestId('submit-missing').getByText('مبلغ را وارد نمایید.').waitFor();
       await page.fill('#root_amount', 'abc');
       await fieldError(page, 'amount').getByText('مبلغ، معتبر نیست.').waitFor();
@@ -98,7 +101,7 @@ describe('desks', () => {
         await page.fill('#root_targetPagePassword', 'secret');
       }
       await page.getByTestId('price-summary').waitFor();
-      expect(await page.getByTestId('gross-price').textContent()).toBe('124,200,000 ریال');
+      expect(await page.getByTestId('gross-price').textContent()).toBe('۱۲۴٬۲۰۰٬۰۰۰ ریال');
       expect(await page.getByTestId('submit-request').isDisabled()).toBe(true);
       await page
         .getByTestId('submit-missing')
@@ -159,9 +162,9 @@ describe('desks', () => {
       (old) => document.querySelector('[data-testid=gross-price]')?.textContent !== old,
       before,
     );
-    expect(before).toBe('131,200,000 ریال');
-    expect(await page.getByTestId('gross-price').textContent()).toBe('140,000,000 ریال');
-    expect(await page.getByTestId('quote-rate').textContent()).toContain('1,400,000');
+    expect(before).toBe('۱۳۱٬۲۰۰٬۰۰۰ ریال');
+    expect(await page.getByTestId('gross-price').textContent()).toBe('۱۴۰٬۰۰۰٬۰۰۰ ریال');
+    expect(await page.getByTestId('quote-rate').textContent()).toContain('۱٬۴۰۰٬۰۰۰');
     await staff.close();
     await page.close();
   });

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toEnglishDigits } from '../../src/shared/digits';
 import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
 import { jpegWithExif } from '../support/images';
 import { ADMIN_MOBILE, ADMIN_PASSWORD, bearer, post, type RunningServer, startServer } from '../support/server';
@@ -46,7 +47,7 @@ describe('log-in, profile and staff approval', () => {
     await page.fill('#login-mobile', mobileNo);
     await page.getByTestId('send-code').click();
     await page.waitForFunction(() =>
-      /^0[12]:\d\d$/.test(document.querySelector('[data-testid=countdown]')?.textContent ?? ''),
+      /^۰[۱۲]:[۰-۹]{2}$/.test(document.querySelector('[data-testid=countdown]')?.textContent ?? ''),
     );
     expect(await login.isDisabled()).toBe(false);
     // Asking again while the code is active sends nothing and shows the orange notice.
@@ -132,7 +133,8 @@ describe('log-in, profile and staff approval', () => {
     }
     const badge = row.getByTestId('row-badge');
     expect(await badge.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(30, 136, 229)');
-    const taskId = Number(await row.locator('td').first().textContent());
+    // The queue shows the task's number in Persian digits.
+    const taskId = Number(toEnglishDigits((await row.locator('td').first().textContent()) ?? ''));
     await row.getByRole('button', { name: 'بررسی' }).click();
     await page.getByTestId('review-card-image').waitFor();
     await page.waitForFunction(() => {

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatRial } from '../../src/shared/format';
+import { formatNumber, formatRial, toPersianDigits } from '../../src/shared/format';
 import { rialInWords } from '../../src/shared/format/persian-words';
 import { animationsDone, launchBrowser, PHONE } from '../support/browser';
 import { bearer, loginAdmin, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
@@ -118,7 +118,7 @@ describe('paying requests', () => {
     // My wallet open in another tab follows the payment live (wallet.changed), without a reload.
     const watcher = await me.context.newPage();
     await watcher.goto(`${server.url}/request/myWallet`);
-    await watcher.getByTestId('wallet-reserved').getByText('0', { exact: true }).waitFor();
+    await watcher.getByTestId('wallet-reserved').getByText('۰', { exact: true }).waitFor();
 
     await toBank(page);
     // The bank fills in the payer's own national code.
@@ -130,7 +130,7 @@ describe('paying requests', () => {
     await page.getByTestId('request-detail').getByTestId('request-state').getByText('پرداخت شده').waitFor();
     await page.getByTestId('state-history').getByText('پرداخت آنلاین').waitFor();
     expect((await purchaseOf(me, id)).purchase.state).toBe('paid');
-    await watcher.getByTestId('wallet-reserved').getByText(new Intl.NumberFormat('en-US').format(expected)).waitFor();
+    await watcher.getByTestId('wallet-reserved').getByText(formatNumber(expected)).waitFor();
     await watcher.close();
     await animationsDone(page);
     await page.screenshot({ path: `${shots}/my-requests-paid-phone.png`, fullPage: true });
@@ -138,7 +138,7 @@ describe('paying requests', () => {
     // The wallet: nothing left in it, the whole price reserved; the reservation is the final (green) row of its
     // trace code and the collection before it is greyed.
     await page.goto(`${server.url}/request/myWallet`);
-    await page.getByTestId('wallet-reserved').getByText(new Intl.NumberFormat('en-US').format(expected)).waitFor();
+    await page.getByTestId('wallet-reserved').getByText(formatNumber(expected)).waitFor();
     expect(await balanceOf(me)).toEqual({ balance: 0, reserved: expected });
     const rows = page.getByTestId('myTransactions-row');
     await rows.nth(1).waitFor();
@@ -157,7 +157,7 @@ describe('paying requests', () => {
     expect(await receipt.getByTestId('receipt-status').textContent()).toBe('دریافت شد');
     expect(await receipt.getByTestId('receipt-card').textContent()).toBe('603799******7890');
     expect(await receipt.getByTestId('receipt-customer').textContent()).toBe('سارا کریمی');
-    expect(await receipt.getByTestId('receipt-purchase').textContent()).toContain(String(id));
+    expect(await receipt.getByTestId('receipt-purchase').textContent()).toContain(toPersianDigits(id));
     expect(await receipt.getByTestId('receipt-refunded').count()).toBe(0);
     await animationsDone(page);
     await page.screenshot({ path: `${shots}/receipt-phone.png`, fullPage: true });
@@ -209,7 +209,7 @@ describe('paying requests', () => {
     // My account sums it up.
     await page.goto(`${server.url}/request/myAccount`);
     await page.getByTestId('account-summary').getByTestId('wallet-reserved').waitFor();
-    await page.getByTestId('request-count-paid').getByText('پرداخت شده: 1').waitFor();
+    await page.getByTestId('request-count-paid').getByText('پرداخت شده: ۱').waitFor();
     await page.getByTestId('request-count-cancelled').waitFor();
     await page.getByTestId('profile-status').getByText('هویت شما تایید شده است.').waitFor();
     await animationsDone(page);

@@ -46,7 +46,7 @@ async function logInByCode(page: Page, typed: string, mobileNo = MOBILE): Promis
   await page.getByTestId('send-code').click();
   await page
     .getByTestId('countdown')
-    .filter({ hasText: /\d:\d\d/ })
+    .filter({ hasText: /[۰-۹]:[۰-۹]{2}/ })
     .waitFor();
   await page.locator('#login-code').pressSequentially(server.lastSmsCode(mobileNo)!);
   await page.getByTestId('login-by-code').click();
@@ -77,7 +77,9 @@ describe('sessions and password change', () => {
     const other = phonePage.locator('[data-testid=session][data-current=false]');
     expect(await other.textContent()).toContain('Linux');
     // Dates are Jalali by default (a 14xx year), and the page fits a 390px phone.
-    expect(await current.locator('time').first().textContent()).toMatch(/^14\d\d\/\d\d\/\d\d \d\d:\d\d$/);
+    expect(await current.locator('time').first().textContent()).toMatch(
+      /^۱۴[۰-۹]{2}\/[۰-۹]{2}\/[۰-۹]{2} [۰-۹]{2}:[۰-۹]{2}$/,
+    );
     expect(
       await phonePage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
     ).toBeLessThanOrEqual(0);

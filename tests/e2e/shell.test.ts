@@ -120,36 +120,38 @@ describe('shell', () => {
     const page = await open('/');
     const updated = page.locator('[data-testid=rate-USD] [data-testid=rate-updated] time');
     await updated.waitFor();
-    expect(await updated.textContent()).toMatch(/^14\d\d\/\d\d\/\d\d \d\d:\d\d$/);
+    expect(await updated.textContent()).toMatch(/^۱۴[۰-۹]{2}\/[۰-۹]{2}\/[۰-۹]{2} [۰-۹]{2}:[۰-۹]{2}$/);
     await page.click('[data-testid=menu-button]');
     await page.getByRole('radio', { name: 'میلادی' }).click();
     await page.keyboard.press('Escape');
-    expect(await updated.textContent()).toMatch(/^20\d\d\/\d\d\/\d\d \d\d:\d\d$/);
+    expect(await updated.textContent()).toMatch(/^۲۰[۰-۹]{2}\/[۰-۹]{2}\/[۰-۹]{2} [۰-۹]{2}:[۰-۹]{2}$/);
     await page.reload();
     await updated.waitFor();
-    expect(await updated.textContent()).toMatch(/^20\d\d\//);
+    expect(await updated.textContent()).toMatch(/^۲۰[۰-۹]{2}\//);
     expect(await page.evaluate(() => localStorage.getItem('calendar'))).toContain('en');
     await page.evaluate(() => localStorage.removeItem('calendar'));
     await page.close();
   });
 
-  it('guards routes: login-required to /login, guest-only and unknown paths by token', async () => {
+  it('guards routes: login-required to /login, guest-only by token; unknown paths say not found', async () => {
     const page = await open('/management/currencies');
     await page.waitForURL(/\/login\?next=/);
     await page.goto(`${server.url}/no/such/page`);
-    await page.waitForURL(`${server.url}/login`);
+    await page.locator('[data-testid=error-page][data-kind=notFound]').waitFor();
+    expect(page.url()).toBe(`${server.url}/no/such/page`);
     // A stored token the server refuses is cleared at start-up, so the protected route still goes to /login.
     await page.evaluate(() => localStorage.setItem('token', 'an-invalid-token-that-is-long-enough'));
     await page.goto(`${server.url}/management/tasks`);
     await page.waitForURL(/\/login/);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
-    // With a real token: guest-only /login and unknown paths go home.
+    // With a real token: guest-only /login goes home; an unknown path is still not found.
     const token = await loginByCode(server, '09170000001');
     await page.evaluate((t) => localStorage.setItem('token', t), token);
     await page.goto(`${server.url}/login`);
     await page.waitForURL(`${server.url}/`);
     await page.goto(`${server.url}/unknown/path`);
-    await page.waitForURL(`${server.url}/`);
+    await page.locator('[data-testid=error-page][data-kind=notFound]').waitFor();
+    expect(page.url()).toBe(`${server.url}/unknown/path`);
     // A customer is signed in but holds no staff action: the management home says so.
     await page.goto(`${server.url}/management`);
     await page.getByTestId('no-access').getByRole('heading', { name: 'دسترسی ندارید' }).waitFor();

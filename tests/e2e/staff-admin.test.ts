@@ -199,7 +199,7 @@ describe('staff administration', () => {
     const confirm = desk.getByRole('alertdialog', { name: 'غیرفعال کردن حساب' });
     await confirm.waitFor();
     expect(await confirm.textContent()).toContain('«بهرام صادقی»');
-    expect(await confirm.textContent()).toContain('0916 111 0002');
+    expect(await confirm.textContent()).toContain('۰۹۱۶ ۱۱۱ ۰۰۰۲');
     await desk.screenshot({ path: `${shots}/staff-user-deactivate-desktop.png` });
     // Escape cancels: nothing happens.
     await desk.keyboard.press('Escape');
@@ -246,7 +246,7 @@ describe('staff administration', () => {
     const confirm = phone.getByRole('alertdialog', { name: 'حذف گروه' });
     await confirm.waitFor();
     expect(await confirm.textContent()).toContain('«نیروی فصلی»');
-    expect(await confirm.textContent()).toContain('2 عضو');
+    expect(await confirm.textContent()).toContain('۲ عضو');
     await phone.screenshot({ path: `${shots}/staff-group-remove-phone.png` });
     await confirm.getByRole('button', { name: 'حذف شود' }).click();
     await phone.getByText('گروه «نیروی فصلی» حذف شد.').waitFor();
@@ -266,7 +266,7 @@ describe('staff administration', () => {
     // Persian titles and units, not keys and cents: the foreign minimum of 100 cents reads as 1 currency unit.
     expect(await parameters.filter({ hasText: 'fixedFee' }).count()).toBe(0);
     const minimum = parameters.filter({ hasText: 'کمترین مبلغ ارزی' });
-    expect(await minimum.textContent()).toContain('فعلی: 1 واحد ارز');
+    expect(await minimum.textContent()).toContain('فعلی: ۱ واحد ارز');
     expect(await minimum.getByRole('textbox').inputValue()).toBe('1');
     await desk.screenshot({ path: `${shots}/staff-parameters-desktop.png`, fullPage: true });
 
@@ -284,12 +284,12 @@ describe('staff administration', () => {
     await field.press('Enter');
     const confirm = desk.getByRole('alertdialog', { name: 'تغییر «کارمزد ثابت»' });
     await confirm.waitFor();
-    expect(await confirm.getByTestId('parameter-old').textContent()).toBe('500,000 ریال');
-    expect(await confirm.getByTestId('parameter-new').textContent()).toBe('750,000 ریال');
+    expect(await confirm.getByTestId('parameter-old').textContent()).toBe('۵۰۰٬۰۰۰ ریال');
+    expect(await confirm.getByTestId('parameter-new').textContent()).toBe('۷۵۰٬۰۰۰ ریال');
     await desk.screenshot({ path: `${shots}/staff-parameter-confirm-desktop.png` });
     await confirm.getByRole('button', { name: 'تایید و ذخیره' }).click();
     await desk.getByText('«کارمزد ثابت» ذخیره شد.').waitFor();
-    await row.getByText('فعلی: 750,000 ریال').waitFor();
+    await row.getByText('فعلی: ۷۵۰٬۰۰۰ ریال').waitFor();
     const stored = await post(server, '/api/sys/fetchSystemParameters', undefined, bearer(adminToken));
     const items = (stored.body.data as { items: Array<{ key: string; value: number }> }).items;
     expect(items.find((i) => i.key === 'fixedFee')!.value).toBe(750000);
@@ -309,8 +309,8 @@ describe('staff administration', () => {
     await percent.getByRole('button', { name: 'ذخیره' }).click();
     const phoneConfirm = phone.getByRole('alertdialog', { name: 'تغییر «کارمزد خدمات»' });
     await phoneConfirm.waitFor();
-    expect(await phoneConfirm.getByTestId('parameter-old').textContent()).toBe('3 درصد');
-    expect(await phoneConfirm.getByTestId('parameter-new').textContent()).toBe('2.5 درصد');
+    expect(await phoneConfirm.getByTestId('parameter-old').textContent()).toBe('۳ درصد');
+    expect(await phoneConfirm.getByTestId('parameter-new').textContent()).toBe('۲٫۵ درصد');
     await phone.screenshot({ path: `${shots}/staff-parameter-confirm-phone.png` });
     await phoneConfirm.getByRole('button', { name: 'انصراف' }).click();
     await phoneConfirm.waitFor({ state: 'detached' });

@@ -4,7 +4,7 @@
  * Builds the web app first when dist/web is missing so e2e tests always have a UI to drive.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -23,13 +23,28 @@ export interface RunningServer {
   dataDir: string;
   /** Every JSON log line the server wrote. */
   logs: Array<Record<string, unknown>>;
+  /** The same lines as the server wrote them (for greps: tests/support/log-scan.ts). */
+  rawLogs: string[];
   /** The last log-in code the `log` SMS driver "sent" to this number. */
   lastSmsCode(mobileNo: string): string | null;
   stop(): Promise<void>;
 }
 
-function captureLogs(): { stream: Writable; lines: Array<Record<string, unknown>> } {
+let servers = 0;
+
+/**
+ * Parses the server's log lines, and, when TEST_LOG_DIR is set (tests/run.ts sets it for the e2e stage), also
+ * appends them to a file there, so the whole run's log can be searched for secrets afterwards.
+ */
+function captureLogs(): { stream: Writable; lines: Array<Record<string, unknown>>; raw: string[]; close(): void } {
   const lines: Array<Record<string, unknown>> = [];
+  const raw: string[] = [];
+  const dir = process.env.TEST_LOG_DIR;
+  let file: number | null = null;
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    file = openSync(path.join(dir, `server-${process.pid}-${servers++}.log`), 'a');
+  }
   let pending = '';
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -38,6 +53,8 @@ function captureLogs(): { stream: Writable; lines: Array<Record<string, unknown>
       while (newline >= 0) {
         const line = pending.slice(0, newline);
         pending = pending.slice(newline + 1);
+        raw.push(line);
+        if (file !== null) writeSync(file, `${line}\n`);
         try {
           lines.push(JSON.parse(line) as Record<string, unknown>);
         } catch {
@@ -48,11 +65,19 @@ function captureLogs(): { stream: Writable; lines: Array<Record<string, unknown>
       done();
     },
   });
-  return { stream, lines };
+  return {
+    stream,
+    lines,
+    raw,
+    close() {
+      if (file !== null) closeSync(file);
+      file = null;
+    },
+  };
 }
 
 /** The built web app the test server serves; TEST_WEB_DIR lets parallel work trees keep separate builds. */
-const webDir = process.env.TEST_WEB_DIR ? path.resolve(process.env.TEST_WEB_DIR) : path.join(root, 'dist/web');
+export const webDir = process.env.TEST_WEB_DIR ? path.resolve(process.env.TEST_WEB_DIR) : path.join(root, 'dist/web');
 
 export function ensureWebBuilt(): void {
   if (existsSync(path.join(webDir, 'index.html'))) return;
@@ -75,11 +100,19 @@ async function resetPostgres(url: string): Promise<void> {
   }
 }
 
-export async function startServer(opts: { env?: Record<string, string>; web?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  opts: {
+    env?: Record<string, string>;
+    web?: boolean;
+    /** False: a second server on the PostgreSQL database another one already uses (default: start it empty). */
+    resetDatabase?: boolean;
+  } = {},
+): Promise<RunningServer> {
   if (opts.web !== false) ensureWebBuilt();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-test-'));
-  const databaseUrl = process.env.TEST_DATABASE_URL || 'memory://';
-  if (databaseUrl.startsWith('postgres')) await resetPostgres(databaseUrl);
+  // A test that names its own database (say `memory://` beside a PostgreSQL run) must not empty the shared one.
+  const databaseUrl = opts.env?.DATABASE_URL || process.env.TEST_DATABASE_URL || 'memory://';
+  if (databaseUrl.startsWith('postgres') && opts.resetDatabase !== false) await resetPostgres(databaseUrl);
   const config = loadConfig({
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
@@ -103,12 +136,14 @@ export async function startServer(opts: { env?: Record<string, string>; web?: bo
     app,
     dataDir,
     logs: logs.lines,
+    rawLogs: logs.raw,
     lastSmsCode(mobileNo: string) {
       const sms = logs.lines.filter((l) => l.msg === 'sms' && l.mobileNo === mobileNo).at(-1);
       return sms ? (/(\d{5})/.exec(String(sms.text))?.[1] ?? null) : null;
     },
     async stop() {
       await app.fastify.close();
+      logs.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -133,7 +168,12 @@ export async function post(
 export async function loginByCode(server: RunningServer, mobileNo: string): Promise<string> {
   const sent = await post(server, '/api/public/sendMobileValidationCode', { mobileNo });
   if (sent.status !== 200) throw new Error(`sendMobileValidationCode: ${sent.status} ${sent.body.msg}`);
-  const validationCode = server.lastSmsCode(mobileNo);
+  // A server in a child process (tests/api/crash-safety.test.ts) may write its log line after it answered.
+  let validationCode = server.lastSmsCode(mobileNo);
+  for (let waited = 0; !validationCode && waited < 3_000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    validationCode = server.lastSmsCode(mobileNo);
+  }
   if (!validationCode) throw new Error('no SMS code in the log');
   const login = await post(server, '/api/me/loginByMobileValidationCode', { mobileNo, validationCode });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${login.body.msg}`);

@@ -1,72 +1,133 @@
 import { describe, expect, it } from 'vitest';
 import { toEnglishDigits, toPersianDigits } from '../../src/shared/digits';
-import { formatNumber, formatPhone, formatRial, toPersianDigits as reexported } from '../../src/shared/format';
+import {
+  formatNumber,
+  formatPhone,
+  formatRial,
+  groupNumber,
+  groupPhone,
+  persianNumerals,
+  toPersianDigits as reexported,
+} from '../../src/shared/format';
+import { displayDate, relativeTime } from '../../src/shared/format/dates';
 
-describe('formatNumber', () => {
+describe('groupNumber (inputs and exports)', () => {
   it('uses en-US thousands separators', () => {
-    expect(formatNumber(0)).toBe('0');
-    expect(formatNumber(999)).toBe('999');
-    expect(formatNumber(1000)).toBe('1,000');
-    expect(formatNumber(1234567)).toBe('1,234,567');
-    expect(formatNumber('1234567')).toBe('1,234,567');
-    expect(formatNumber(12345678901234567890n)).toBe('12,345,678,901,234,567,890');
+    expect(groupNumber(0)).toBe('0');
+    expect(groupNumber(999)).toBe('999');
+    expect(groupNumber(1000)).toBe('1,000');
+    expect(groupNumber(1234567)).toBe('1,234,567');
+    expect(groupNumber('1234567')).toBe('1,234,567');
+    expect(groupNumber(12345678901234567890n)).toBe('12,345,678,901,234,567,890');
   });
 
   it('takes strings in any digit script, with or without separators', () => {
-    expect(formatNumber('۱۲۳۴۵۶۷')).toBe('1,234,567');
-    expect(formatNumber('١٢٣٤٥٦٧')).toBe('1,234,567');
-    expect(formatNumber('1,234,567')).toBe('1,234,567');
-    expect(formatNumber(' ۱۲۳۴٫۵ ')).toBe('1,234.5');
+    expect(groupNumber('۱۲۳۴۵۶۷')).toBe('1,234,567');
+    expect(groupNumber('١٢٣٤٥٦٧')).toBe('1,234,567');
+    expect(groupNumber('1,234,567')).toBe('1,234,567');
+    expect(groupNumber('۱٬۲۳۴٬۵۶۷')).toBe('1,234,567');
+    expect(groupNumber(' ۱۲۳۴٫۵ ')).toBe('1,234.5');
   });
 
   it('keeps the minus sign and at most two decimals', () => {
-    expect(formatNumber(-1500.5)).toBe('-1,500.5');
-    expect(formatNumber('-1500')).toBe('-1,500');
-    expect(formatNumber(1234.567)).toBe('1,234.57');
-    expect(formatNumber('1234.5')).toBe('1,234.5');
-    expect(formatNumber(-0)).toBe('0');
-    expect(formatNumber('-0.001')).toBe('0');
+    expect(groupNumber(-1500.5)).toBe('-1,500.5');
+    expect(groupNumber('-1500')).toBe('-1,500');
+    expect(groupNumber(1234.567)).toBe('1,234.57');
+    expect(groupNumber('1234.5')).toBe('1,234.5');
+    expect(groupNumber(-0)).toBe('0');
+    expect(groupNumber('-0.001')).toBe('0');
   });
 
   it('formats long numeric strings exactly', () => {
-    expect(formatNumber('98765432109876543210')).toBe('98,765,432,109,876,543,210');
-    expect(formatNumber('-12345678901234567890.125')).toBe('-12,345,678,901,234,567,890.13');
+    expect(groupNumber('98765432109876543210')).toBe('98,765,432,109,876,543,210');
+    expect(groupNumber('-12345678901234567890.125')).toBe('-12,345,678,901,234,567,890.13');
   });
 
   it('returns an empty string for what is not a number', () => {
+    expect(groupNumber('abc')).toBe('');
+    expect(groupNumber('')).toBe('');
+    expect(groupNumber('1-2')).toBe('');
+    expect(groupNumber(Number.NaN)).toBe('');
+    expect(groupNumber(Number.POSITIVE_INFINITY)).toBe('');
+  });
+});
+
+describe('formatNumber (what a person reads)', () => {
+  it('writes Persian digits with the Persian thousands separator and decimal point', () => {
+    expect(formatNumber(0)).toBe('۰');
+    expect(formatNumber(1000)).toBe('۱٬۰۰۰');
+    expect(formatNumber(1234567)).toBe('۱٬۲۳۴٬۵۶۷');
+    expect(formatNumber('1,234,567')).toBe('۱٬۲۳۴٬۵۶۷');
+    expect(formatNumber('۱۲۳۴۵۶۷')).toBe('۱٬۲۳۴٬۵۶۷');
+    expect(formatNumber(-1500.5)).toBe('-۱٬۵۰۰٫۵');
+    expect(formatNumber(12345678901234567890n)).toBe('۱۲٬۳۴۵٬۶۷۸٬۹۰۱٬۲۳۴٬۵۶۷٬۸۹۰');
     expect(formatNumber('abc')).toBe('');
-    expect(formatNumber('')).toBe('');
-    expect(formatNumber('1-2')).toBe('');
-    expect(formatNumber(Number.NaN)).toBe('');
-    expect(formatNumber(Number.POSITIVE_INFINITY)).toBe('');
+    expect(persianNumerals('1,234.5')).toBe('۱٬۲۳۴٫۵');
+  });
+
+  it('reads back to the same number through the input rules', () => {
+    for (const n of [0, 7, 1035000, -42.5, 999999999])
+      expect(Number(toEnglishDigits(groupNumber(formatNumber(n))).replace(/,/g, ''))).toBe(n);
   });
 });
 
 describe('formatRial', () => {
   it('adds the unit', () => {
-    expect(formatRial(1035000)).toBe('1,035,000 ریال');
-    expect(formatRial('۵۰۰۰')).toBe('5,000 ریال');
-    expect(formatRial(0n)).toBe('0 ریال');
+    expect(formatRial(1035000)).toBe('۱٬۰۳۵٬۰۰۰ ریال');
+    expect(formatRial('۵۰۰۰')).toBe('۵٬۰۰۰ ریال');
+    expect(formatRial(0n)).toBe('۰ ریال');
     expect(formatRial('abc')).toBe('');
   });
 });
 
 describe('formatPhone', () => {
-  it('groups phone numbers as the rest, three, and the last four', () => {
-    expect(formatPhone('09123456789')).toBe('0912 345 6789');
-    expect(formatPhone('۰۹۱۲۳۴۵۶۷۸۹')).toBe('0912 345 6789');
-    expect(formatPhone('0912 345 6789')).toBe('0912 345 6789');
-    expect(formatPhone('02188776655')).toBe('0218 877 6655');
-    expect(formatPhone('+989123456789')).toBe('+98912 345 6789');
+  it('groups phone numbers as the rest, three, and the last four, in Persian digits', () => {
+    expect(formatPhone('09123456789')).toBe('۰۹۱۲ ۳۴۵ ۶۷۸۹');
+    expect(formatPhone('۰۹۱۲۳۴۵۶۷۸۹')).toBe('۰۹۱۲ ۳۴۵ ۶۷۸۹');
+    expect(formatPhone('0912 345 6789')).toBe('۰۹۱۲ ۳۴۵ ۶۷۸۹');
+    expect(formatPhone('02188776655')).toBe('۰۲۱۸ ۸۷۷ ۶۶۵۵');
+    expect(formatPhone('+989123456789')).toBe('+۹۸۹۱۲ ۳۴۵ ۶۷۸۹');
+  });
+
+  it('keeps Latin digits in groupPhone', () => {
+    expect(groupPhone('۰۹۱۲۳۴۵۶۷۸۹')).toBe('0912 345 6789');
+    expect(groupPhone('+989123456789')).toBe('+98912 345 6789');
   });
 
   it('degrades gracefully for short input', () => {
-    expect(formatPhone('12345678')).toBe('1 234 5678');
-    expect(formatPhone('1234567')).toBe('123 4567');
-    expect(formatPhone('12345')).toBe('1 2345');
-    expect(formatPhone('1234')).toBe('1234');
-    expect(formatPhone('123')).toBe('123');
+    expect(formatPhone('12345678')).toBe('۱ ۲۳۴ ۵۶۷۸');
+    expect(formatPhone('1234567')).toBe('۱۲۳ ۴۵۶۷');
+    expect(formatPhone('12345')).toBe('۱ ۲۳۴۵');
+    expect(formatPhone('1234')).toBe('۱۲۳۴');
+    expect(formatPhone('123')).toBe('۱۲۳');
     expect(formatPhone('')).toBe('');
+  });
+});
+
+describe('displayDate', () => {
+  it('writes the calendar layouts in Persian digits, and long dates with the month name', () => {
+    expect(displayDate('2026-11-22', 'slashDate', 'fa')).toBe('۱۴۰۵/۰۹/۰۱');
+    expect(displayDate('2026-11-22', 'date', 'en')).toBe('۲۰۲۶-۱۱-۲۲');
+    expect(displayDate('2026-11-22', 'longDate', 'fa')).toBe('۱ آذر ۱۴۰۵');
+    expect(displayDate('2026-11-22', 'longDate', 'en')).toBe('۲۲ نوامبر ۲۰۲۶');
+    expect(displayDate(new Date(2026, 10, 22, 16, 37), 'longDateTime', 'fa')).toBe('۱ آذر ۱۴۰۵، ۱۶:۳۷');
+    expect(displayDate('not a date', 'longDate', 'fa')).toBe('');
+  });
+});
+
+describe('relativeTime', () => {
+  const now = Date.UTC(2026, 10, 22, 12, 0, 0);
+  it('says how long ago a recent event was', () => {
+    expect(relativeTime(now - 20_000, now)).toBe('لحظاتی پیش');
+    expect(relativeTime(now - 5 * 60_000, now)).toBe('۵ دقیقه پیش');
+    expect(relativeTime(now - 3 * 3_600_000, now)).toBe('۳ ساعت پیش');
+    expect(relativeTime(now - 30 * 3_600_000, now)).toBe('دیروز');
+    expect(relativeTime(now - 4 * 86_400_000, now)).toBe('۴ روز پیش');
+  });
+  it('leaves older and future events to their date', () => {
+    expect(relativeTime(now - 8 * 86_400_000, now)).toBeNull();
+    expect(relativeTime(now + 5 * 60_000, now)).toBeNull();
+    expect(relativeTime('garbage', now)).toBeNull();
   });
 });
 
@@ -82,7 +143,6 @@ describe('digits', () => {
     expect(toPersianDigits(42)).toBe('۴۲');
     expect(toPersianDigits(-1.5)).toBe('-۱.۵');
     expect(toPersianDigits(12345678901234567890n)).toBe('۱۲۳۴۵۶۷۸۹۰۱۲۳۴۵۶۷۸۹۰');
-    expect(toPersianDigits(formatNumber(1234567))).toBe('۱,۲۳۴,۵۶۷');
     expect(reexported).toBe(toPersianDigits);
   });
 });

@@ -58,7 +58,11 @@ const RULES: Array<{ what: string; pattern: RegExp; home: string[]; scope: strin
   {
     what: 'making an Ajv: the class, ajv-formats and the shared keywords',
     pattern: /new Ajv(?:2020)?\(|addFormats\(|addSharedKeywords\(|ajvOptionsOverrides/,
-    home: ['src/shared/validation/ajv.ts', 'src/shared/validation/ajv-keywords.ts'],
+    home: [
+      'src/shared/validation/ajv.ts',
+      'src/shared/validation/ajv-keywords.ts',
+      'src/shared/validation/standalone.ts',
+    ],
     scope: EVERYWHERE,
   },
   {

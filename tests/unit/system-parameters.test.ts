@@ -8,6 +8,7 @@ import {
   checkParameter,
   describeParameter,
   displayParameter,
+  inputParameter,
   type ParameterDefinition,
   parseParameter,
 } from '../../src/shared/system-parameters';
@@ -17,11 +18,13 @@ const def = (key: string) => definitions.find((d) => d.key === key)!;
 
 describe('display', () => {
   it('shows rial with thousands separators and foreign cents in whole currency units', () => {
-    expect(describeParameter('rial', 500000)).toBe('500,000 ریال');
-    expect(describeParameter('currencyCents', 100)).toBe('1 واحد ارز');
-    expect(displayParameter('currencyCents', 1000050)).toBe('10,000.5');
-    expect(describeParameter('percent', 2.5)).toBe('2.5 درصد');
-    expect(describeParameter('seconds', 86400)).toBe('86,400 ثانیه');
+    expect(describeParameter('rial', 500000)).toBe('۵۰۰٬۰۰۰ ریال');
+    expect(describeParameter('currencyCents', 100)).toBe('۱ واحد ارز');
+    expect(displayParameter('currencyCents', 1000050)).toBe('۱۰٬۰۰۰٫۵');
+    expect(describeParameter('percent', 2.5)).toBe('۲٫۵ درصد');
+    expect(describeParameter('seconds', 86400)).toBe('۸۶٬۴۰۰ ثانیه');
+    expect(inputParameter('rial', 500000)).toBe('500,000');
+    expect(inputParameter('currencyCents', 1000050)).toBe('10,000.5');
   });
 });
 
@@ -43,6 +46,7 @@ describe('typing', () => {
   it('round-trips every default through display and typing', () => {
     for (const d of definitions) {
       expect(parseParameter(d.unit, displayParameter(d.unit, Number(d.value))), d.key).toBe(d.value);
+      expect(parseParameter(d.unit, inputParameter(d.unit, Number(d.value))), d.key).toBe(d.value);
     }
   });
 });
@@ -60,7 +64,7 @@ describe('checks', () => {
     expect(checkParameter(def('feePercent'), 2.555)?.key).toBe('systemParameter.tooPrecise');
     expect(checkParameter(def('feePercent'), 101)).toEqual({
       key: 'systemParameter.outOfRange',
-      params: { title: 'کارمزد خدمات', min: '0 درصد', max: '100 درصد' },
+      params: { title: 'کارمزد خدمات', min: '۰ درصد', max: '۱۰۰ درصد' },
     });
     expect(checkParameter(def('minAmount'), 0)?.key).toBe('systemParameter.outOfRange');
   });

@@ -26,6 +26,16 @@ export interface Desk {
    */
   underConstruction?: boolean;
   /**
+   * The currencies (codes) the desk is paid in: the form offers only these (one is chosen for the customer) and the server refuses others
+   *
+   * @minItems 1
+   */
+  currencies?: [string, ...string[]];
+  /**
+   * Offered on the home page as a shortcut to its form
+   */
+  featured?: boolean;
+  /**
    * Per-field overrides keyed by the field's path in the form (billingAddress/city for a nested one)
    */
   comps: {

@@ -33,6 +33,10 @@ export interface DataTable {
        */
       colorKey?: string;
       hideOnMobile?: boolean;
+      /**
+       * Latin by nature (a trace or reference code, an IBAN, a card or account number, an e-mail, a system name): shown as written, exempt from Persian digits (src/shared/format/latin.ts)
+       */
+      latin?: boolean;
     },
     ...{
       key: string;
@@ -46,6 +50,10 @@ export interface DataTable {
        */
       colorKey?: string;
       hideOnMobile?: boolean;
+      /**
+       * Latin by nature (a trace or reference code, an IBAN, a card or account number, an e-mail, a system name): shown as written, exempt from Persian digits (src/shared/format/latin.ts)
+       */
+      latin?: boolean;
     }[]
   ];
   /**

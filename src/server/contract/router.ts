@@ -10,6 +10,11 @@ import { findUnstorableText } from './text-guard';
 import type { AnyHandler, Authenticator, Principal } from './handlers';
 import { ContractValidator } from './validator';
 
+/** The largest JSON body any operation takes: a desk form with long texts is tens of kilobytes (Fastify's default). */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+/** The largest upload request: a 5 MB image (@fastify/multipart's fileSize) and its form fields. */
+export const UPLOAD_BODY_LIMIT = 6 * 1024 * 1024;
+
 export interface RouterOptions {
   contract: Contract;
   handlers: Record<string, AnyHandler>;
@@ -41,6 +46,8 @@ export function registerContractRoutes(app: FastifyInstance, options: RouterOpti
     app.route({
       method: operation.method,
       url: toRoutePattern(operation.path),
+      // JSON bodies are small; an upload carries its image (the multipart plugin caps the file itself).
+      bodyLimit: operation.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT,
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const principal = await authenticate(request);
         authorize(operation, principal);
@@ -65,7 +72,15 @@ export function registerContractRoutes(app: FastifyInstance, options: RouterOpti
         if (reply.sent) return reply;
         if (validateResponse && !validateResponse(result)) {
           request.log.error(
-            { operationId: operation.operationId, errors: validateResponse.errors },
+            // Where and why only: Ajv's verbose errors carry the offending value, which may be a token or a password.
+            {
+              operationId: operation.operationId,
+              errors: validateResponse.errors?.map(({ instancePath, keyword, message }) => ({
+                instancePath,
+                keyword,
+                message,
+              })),
+            },
             'response does not match the contract',
           );
           throw new HttpError(500, msg('http.internal'));

@@ -129,6 +129,9 @@ export async function migrate(
           db: conn,
           migrationTableName: MIGRATION_TABLE,
           provider: { getMigrations: async () => migrations },
+          // Numbers are handed out to branches built in parallel; one that lands after a higher-numbered file
+          // must still apply on a database already migrated past it (files are independent and frozen once run).
+          allowUnorderedMigrations: true,
         });
         const { error, results = [] } = await migrator.migrateToLatest();
         if (error !== undefined) {

@@ -45,6 +45,9 @@ export const TABLE_OWNERS = {
   purchase_state_changes: 'modules/requests',
   form_versions: 'modules/requests',
 
+  // Versions of desks and form types published from the staff catalogue page.
+  catalogue_versions: 'modules/desks',
+
   // Paying requests: online payments at a bank gateway, their idempotency keys, and receipts of money received.
   online_proformas: 'modules/payments',
   pay_requests: 'modules/payments',
@@ -56,6 +59,12 @@ export const TABLE_OWNERS = {
   // Customers' bank accounts (by IBAN, ownership reviewed by staff) and withdrawals from the wallet to them.
   user_bank_accounts: 'modules/bank-accounts',
   withdrawals: 'modules/bank-accounts',
+
+  // Google Ads: manager panels, customers' requests for accounts, the accounts, and the charges staff made.
+  google_mcc_accounts: 'modules/google-ads',
+  google_ads_account_requests: 'modules/google-ads',
+  google_ads_accounts: 'modules/google-ads',
+  google_ads_charges: 'modules/google-ads',
 
   // Money: the ledger module is the only writer of accounts, entries and balances.
   ledger_accounts: 'modules/ledger',

@@ -1,7 +1,7 @@
 /**
  * Security headers on every response (issue 12; docs/decisions/013-security-headers.md), through @fastify/helmet.
- * The Content-Security-Policy is the web app's: scripts only from this origin, plus 'unsafe-eval' because the desk
- * forms compile their JSON Schemas with Ajv in the browser (until the validators are precompiled, issue 10); styles
+ * The Content-Security-Policy is the web app's: scripts only from this origin, with neither 'unsafe-eval' (the
+ * forms' validators are precompiled, decision 015) nor 'unsafe-inline'; styles
  * from this origin and inline (Radix Themes sets style attributes); the API and the live socket on this origin.
  * A route that sends its own policy (the sandbox bank's pages, storage files) keeps it: a header the route sets
  * replaces helmet's, which is only written to the raw response before the route runs.
@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 
 export const CONTENT_SECURITY_POLICY = {
   'default-src': ["'self'"],
-  'script-src': ["'self'", "'unsafe-eval'"],
+  'script-src': ["'self'"],
   'script-src-attr': ["'none'"],
   'style-src': ["'self'", "'unsafe-inline'"],
   'img-src': ["'self'", 'data:', 'blob:'],

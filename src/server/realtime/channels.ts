@@ -16,10 +16,16 @@ const USER_CHANNEL = /^private-user\.([A-Za-z0-9_-]{1,64})$/;
 /** Staff lists that refetch when a user's profile changes: users (manageAccess) and customers (viewCustomers). */
 export const PROFILE_WATCHERS = ['manageAccess', 'viewCustomers'] as const;
 
-/** Every action some staff event concerns: each task type's action and the profile watchers. */
+/** Staff whose lists refetch when a Google Ads account, or a manager panel, changes. */
+export const GOOGLE_ADS_STAFF = 'manageGoogleAds';
+export const GOOGLE_MCC_STAFF = 'manageGoogleMccAccounts';
+
+/** Every action some staff event concerns: each task type's action, the profile and Google Ads watchers. */
 export const STAFF_EVENT_ACTIONS: ReadonlySet<string> = new Set([
   ...taskTypes.map((t) => t.action),
   ...PROFILE_WATCHERS,
+  GOOGLE_ADS_STAFF,
+  GOOGLE_MCC_STAFF,
 ]);
 
 /** The internal room of the staff who hold `action`, on the staff channel. */

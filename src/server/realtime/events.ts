@@ -6,7 +6,15 @@
 import type { components } from '../../generated/api';
 import type { LiveEventPayloads } from '../../generated/events';
 import { taskTypes } from '../modules/tasks/task-types';
-import { PROFILE_WATCHERS, PUBLIC_CHANNEL, STAFF_CHANNEL, staffAudience, userChannel } from './channels';
+import {
+  GOOGLE_ADS_STAFF,
+  GOOGLE_MCC_STAFF,
+  PROFILE_WATCHERS,
+  PUBLIC_CHANNEL,
+  STAFF_CHANNEL,
+  staffAudience,
+  userChannel,
+} from './channels';
 import type { Broadcaster } from './server';
 
 type Currency = components['schemas']['Currency'];
@@ -41,6 +49,14 @@ export class LiveEvents {
     this.emit(PUBLIC_CHANNEL, 'currency.updated', currency);
   }
 
+  /**
+   * The desk catalogue of this process changed (a file or a published version): open desk pages re-fetch it.
+   * Sent by each process to its own sockets once it has the change, never through the other processes.
+   */
+  catalogueChanged(change: LiveEventPayloads['catalogue.changed']): void {
+    this.broadcaster?.emitLocal(PUBLIC_CHANNEL, 'catalogue.changed', change);
+  }
+
   systemParametersUpdated(): void {
     this.emit(PUBLIC_CHANNEL, 'systemParameters.updated', {});
   }
@@ -70,6 +86,23 @@ export class LiveEvents {
   /** A signed-out or revoked session stops receiving at once: its sockets are dropped. */
   sessionEnded(tokenId: number): void {
     this.broadcaster?.endSession(tokenId);
+  }
+
+  /**
+   * A customer's Google Ads account or account request changed: to them (null when unknown) and to the staff who
+   * keep the accounts.
+   */
+  googleAdsAccountChanged(
+    uid: string | null,
+    change: { googleAdsAccountId?: number; googleAdsAccountRequestId?: number },
+  ): void {
+    if (uid) this.emit(userChannel(uid), 'googleAdsAccount.changed', change);
+    this.emit(STAFF_CHANNEL, 'googleAdsAccount.changed', change, [staffAudience(GOOGLE_ADS_STAFF)]);
+  }
+
+  /** A manager panel changed (or gained an account): to the staff who keep the panels. */
+  googleMccAccountChanged(googleMccAccountId: number): void {
+    this.emit(STAFF_CHANNEL, 'googleMccAccount.changed', { googleMccAccountId }, [staffAudience(GOOGLE_MCC_STAFF)]);
   }
 
   walletChanged(uid: string, wallet: { balance: number }): void {

@@ -27,9 +27,23 @@ const STATUS_MESSAGES = { 401: 'http.unauthorized', 403: 'http.forbidden', 404: 
 export interface Broadcaster {
   /** Sends `event` as on `channel` to the sockets in `audience` (default: the channel's own room). */
   emit(channel: string, event: string, data: unknown, audience?: readonly string[]): void;
+  /** Sends `event` on `channel` to this process's own sockets only (each process announces its own state). */
+  emitLocal(channel: string, event: string, data: unknown): void;
   /** Drops every socket (in every process) that authenticated with the session `tokenId`. */
   endSession(tokenId: number): void;
 }
+
+/**
+ * Word between the server processes (through the Redis adapter; nothing to do with one process): each process
+ * hears what the others `tell`, never its own. Messages sent before a broadcast arrive before it, since both
+ * leave on the same Redis connection, so a process forgets a cached rate before its sockets hear of the change.
+ */
+export interface Peers {
+  tell(message: string): void;
+  onMessage(handler: (message: string) => void): void;
+}
+
+const PEER_EVENT = 'arzpay:peer';
 
 /** The internal room of the sockets bound to one session token, so ending the session drops them. */
 const sessionRoom = (tokenId: number) => `session:${tokenId}`;
@@ -41,7 +55,7 @@ export function attachRealtime(
   fastify: FastifyInstance,
   authenticate: Authenticator,
   redis: Redis | null,
-): { io: Server; broadcaster: Broadcaster } {
+): { io: Server; broadcaster: Broadcaster; peers: Peers } {
   const io = new Server(fastify.server, {
     path: '/socket.io',
     serveClient: false,
@@ -55,7 +69,9 @@ export function attachRealtime(
     const sub = redis.duplicate();
     pub.on('error', () => {});
     sub.on('error', () => {});
-    io.adapter(createAdapter(pub, sub, { key: 'socket.io' }));
+    // ioredis prefixes keys, not Pub/Sub channels: without the prefix in the adapter's key, every deployment (and
+    // every test server) on one Redis would share rooms, and user 5 of one would hear user 5 of another.
+    io.adapter(createAdapter(pub, sub, { key: `${redis.options.keyPrefix ?? ''}socket.io` }));
     fastify.addHook('onClose', async () => {
       pub.disconnect();
       sub.disconnect();
@@ -142,12 +158,27 @@ export function attachRealtime(
     return { result: true, msg: '', data: { user_data: JSON.stringify({ id: principal.uid }) } };
   });
 
+  const peers: Peers = {
+    tell(message) {
+      if (redis) io.serverSideEmit(PEER_EVENT, message);
+    },
+    onMessage(handler) {
+      io.on(PEER_EVENT, (message: unknown) => {
+        if (typeof message === 'string') handler(message);
+      });
+    },
+  };
+
   return {
     io,
+    peers,
     broadcaster: {
       emit(channel, event, data, audience) {
         // A socket in several audience rooms still gets the event once.
         io.to(audience ? [...audience] : channel).emit(event, channel, data);
+      },
+      emitLocal(channel, event, data) {
+        io.local.to(channel).emit(event, channel, data);
       },
       endSession(tokenId) {
         io.in(sessionRoom(tokenId)).disconnectSockets(true);

@@ -1,4 +1,8 @@
-/** Display formatting: en-US thousands separators, rial amounts, phone grouping, Persian digits. */
+/**
+ * Display formatting, the one place a number becomes text a person reads: Persian digits (۰–۹), the Persian
+ * thousands separator (٬ U+066C) and decimal point (٫ U+066B), rial amounts, phone grouping. `groupNumber` keeps
+ * Latin digits and en-US commas for what is typed or exported (an input's text, a spreadsheet cell).
+ */
 import { toEnglishDigits, toPersianDigits } from '../digits';
 
 export { toPersianDigits };
@@ -8,8 +12,9 @@ const grouping = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 /**
  * en-US grouping with at most two decimals (rounded): 1234567 -> '1,234,567'. Strings may use any digits,
  * existing separators and '٫' as the point, and are formatted exactly (no float rounding); '' if not a number.
+ * For inputs and exports; what a person reads goes through formatNumber.
  */
-export function formatNumber(n: number | bigint | string): string {
+export function groupNumber(n: number | bigint | string): string {
   let out: string;
   if (typeof n === 'string') {
     const text = toEnglishDigits(n.trim())
@@ -24,14 +29,22 @@ export function formatNumber(n: number | bigint | string): string {
   return out === '-0' ? '0' : out;
 }
 
-/** formatNumber plus the rial unit; '' when n is not a number. */
+/** Latin grouped text ('-1,234.5') in Persian: digits ۰–۹, separator ٬, point ٫ ('-۱٬۲۳۴٫۵'). */
+export const persianNumerals = (latin: string): string => toPersianDigits(latin.replace(/,/g, '٬').replace('.', '٫'));
+
+/** A number as a person reads it: 1234567 -> '۱٬۲۳۴٬۵۶۷' (same input rules as groupNumber); '' if not a number. */
+export function formatNumber(n: number | bigint | string): string {
+  return persianNumerals(groupNumber(n));
+}
+
+/** formatNumber plus the rial unit ('۱٬۰۳۵٬۰۰۰ ریال'); '' when n is not a number. */
 export function formatRial(n: number | bigint | string): string {
   const amount = formatNumber(n);
   return amount && `${amount} ریال`;
 }
 
-/** Groups a phone number for reading: the rest, the 3 digits before the last 4, the last 4 ('0912 345 6789'). */
-export function formatPhone(s: string): string {
+/** Groups a phone number in Latin digits: the rest, the 3 digits before the last 4, the last 4 ('0912 345 6789'). */
+export function groupPhone(s: string): string {
   const text = toEnglishDigits(String(s).trim());
   const sign = text.startsWith('+') ? '+' : '';
   const digits = text.replace(/\D/g, '');
@@ -40,4 +53,9 @@ export function formatPhone(s: string): string {
   const before = digits.slice(0, -4);
   if (before.length <= 3) return `${sign}${before} ${last4}`;
   return `${sign}${before.slice(0, -3)} ${before.slice(-3)} ${last4}`;
+}
+
+/** A phone number as a person reads it: groupPhone in Persian digits ('۰۹۱۲ ۳۴۵ ۶۷۸۹'). */
+export function formatPhone(s: string): string {
+  return toPersianDigits(groupPhone(s));
 }

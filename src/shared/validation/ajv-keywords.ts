@@ -34,25 +34,43 @@ export interface NumberRange {
   inclusive?: boolean;
 }
 
+/** The shared formats as Ajv keeps a format: what a precompiled validator looks a format up in, beside ajv-formats'. */
+export const sharedFormatDefinitions = Object.fromEntries(
+  sharedFormatNames.map((name) => [name, { type: 'string', validate: FORMATS[name] }]),
+) as Record<SharedFormatName, { type: 'string'; validate: (s: string) => boolean }>;
+
+/** The `numberRange` rule: a number or numeric string within the range; other types are not its business. */
+export const numberRangeHolds = (data: unknown, range: NumberRange): boolean =>
+  typeof data === 'number' || typeof data === 'string'
+    ? isInRange(data, range.min, range.max, { inclusive: range.inclusive ?? true })
+    : true;
+
+export const NUMBER_RANGE_META_SCHEMA = {
+  type: 'object',
+  required: ['min', 'max'],
+  properties: { min: { type: 'number' }, max: { type: 'number' }, inclusive: { type: 'boolean' } },
+  additionalProperties: false,
+} as const;
+
+/**
+ * The names under which a precompiled validator asks for the shared formats (every format, ajv-formats' and ours)
+ * and the shared rules (`numberRange`); see src/shared/validation/standalone.ts.
+ */
+export const STANDALONE_FORMATS = 'arzpay:formats';
+export const STANDALONE_RULES = 'arzpay:rules';
+export const standaloneRules = { numberRangeHolds };
+
 /** Adds the shared formats, the `numberRange` keyword and `x-messages`; safe to call more than once on one instance. */
 export function addSharedKeywords<T extends AjvCore>(ajv: T): T {
   // addFormat replaces a format of the same name, so the shared rule always wins.
-  for (const name of sharedFormatNames) ajv.addFormat(name, { type: 'string', validate: FORMATS[name] });
+  for (const name of sharedFormatNames) ajv.addFormat(name, sharedFormatDefinitions[name]);
   if (!ajv.getKeyword('numberRange')) {
     ajv.addKeyword({
       keyword: 'numberRange',
       // No `type`: applies to numbers and strings, ignores other types, and asks nothing of strictTypes.
       schemaType: 'object',
-      metaSchema: {
-        type: 'object',
-        required: ['min', 'max'],
-        properties: { min: { type: 'number' }, max: { type: 'number' }, inclusive: { type: 'boolean' } },
-        additionalProperties: false,
-      },
-      validate: (range: NumberRange, data: unknown) =>
-        typeof data === 'number' || typeof data === 'string'
-          ? isInRange(data, range.min, range.max, { inclusive: range.inclusive ?? true })
-          : true,
+      metaSchema: NUMBER_RANGE_META_SCHEMA,
+      validate: (range: NumberRange, data: unknown) => numberRangeHolds(data, range),
       errors: false,
     });
   }
@@ -62,9 +80,9 @@ export function addSharedKeywords<T extends AjvCore>(ajv: T): T {
 }
 
 /**
- * The web's form validator, rjsf's customizeValidator, takes these: rjsf makes its own draft-07 Ajv (every error,
- * for every field, with its own ajv-formats) and adds the shared rules here. The server's and codegen's Ajv come
- * from createAjv in ajv.ts.
+ * What rjsf's customizeValidator takes to compile a form with the shared rules at run time (every error, for every
+ * field): no longer used by the web, whose validators are generated ahead of time (standalone.ts); kept for tests
+ * that compare a form the way rjsf compiles it. The server's and codegen's Ajv come from createAjv in ajv.ts.
  */
 export const FORM_VALIDATOR_OPTIONS = {
   ajvOptionsOverrides: { strict: false },

@@ -1,9 +1,8 @@
 /**
  * The one way the server and codegen make an Ajv: draft 2020-12, ajv-formats, then the shared Persian rules
  * (ajv-keywords.ts: formats, `numberRange`, `x-messages` as an annotation). The contract validator, the desk-form
- * validator in requests and codegen's schema check all call createAjv. The web's rjsf makes its own draft-07 Ajv
- * with its own copy of ajv-formats and takes the same rules from FORM_VALIDATOR_OPTIONS in ajv-keywords.ts;
- * it does not import this file, so neither Ajv2020 nor a second ajv-formats lands in the web bundle.
+ * validator in requests and codegen's schema check all call createAjv. The web runs no Ajv: its forms validate with
+ * code generated ahead of time from the same rules (standalone.ts, decision 015).
  */
 import Ajv2020, { type Options } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';

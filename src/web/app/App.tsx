@@ -5,17 +5,19 @@ import { Provider as JotaiProvider } from 'jotai';
 import { useHydrateAtoms } from 'jotai/utils';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { type ReactNode, useEffect } from 'react';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { createBrowserRouter, type RouteObject, RouterProvider } from 'react-router-dom';
 import { queryClient } from '../lib/query';
 import { routes } from '../lib/routes';
 import { followOtherTabs, initSession } from '../lib/session';
 import { store } from '../lib/store';
-import { Guard, NotFoundRedirect } from './Guard';
+import ErrorPage from '../features/errors/ErrorPage';
+import { Guard } from './Guard';
 import { PAGES } from './pages';
 import { RouteError } from './RouteError';
 import { Shell } from './Shell';
 
-const router = createBrowserRouter([
+/** Every page, in the shell; the prerender (app/prerender.tsx) renders the same routes on a static router. */
+export const appRoutes: RouteObject[] = [
   {
     element: <Shell />,
     errorElement: <RouteError />,
@@ -33,14 +35,33 @@ const router = createBrowserRouter([
           ),
         };
       }),
-      { path: '*', element: <NotFoundRedirect /> },
+      // An unknown address says so, in Persian, with a way home: the same page for guests and signed-in people.
+      { path: '*', element: <ErrorPage kind="notFound" /> },
     ],
   },
-]);
+];
+
+let browserRouter: ReturnType<typeof createBrowserRouter> | undefined;
 
 function HydrateQueryClient({ children }: { children: ReactNode }) {
   useHydrateAtoms([[queryClientAtom, queryClient]]);
   return <>{children}</>;
+}
+
+/** The app's state and theme around a router: the browser's here, a static one in the prerender. */
+export function AppProviders({ children }: { children: ReactNode }) {
+  return (
+    <JotaiProvider store={store}>
+      <QueryClientProvider client={queryClient}>
+        <HydrateQueryClient>
+          {/* The root Theme provides direction 'ltr' to Radix primitives; ours, inside it, makes them RTL. */}
+          <Theme accentColor="teal" grayColor="slate" radius="large" scaling="100%">
+            <DirectionProvider dir="rtl">{children}</DirectionProvider>
+          </Theme>
+        </HydrateQueryClient>
+      </QueryClientProvider>
+    </JotaiProvider>
+  );
 }
 
 export function App() {
@@ -48,18 +69,10 @@ export function App() {
     void initSession();
     return followOtherTabs();
   }, []);
+  browserRouter ??= createBrowserRouter(appRoutes);
   return (
-    <JotaiProvider store={store}>
-      <QueryClientProvider client={queryClient}>
-        <HydrateQueryClient>
-          {/* The root Theme provides direction 'ltr' to Radix primitives; ours, inside it, makes them RTL. */}
-          <Theme accentColor="teal" grayColor="slate" radius="large" scaling="100%">
-            <DirectionProvider dir="rtl">
-              <RouterProvider router={router} />
-            </DirectionProvider>
-          </Theme>
-        </HydrateQueryClient>
-      </QueryClientProvider>
-    </JotaiProvider>
+    <AppProviders>
+      <RouterProvider router={browserRouter} />
+    </AppProviders>
   );
 }

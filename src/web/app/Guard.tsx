@@ -35,9 +35,3 @@ export function Guard({ route, children }: { route: RouteDef; children: ReactNod
   }
   return <>{children}</>;
 }
-
-/** An unmatched path: to /login without a token, otherwise home. */
-export function NotFoundRedirect() {
-  const stored = useAtomValue(storedTokenAtom);
-  return <Navigate to={stored ? '/' : '/login'} replace />;
-}

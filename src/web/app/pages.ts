@@ -7,7 +7,6 @@ import ErrorPage from '../features/errors/ErrorPage';
 import { lazyPage } from '../lib/lazy-page';
 import type { RouteName } from '../lib/routes';
 
-const UnderConstruction = lazyPage(() => import('../features/errors/UnderConstructionPage'));
 const Dashboard = lazyPage(() => import('../features/dashboard/DashboardPage'));
 const Services = lazyPage(() => import('../features/catalogue/ServicesPage'));
 const Desk = lazyPage(() => import('../features/catalogue/DeskPage'));
@@ -28,9 +27,14 @@ const CustomerWallet = lazyPage(() => import('../features/wallet/CustomerWalletP
 const Management = lazyPage(() => import('../features/management/ManagementHomePage'));
 const Tasks = lazyPage(() => import('../features/management/tasks/TasksPage'));
 const Withdrawals = lazyPage(() => import('../features/management/withdrawals/WithdrawalsPage'));
+const BankAccounts = lazyPage(() => import('../features/management/bank-accounts/BankAccountsPage'));
 const Users = lazyPage(() => import('../features/management/access/UsersPage'));
 const Groups = lazyPage(() => import('../features/management/access/GroupsPage'));
+const GoogleMccAccounts = lazyPage(() => import('../features/management/google-ads/GoogleMccAccountsPage'));
+const GoogleAdsAccounts = lazyPage(() => import('../features/management/google-ads/GoogleAdsAccountsPage'));
+const MyGoogleAdsAccounts = lazyPage(() => import('../features/google-ads/MyGoogleAdsAccountsPage'));
 const Actions = lazyPage(() => import('../features/management/access/ActionsPage'));
+const Catalogue = lazyPage(() => import('../features/management/catalogue/CatalogueEditorPage'));
 
 export const PAGES: Record<RouteName, ComponentType> = {
   dashboard: Dashboard,
@@ -46,9 +50,11 @@ export const PAGES: Record<RouteName, ComponentType> = {
   customers: Customers,
   collections: Collections,
   withdrawals: Withdrawals,
+  bankAccounts: BankAccounts,
   currencyPayments: CurrencyPayments,
-  googleMccAccounts: UnderConstruction,
-  googleAdsAccounts: UnderConstruction,
+  googleMccAccounts: GoogleMccAccounts,
+  googleAdsAccounts: GoogleAdsAccounts,
+  catalogue: Catalogue,
   desk: Desk,
   underConstructionDesk: Desk,
   myAccount: Account,
@@ -56,7 +62,7 @@ export const PAGES: Record<RouteName, ComponentType> = {
   receipt: Receipt,
   myProfile: Profile,
   myRequests: MyRequests,
-  myGoogleAdsAccounts: UnderConstruction,
+  myGoogleAdsAccounts: MyGoogleAdsAccounts,
   termsAndConditions: Terms,
   services: Services,
   servicesCategory: Services,

@@ -5,6 +5,7 @@
  */
 import { Box, Flex, Text } from '@radix-ui/themes';
 import type { components } from '../../generated/api';
+import { LATIN_ATTRIBUTE } from '../../shared/format/latin';
 
 export type FieldView = components['schemas']['FieldView'];
 
@@ -23,8 +24,9 @@ function Value({ field }: { field: FieldView }) {
         <Fields fields={field.fields} />
       </Box>
     );
+  // What the customer typed, shown back as written (a user name, an address, a code): Latin by nature.
   return (
-    <Text size="2" style={{ overflowWrap: 'anywhere' }}>
+    <Text size="2" style={{ overflowWrap: 'anywhere' }} dir="auto" {...{ [LATIN_ATTRIBUTE]: '' }}>
       {field.text}
     </Text>
   );

@@ -12,7 +12,15 @@ import { queryClient } from './query';
 export const LIVE_QUERIES: Record<string, QueryKey[]> = {
   'currency.updated': [['public', 'currencies'], ['table', 'currencies'], ['quote']],
   'systemParameters.updated': [['systemParameters'], ['quote']],
-  'googleAdsAccount.changed': [['table', 'googleAdsAccounts']],
+  // A desk or form type published or changed on disk: desk pages re-render their form from the new catalogue.
+  'catalogue.changed': [['catalogue'], ['staff', 'catalogue']],
+  'googleAdsAccount.changed': [
+    ['table', 'googleAdsAccounts'],
+    ['table', 'myGoogleAdsAccounts'],
+    ['table', 'myGoogleAdsAccountRequests'],
+    ['table', 'googleMccAccounts'],
+    ['googleAds'],
+  ],
   'googleMccAccount.changed': [['table', 'googleMccAccounts']],
   // The user concerned reloads their own profile (LiveUpdates); staff lists refetch.
   'userProfile.changed': [['table', 'users'], ['table', 'customers'], ['staffUsers']],
@@ -25,8 +33,9 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
     ['table', 'myWithdrawals'],
   ],
   'profile.reviewed': [['me']],
-  'task.created': [['table', 'tasks'], ['taskTypes']],
-  'task.claimed': [['table', 'tasks'], ['taskTypes']],
+  // The staff home counts open tasks and paid requests waiting; the bank-account page shows who holds a review.
+  'task.created': [['table', 'tasks'], ['taskTypes'], ['staff', 'waitingWork'], ['table', 'bankAccounts']],
+  'task.claimed': [['table', 'tasks'], ['taskTypes'], ['staff', 'waitingWork'], ['table', 'bankAccounts']],
 };
 
 export type LiveHandler = (event: string, data: unknown) => void;
@@ -68,7 +77,7 @@ export async function connectLive(options: {
   };
   // The public channel carries public data only; news about a person goes to their private channel, and to
   // the staff whose actions it concerns (the server refuses the staff channel to staff without such actions).
-  listen(echo.channel('public-general-channel'), ['currency.updated', 'systemParameters.updated']);
+  listen(echo.channel('public-general-channel'), ['currency.updated', 'systemParameters.updated', 'catalogue.changed']);
   const accountEvents = ['userProfile.changed', 'googleAdsAccount.changed', 'googleMccAccount.changed'];
   if (options.userUid) {
     listen(echo.private(`user.${options.userUid}`), [

@@ -90,6 +90,13 @@ export const routes = [
     parent: 'management',
   },
   {
+    name: 'bankAccounts',
+    path: '/management/bankAccounts',
+    title: 'حساب‌های بانکی برای تایید',
+    access: 'staff',
+    parent: 'management',
+  },
+  {
     name: 'currencyPayments',
     path: '/management/currencyPayments',
     title: 'پرداخت‌های ارزی',
@@ -107,6 +114,13 @@ export const routes = [
     name: 'googleAdsAccounts',
     path: '/management/googleAdsAccounts',
     title: 'حساب‌های تبلیغاتی',
+    access: 'staff',
+    parent: 'management',
+  },
+  {
+    name: 'catalogue',
+    path: '/management/catalogue',
+    title: 'کاتالوگ میزها و فرم‌ها',
     access: 'staff',
     parent: 'management',
   },

@@ -28,9 +28,11 @@ export const STAFF_PAGES: readonly StaffPage[] = [
   { menu: 'requests', route: 'requests', title: 'درخواست‌ها' },
   { menu: 'currencyPayments', route: 'currencyPayments', title: 'پرداخت‌های ارزی' },
   { menu: 'withdrawals', route: 'withdrawals', title: 'برداشت‌ها' },
+  { menu: 'bankAccounts', route: 'bankAccounts', title: 'حساب‌های بانکی برای تایید' },
   { menu: 'manualOrderCompletion', route: 'collections', title: 'تکمیل دستی سفارش' },
   { menu: 'googleMccAccounts', route: 'googleMccAccounts', title: 'پنل‌های مدیریت تبلیغات' },
   { menu: 'googleAdsAccounts', route: 'googleAdsAccounts', title: 'حساب‌های تبلیغاتی' },
+  { menu: 'catalogue', route: 'catalogue', title: 'کاتالوگ میزها و فرم‌ها' },
 ];
 
 export function staffPagesOf(access: AccessMenu): StaffPage[] {

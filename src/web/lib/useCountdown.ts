@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { toPersianDigits } from '../../shared/digits';
 
 /** Milliseconds left until `deadline`, ticking every 100 ms (SPEC section 9). */
 export function useCountdown(deadline: number | null): number {
@@ -12,8 +13,8 @@ export function useCountdown(deadline: number | null): number {
   return deadline === null ? 0 : Math.max(0, deadline - now);
 }
 
-/** mm:ss of a duration in milliseconds. */
+/** mm:ss of a duration in milliseconds, in Persian digits ('۰۱:۰۵'). */
 export function mmss(ms: number): string {
   const total = Math.ceil(ms / 1000);
-  return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
+  return toPersianDigits(`${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`);
 }

@@ -10,7 +10,10 @@ export const MENU_BY_ACTION: Record<string, string[]> = {
   viewRequests: ['requests'],
   manageCurrencyPayments: ['currencyPayments'],
   manageWithdrawals: ['withdrawals'],
-  manageGoogleAds: ['googleMccAccounts', 'googleAdsAccounts'],
+  approveBankAccountOwnership: ['bankAccounts'],
+  manageGoogleMccAccounts: ['googleMccAccounts'],
+  manageGoogleAds: ['googleAdsAccounts'],
+  manageCatalogue: ['catalogue'],
 };
 
 export const PAYMENT_PERMISSIONS_BY_ACTION: Record<string, string[]> = {

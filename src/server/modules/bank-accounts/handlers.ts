@@ -17,6 +17,7 @@ import {
   searchBankAccounts,
   searchWithdrawals,
 } from './service';
+import { searchStaffBankAccounts } from './review-list';
 
 export function bankAccountHandlers(
   db: DB,
@@ -30,6 +31,7 @@ export function bankAccountHandlers(
   | 'fetchApproveUbaOwnerTaskData'
   | 'approveUserBankAccountOwnership'
   | 'rejectUserBankAccountOwnership'
+  | 'searchStaffBankAccounts'
   | 'searchWithdrawals'
   | 'withdrawalDone'
   | 'withdrawalRefused'
@@ -91,6 +93,8 @@ export function bankAccountHandlers(
       await announceAccount(account.userId);
       return ok(account, msg('bankAccount.rejected'));
     },
+
+    searchStaffBankAccounts: async ({ body }) => ok(await searchStaffBankAccounts(db, body ?? {})),
 
     searchWithdrawals: async ({ body }) => ok(await searchWithdrawals(db, null, body ?? {})),
 

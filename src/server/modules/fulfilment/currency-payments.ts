@@ -88,3 +88,45 @@ export async function searchCurrencyPayments(
     })),
   };
 }
+
+export type CustomerCurrencyPayment = components['schemas']['CustomerCurrencyPayment'];
+
+/**
+ * The currency payment made for one request, as its customer sees it: what was paid abroad, its reference, the real
+ * price and what came back to the wallet (the expected price less the real price), and the receipt image through
+ * `receiptUrl` (a signed address; the image is the staff member's upload, shown only with the request). Null
+ * while the request has none.
+ */
+export async function customerCurrencyPayment(
+  db: Db,
+  purchaseId: number,
+  receiptUrl: (path: string) => string,
+): Promise<CustomerCurrencyPayment | null> {
+  const row = await db
+    .selectFrom('currencyPayments as c')
+    .innerJoin('purchases as p', 'p.id', 'c.purchaseId')
+    .innerJoin('currencies as cur', 'cur.id', 'c.currencyId')
+    .select([
+      'cur.code as currencyCode',
+      'cur.title as currencyTitle',
+      'c.amountMinor',
+      'c.reference',
+      'c.realPrice',
+      'p.expectedPrice',
+      'c.receiptPath',
+      'c.createdAt',
+    ])
+    .where('c.purchaseId', '=', purchaseId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    currencyCode: row.currencyCode.trim(),
+    currencyTitle: row.currencyTitle,
+    foreignAmount: row.amountMinor / 100,
+    reference: row.reference,
+    realPrice: row.realPrice,
+    returnedAmount: Math.max(0, row.expectedPrice - row.realPrice),
+    receiptUrl: row.receiptPath === null ? null : receiptUrl(row.receiptPath),
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}

@@ -7,6 +7,7 @@
  * Lock order (as in payments): the request row, then its task row, then the ledger accounts (the ledger locks
  * those in id order). An L1 rejection holds the profile task and the user row before the requests.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { components } from '../../../generated/api';
 import type { DB as Database } from '../../../generated/db';
@@ -15,6 +16,7 @@ import type { Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
+import { type FieldCipher, UnsealError } from '../../lib/field-cipher';
 import type { LiveEvents } from '../../realtime/events';
 import type { Catalogue } from '../desks/catalogue';
 import { postTransaction, purchaseReservation, userBalance } from '../ledger/service';
@@ -30,19 +32,36 @@ import {
   claimedByOther,
   claimTask,
   closePurchaseTask,
+  CURRENCY_PAYMENT_TASK_TYPES,
   lockPurchaseTask,
-  PURCHASE_TASK_TYPES,
   toTaskDtos,
 } from '../tasks/service';
 import { taskTypes } from '../tasks/task-types';
+import { openSecret } from '../requests/secrets';
 import { numericCode } from '../../lib/crypto';
 import { nameOrMobile } from '../identity/users-store';
+import type { GoogleAdsOperations } from '../google-ads/operations';
+import { recordCharge } from '../google-ads/service';
 
 type Db = Kysely<Database>;
 type Purchase = components['schemas']['Purchase'];
 export type FulfilmentTaskData = components['schemas']['FulfilmentTaskData'];
 type CurrencyPaymentDto = components['schemas']['CurrencyPayment'];
 type TaskDto = components['schemas']['Task'];
+
+/**
+ * Which staff decide a paid request: a currency payment (uafCprDone and its siblings, manageCurrencyPayments) or a
+ * Google Ads charge (googleAdsAccountCrDone/Failed, manageGoogleAds). Each refuses the other's requests.
+ */
+export type FulfilmentKind = 'currencyPayment' | 'googleAdsCharge';
+
+const GOOGLE_ADS_FORM_TYPE = 'googleAdsAccountCr';
+
+function requireKind(purchase: LockedPurchase, kind: FulfilmentKind): void {
+  const isGoogleAds = purchase.formType === GOOGLE_ADS_FORM_TYPE;
+  if (kind === 'currencyPayment' && isGoogleAds) throw HttpError.of(422, 'fulfilment.googleAdsRequest');
+  if (kind === 'googleAdsCharge' && !isGoogleAds) throw HttpError.of(422, 'googleAds.charge.wrongDesk');
+}
 
 /** States a request leaves only through fulfilment: paid and not yet carried out. */
 const UNFULFILLED = ['paid', 'inProgress'] as const;
@@ -87,6 +106,48 @@ export function fulfilmentSplit(
     });
   }
   return { expendedAmount: realPrice - totalCosts, refundedAmount: reserved - realPrice };
+}
+
+/** What a request charges besides the foreign payment itself. */
+function costsOf(purchase: LockedPurchase): { fee: number; tax: number; operationCost: number } {
+  return { fee: purchase.fee, tax: purchase.tax, operationCost: purchase.operationCost };
+}
+
+/**
+ * Posts a fulfilled request's money under one trace code: transaction_D spends `expendedAmount` of the
+ * reservation, transaction_F recognises the request's fee, tax and operation cost, and transaction_G returns any
+ * `refundedAmount` to the wallet. Each is keyed on the request, so a replayed decision cannot post twice.
+ */
+async function postSettlement(
+  trx: Db,
+  purchase: LockedPurchase,
+  realPrice: number,
+  split: { expendedAmount: number; refundedAmount: number },
+): Promise<void> {
+  const costs = costsOf(purchase);
+  const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
+  const details = {
+    purchaseId: purchase.id,
+    totalExpectedPrice: purchase.expectedPrice,
+    realPrice,
+    stateIdentifier: 'purchaseSucceeded' as const,
+  };
+  const post = (
+    type: 'transaction_D' | 'transaction_F' | 'transaction_G',
+    amounts: Record<string, number>,
+    key: string,
+  ) =>
+    postTransaction(trx, {
+      type,
+      userId: purchase.userId,
+      amounts,
+      details,
+      traceCode,
+      idempotencyKey: `purchase:${purchase.id}:${key}`,
+    });
+  await post('transaction_D', { expendedAmount: split.expendedAmount }, 'spend');
+  if (costs.fee + costs.tax + costs.operationCost > 0) await post('transaction_F', costs, 'costs');
+  if (split.refundedAmount > 0) await post('transaction_G', { refundedAmount: split.refundedAmount }, 'difference');
 }
 
 /**
@@ -202,6 +263,11 @@ export interface FulfilmentServiceOptions {
   requests: RequestService;
   storage: Storage;
   live: LiveEvents;
+  /** How a Google Ads account is charged (today: staff in Google's console, recorded here). */
+  googleAds: GoogleAdsOperations;
+  /** Opens the request's sealed write-only fields for the reveal. */
+  cipher: FieldCipher;
+  log: FastifyBaseLogger;
 }
 
 export class FulfilmentService {
@@ -217,9 +283,13 @@ export class FulfilmentService {
   }
 
   /** Opens a paid request's task (claiming it) with everything staff need to carry the request out. */
-  async taskData(principal: Principal, taskId: number): Promise<FulfilmentTaskData> {
+  async taskData(
+    principal: Principal,
+    taskId: number,
+    types: readonly string[] = CURRENCY_PAYMENT_TASK_TYPES,
+  ): Promise<FulfilmentTaskData> {
     const { task } = await this.db.transaction().execute(async (trx) => {
-      const claimed = await claimTask(trx, taskId, PURCHASE_TASK_TYPES, principal.userId);
+      const claimed = await claimTask(trx, taskId, types, principal.userId);
       if (claimed.claimedNow) {
         await audit(trx, {
           actorUserId: principal.userId,
@@ -368,30 +438,45 @@ export class FulfilmentService {
     };
   }
 
-  /** The request's write-only fields (the target page's password), each reveal audit-logged with who and when. */
+  /**
+   * The request's write-only fields (the target page's password), opened from their sealed form; each reveal is
+   * audit-logged with who and when. A value that does not open (sealed under a key this server does not hold, or
+   * altered in the database) is refused with a Persian message and a warning naming only the request and why.
+   */
   async revealSecret(principal: Principal, purchaseId: number): Promise<Record<string, string>> {
-    const row = await this.db.selectFrom('purchases').select('fields').where('id', '=', purchaseId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('purchases')
+      .select(['userId', 'fields'])
+      .where('id', '=', purchaseId)
+      .executeTakeFirst();
     if (!row) throw HttpError.of(404, 'purchase.notFound');
     const fields = row.fields as Record<string, unknown>;
-    const revealed = Object.fromEntries(
-      Object.entries(fields)
-        .filter(([name]) => this.options.catalogue.writeOnlyFields.has(name))
-        .map(([name, value]) => [name, String(value ?? '')]),
-    );
+    const names = Object.keys(fields).filter((name) => this.options.catalogue.writeOnlyFields.has(name));
+    let revealed: Record<string, string>;
+    try {
+      revealed = Object.fromEntries(
+        names.map((name) => [name, openSecret(this.options.cipher, row.userId, name, fields[name])]),
+      );
+    } catch (error) {
+      if (!(error instanceof UnsealError)) throw error;
+      this.options.log.warn({ purchaseId, reason: error.reason }, 'a sealed request credential did not open');
+      throw HttpError.of(422, 'purchase.secretUnreadable');
+    }
     await audit(this.db, {
       actorUserId: principal.userId,
       action: 'revealPurchaseSecret',
       entity: 'purchase',
       entityId: purchaseId,
-      after: { fields: Object.keys(revealed) },
+      after: { fields: names },
     });
     return revealed;
   }
 
   /** Locks the request and its task for a decision by `principal`; refuses a decided or colleague-held one. */
-  private async lockForDecision(trx: Db, principal: Principal, purchaseId: number) {
+  private async lockForDecision(trx: Db, principal: Principal, purchaseId: number, kind: FulfilmentKind) {
     const purchase = await lockPurchase(trx, purchaseId);
     requireUnfulfilled(purchase);
+    requireKind(purchase, kind);
     const task = await lockPurchaseTask(trx, purchaseId);
     if (task && claimedByOther(task, principal.userId)) throw HttpError.of(409, 'task.claimedByOther');
     return purchase;
@@ -400,9 +485,9 @@ export class FulfilmentService {
   /** The request was carried out: records the currency payment and spends the reservation (see fulfilmentSplit). */
   async done(principal: Principal, input: DoneInput): Promise<{ purchase: Purchase; refundedAmount: number }> {
     const result = await this.db.transaction().execute(async (trx) => {
-      const purchase = await this.lockForDecision(trx, principal, input.purchase);
+      const purchase = await this.lockForDecision(trx, principal, input.purchase, 'currencyPayment');
       const reserved = await reservationOf(trx, purchase);
-      const costs = { fee: purchase.fee, tax: purchase.tax, operationCost: purchase.operationCost };
+      const costs = costsOf(purchase);
       const { expendedAmount, refundedAmount } = fulfilmentSplit(reserved, costs, input.realPrice);
       const currencyId = input.currency ?? purchase.currencyId;
       await this.checkReferences(trx, principal, { ...input, currency: currencyId });
@@ -423,41 +508,7 @@ export class FulfilmentService {
         .returning('id')
         .executeTakeFirstOrThrow();
 
-      const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
-      const details = {
-        purchaseId: purchase.id,
-        totalExpectedPrice: purchase.expectedPrice,
-        realPrice: input.realPrice,
-        stateIdentifier: 'purchaseSucceeded' as const,
-      };
-      await postTransaction(trx, {
-        type: 'transaction_D',
-        userId: purchase.userId,
-        amounts: { expendedAmount },
-        details,
-        traceCode,
-        idempotencyKey: `purchase:${purchase.id}:spend`,
-      });
-      if (costs.fee + costs.tax + costs.operationCost > 0) {
-        await postTransaction(trx, {
-          type: 'transaction_F',
-          userId: purchase.userId,
-          amounts: costs,
-          details,
-          traceCode,
-          idempotencyKey: `purchase:${purchase.id}:costs`,
-        });
-      }
-      if (refundedAmount > 0) {
-        await postTransaction(trx, {
-          type: 'transaction_G',
-          userId: purchase.userId,
-          amounts: { refundedAmount },
-          details,
-          traceCode,
-          idempotencyKey: `purchase:${purchase.id}:difference`,
-        });
-      }
+      await postSettlement(trx, purchase, input.realPrice, { expendedAmount, refundedAmount });
       await changePurchaseState(trx, purchase.id, 'purchaseSucceeded', 'fulfilled', principal.userId);
       await closePurchaseTask(trx, purchase.id, { state: 'done', decidedBy: principal.userId });
       await audit(trx, {
@@ -516,8 +567,60 @@ export class FulfilmentService {
   }
 
   /** The request could not be carried out: its whole reservation returns to the wallet and the customer sees why. */
-  async failed(principal: Principal, purchaseId: number, reason: string): Promise<Purchase> {
-    return (await this.endFailed(principal, purchaseId, reason, 'failedByStaff')).purchase;
+  async failed(
+    principal: Principal,
+    purchaseId: number,
+    reason: string,
+    kind: FulfilmentKind = 'currencyPayment',
+  ): Promise<Purchase> {
+    return (await this.endFailed(principal, purchaseId, reason, 'failedByStaff', kind)).purchase;
+  }
+
+  /**
+   * A paid Google Ads recharge was charged to its account: the charge is made through the account operations and
+   * recorded with its reference, and the whole reservation is spent — transaction_D the charge's cost (the
+   * reservation less fee, tax and operation cost), transaction_F those costs recognised — so it ends at zero.
+   */
+  async googleAdsChargeDone(
+    principal: Principal,
+    input: { purchase: number; chargeReference: string },
+  ): Promise<{ purchase: Purchase; userId: number; googleAdsAccountId: number }> {
+    const { userId, googleAdsAccountId } = await this.db.transaction().execute(async (trx) => {
+      const purchase = await this.lockForDecision(trx, principal, input.purchase, 'googleAdsCharge');
+      const reserved = await reservationOf(trx, purchase);
+      const costs = costsOf(purchase);
+      const { expendedAmount } = fulfilmentSplit(reserved, costs, reserved);
+      const accountId = Number((purchase.fields as Record<string, unknown>).googleAdsAccount);
+      const charge = await recordCharge(trx, this.options.googleAds, {
+        purchaseId: purchase.id,
+        userId: purchase.userId,
+        accountId,
+        amountMinor: purchase.amountMinor,
+        chargeReference: input.chargeReference,
+        staffUserId: principal.userId,
+      });
+      await postSettlement(trx, purchase, reserved, { expendedAmount, refundedAmount: 0 });
+      await changePurchaseState(trx, purchase.id, 'purchaseSucceeded', 'fulfilled', principal.userId);
+      await closePurchaseTask(trx, purchase.id, { state: 'done', decidedBy: principal.userId });
+      await audit(trx, {
+        actorUserId: principal.userId,
+        action: 'googleAdsAccountCrDone',
+        entity: 'purchase',
+        entityId: purchase.id,
+        before: { state: purchase.state, reserved },
+        after: {
+          state: 'purchaseSucceeded',
+          googleAdsChargeId: charge.chargeId,
+          googleAdsAccountId: charge.accountId,
+          chargeReference: charge.chargeReference,
+          expendedAmount,
+          operations: this.options.googleAds.kind,
+        },
+      });
+      return { userId: purchase.userId, googleAdsAccountId: charge.accountId };
+    });
+    await announcePurchasesChanged(this.db, this.options.live, userId, [input.purchase]);
+    return { purchase: await this.purchaseOf(input.purchase), userId, googleAdsAccountId };
   }
 
   /**
@@ -529,7 +632,7 @@ export class FulfilmentService {
     purchaseId: number,
     reason: string,
   ): Promise<{ purchase: Purchase; refundedAmount: number }> {
-    return this.endFailed(principal, purchaseId, reason, 'refundedUserError');
+    return this.endFailed(principal, purchaseId, reason, 'refundedUserError', 'currencyPayment');
   }
 
   /**
@@ -541,10 +644,11 @@ export class FulfilmentService {
     purchaseId: number,
     reason: string,
     cause: 'failedByStaff' | 'refundedUserError',
+    kind: FulfilmentKind,
   ): Promise<{ purchase: Purchase; refundedAmount: number }> {
     const text = reason.trim();
     const { userId, refundedAmount } = await this.db.transaction().execute(async (trx) => {
-      const purchase = await this.lockForDecision(trx, principal, purchaseId);
+      const purchase = await this.lockForDecision(trx, principal, purchaseId, kind);
       const reserved = await reservationOf(trx, purchase);
       const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
       const details = {
@@ -578,7 +682,12 @@ export class FulfilmentService {
       await closePurchaseTask(trx, purchase.id, { state: 'rejected', decidedBy: principal.userId, reason: text });
       await audit(trx, {
         actorUserId: principal.userId,
-        action: cause === 'failedByStaff' ? 'uafCprFailed' : 'uafCprRefundUserError',
+        action:
+          kind === 'googleAdsCharge'
+            ? 'googleAdsAccountCrFailed'
+            : cause === 'failedByStaff'
+              ? 'uafCprFailed'
+              : 'uafCprRefundUserError',
         entity: 'purchase',
         entityId: purchase.id,
         before: { state: purchase.state, reserved },

@@ -239,15 +239,23 @@ export function identityHandlers({
       let file: { bytes: Buffer; truncated: boolean } | null = null;
       let filePrefix = '';
       let files = 0;
-      for await (const part of request.parts({ limits: { fileSize: MAX_IMAGE_BYTES, files: 2, fields: 5 } })) {
-        if (part.type === 'file') {
-          files += 1;
-          const bytes = await part.toBuffer().catch(() => null);
-          if (part.fieldname !== 'attached_file' || files > 1) continue;
-          file = { bytes: bytes ?? Buffer.alloc(0), truncated: bytes === null || part.file.truncated };
-        } else if (part.fieldname === 'filePrefix') {
-          filePrefix = String(part.value);
+      try {
+        for await (const part of request.parts({ limits: { fileSize: MAX_IMAGE_BYTES, files: 2, fields: 5 } })) {
+          if (part.type === 'file') {
+            files += 1;
+            const bytes = await part.toBuffer().catch(() => null);
+            if (part.fieldname !== 'attached_file' || files > 1) continue;
+            file = { bytes: bytes ?? Buffer.alloc(0), truncated: bytes === null || part.file.truncated };
+          } else if (part.fieldname === 'filePrefix') {
+            filePrefix = String(part.value);
+          }
         }
+      } catch (error) {
+        // The multipart plugin's own refusals carry their status (413 past a limit); the parser's (no boundary
+        // in the body, a malformed part header, a form that ends early) carry none: the client's form is broken.
+        const status = (error as { statusCode?: number }).statusCode;
+        if (error instanceof HttpError || (status !== undefined && status >= 400 && status < 500)) throw error;
+        throw HttpError.of(400, 'upload.malformed');
       }
       if (files !== 1 || !file) throw HttpError.of(400, 'upload.oneFile');
       if (file.truncated) throw HttpError.of(413, 'upload.tooLarge');

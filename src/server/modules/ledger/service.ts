@@ -126,6 +126,19 @@ export async function postTransaction(trx: Db, input: PostTransactionInput): Pro
   const moves = entriesOf(type, input.amounts);
   const ids = await accountIds(trx, input.userId, [...moves.keys()]);
 
+  // Lock order, the same for every posting (PostgreSQL would otherwise find deadlocks): all of the customer's own
+  // accounts first, then the company's, each in id order. A money operation may post several transactions in one
+  // database transaction (collect then reserve; spend then refund); with only each posting's own accounts in id order,
+  // two operations of one customer could each hold the wallet or the reservation the other's next posting needs.
+  if (input.userId !== null) {
+    await trx
+      .selectFrom('ledgerAccounts')
+      .select('id')
+      .where('userId', '=', input.userId)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  }
   const locked = await trx
     .selectFrom('ledgerAccounts')
     .select(['id', 'kind', 'userId', 'balance'])

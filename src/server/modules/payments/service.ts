@@ -11,7 +11,7 @@
  * then the request row, then the ledger accounts (the ledger locks those in id order).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB as Database } from '../../../generated/db';
 import type { components } from '../../../generated/api';
 import { toEnglishDigits, toPersianDigits } from '../../../shared/digits';
@@ -37,11 +37,13 @@ import { taskTypes } from '../tasks/task-types';
 import type { PaymentGateway, VerifyResult } from './gateway';
 import { GatewayUnavailableError } from './gateway';
 import { nameOrMobile } from '../identity/users-store';
+import { customerCurrencyPayment } from '../fulfilment/currency-payments';
 
 type Db = Kysely<Database>;
 type Purchase = components['schemas']['Purchase'];
 export type PayResult = components['schemas']['PayPurchaseResult'];
 export type PurchaseDetail = components['schemas']['PurchaseDetail'];
+export type StaffPurchaseDetail = components['schemas']['StaffPurchaseDetail'];
 export type CollectionReceipt = components['schemas']['CollectionReceipt'];
 
 /** Where the customer lands after the gateway, and the message the web shows for it. */
@@ -58,9 +60,37 @@ class AlreadySettled extends Error {}
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
 
-/** The staff task that fulfils a paid request: cash delivery is completed by hand, the rest paid abroad. */
+/** A payment's answer without the request itself, which a replay can read again. */
+type PayOutcome = Omit<PayResult, 'purchase'>;
+
+/**
+ * A claim with no answer this old was left by a process that stopped between its claim and the gateway's answer
+ * (the gateway call times out in seconds): the same key may start over instead of waiting forever.
+ */
+const ABANDONED_CLAIM_SECONDS = 60;
+
+const abandoned = sql<boolean>`created_at < now() - make_interval(secs => ${ABANDONED_CLAIM_SECONDS})`;
+
+/** Takes over an abandoned claim of this key for this request; null when the claim is alive or answered. */
+async function reclaimAbandoned(trx: Db, userId: number, key: string, requestHash: string) {
+  return trx
+    .updateTable('payRequests')
+    .set({ createdAt: sql<Date>`now()` })
+    .where('userId', '=', userId)
+    .where('key', '=', key)
+    .where('requestHash', '=', requestHash)
+    .where('result', 'is', null)
+    .where(abandoned)
+    .returning('key')
+    .executeTakeFirst();
+}
+
+/**
+ * The staff task that fulfils a paid request: a Google Ads recharge is charged to the account, cash delivery is
+ * completed by hand, the rest paid abroad.
+ */
 function fulfilmentTaskOf(purchase: LockedPurchase, isCashService: boolean): string {
-  void purchase;
+  if (purchase.formType === 'googleAdsAccountCr') return 'googleAdsAccountCrCpTask';
   return isCashService ? 'completeCurrencyPaymentTask' : 'uafCprCpTask';
 }
 
@@ -72,6 +102,8 @@ export interface PaymentServiceOptions {
   log: FastifyBaseLogger;
   /** Whether a desk is a cash service (its paid requests open the completion task). */
   isCashDesk: (desk: string) => boolean;
+  /** A signed, expiring address of a stored file (the currency payment's receipt shown to the customer). */
+  signedUrl: (path: string) => string;
 }
 
 interface TaskOpened {
@@ -391,7 +423,7 @@ export class PaymentService {
     if (!idempotencyKey || !IDEMPOTENCY_KEY.test(idempotencyKey)) throw HttpError.of(400, 'idempotency.required');
     const userId = principal.userId;
     const requestHash = sha256(JSON.stringify([input.purchase, input.quoteId ?? null]));
-    const earlier = await this.replayOf(userId, idempotencyKey, requestHash);
+    const earlier = await this.replayOf(userId, idempotencyKey, requestHash, input.purchase);
     if (earlier) return { data: earlier, replayed: true };
 
     type Step =
@@ -401,12 +433,13 @@ export class PaymentService {
     let step: Step;
     try {
       step = await this.db.transaction().execute(async (trx): Promise<Step> => {
-        const claimed = await trx
-          .insertInto('payRequests')
-          .values({ userId, key: idempotencyKey, requestHash, result: null })
-          .onConflict((oc) => oc.columns(['userId', 'key']).doNothing())
-          .returning('key')
-          .executeTakeFirst();
+        const claimed =
+          (await trx
+            .insertInto('payRequests')
+            .values({ userId, key: idempotencyKey, requestHash, result: null })
+            .onConflict((oc) => oc.columns(['userId', 'key']).doNothing())
+            .returning('key')
+            .executeTakeFirst()) ?? (await reclaimAbandoned(trx, userId, idempotencyKey, requestHash));
         if (!claimed) return { kind: 'replay' };
         let purchase = await lockPurchase(trx, input.purchase, userId);
         if (!purchase) throw HttpError.of(404, 'purchase.notFound');
@@ -426,6 +459,14 @@ export class PaymentService {
             payablePrice: 0,
             actorUserId: userId,
           });
+          // The outcome commits with the money: a crash before the full result is stored still replays as paid.
+          const outcome: PayOutcome = { walletWithdrawAmount: purchase.expectedPrice, payable: 0, gatewayUrl: null };
+          await trx
+            .updateTable('payRequests')
+            .set({ result: JSON.stringify(outcome) })
+            .where('userId', '=', userId)
+            .where('key', '=', idempotencyKey)
+            .execute();
           return { kind: 'paid', task, walletPart: purchase.expectedPrice };
         }
         const payable = purchase.expectedPrice - wallet;
@@ -449,7 +490,7 @@ export class PaymentService {
     }
 
     if (step.kind === 'replay') {
-      const winner = await this.replayOf(userId, idempotencyKey, requestHash);
+      const winner = await this.replayOf(userId, idempotencyKey, requestHash, input.purchase);
       if (!winner) throw HttpError.of(409, 'payment.inProgress');
       return { data: winner, replayed: true };
     }
@@ -506,18 +547,28 @@ export class PaymentService {
     return { data, replayed: false };
   }
 
-  private async replayOf(userId: number, key: string, requestHash: string): Promise<PayResult | null> {
+  private async replayOf(
+    userId: number,
+    key: string,
+    requestHash: string,
+    purchaseId: number,
+  ): Promise<PayResult | null> {
     const row = await this.db
       .selectFrom('payRequests')
-      .select(['requestHash', 'result'])
+      .select(['requestHash', 'result', abandoned.as('abandoned')])
       .where('userId', '=', userId)
       .where('key', '=', key)
       .executeTakeFirst();
     if (!row) return null;
     if (row.requestHash !== requestHash) throw HttpError.of(422, 'idempotency.mismatch');
-    // The first call with this key is still on its way (at the gateway): the client retries in a moment.
-    if (row.result === null) throw HttpError.of(409, 'payment.inProgress');
-    return row.result as PayResult;
+    if (row.result === null) {
+      // The first call with this key is still on its way (at the gateway): the client retries in a moment.
+      if (!row.abandoned) throw HttpError.of(409, 'payment.inProgress');
+      return null;
+    }
+    const result = row.result as PayOutcome & { purchase?: Purchase };
+    // Only the outcome was stored (the process stopped before the full answer): the request as it is now.
+    return result.purchase ? (result as PayResult) : { ...result, purchase: await this.purchaseOf(purchaseId, userId) };
   }
 
   private async storeResult(userId: number, key: string, data: PayResult): Promise<void> {
@@ -668,25 +719,33 @@ export class PaymentService {
     return { purchaseId: result.purchaseId, outcome: result.outcome };
   }
 
+  /** One of the customer's requests, with the currency payment made for it once it succeeded. */
   async fetchPurchase(principal: Principal, purchaseId: number): Promise<PurchaseDetail> {
-    return this.purchaseDetail(purchaseId, principal.userId);
+    const detail = await this.purchaseDetail(purchaseId, principal.userId);
+    const currencyPayment = await customerCurrencyPayment(this.db, purchaseId, this.options.signedUrl);
+    return { ...detail, currencyPayment };
   }
 
-  /** Any request for staff (viewRequests): its history, every online payment, and its undecided fulfilment task. */
-  async fetchStaffPurchase(purchaseId: number): Promise<PurchaseDetail & { openTaskId: number | null }> {
+  /**
+   * Any request for staff (viewRequests): its history, every online payment, and its undecided fulfilment task with
+   * its type (a Google Ads recharge is decided by its own dialog and action, not the currency-payment one).
+   */
+  async fetchStaffPurchase(purchaseId: number): Promise<StaffPurchaseDetail> {
     const detail = await this.purchaseDetail(purchaseId);
     const task = await this.db
       .selectFrom('tasks')
-      .select('id')
+      .select(['id', 'type'])
       .where('purchaseId', '=', purchaseId)
       .where('type', 'in', PURCHASE_TASK_TYPES)
       .where('state', 'in', ['open', 'claimed'])
       .executeTakeFirst();
-    return { ...detail, openTaskId: task?.id ?? null };
+    // The query keeps only PURCHASE_TASK_TYPES.
+    const openTaskType = (task?.type ?? null) as StaffPurchaseDetail['openTaskType'];
+    return { ...detail, openTaskId: task?.id ?? null, openTaskType };
   }
 
   /** A request with its state history and online payments; `userId` limits it to that customer's. */
-  private async purchaseDetail(purchaseId: number, userId?: number): Promise<PurchaseDetail> {
+  private async purchaseDetail(purchaseId: number, userId?: number): Promise<Omit<PurchaseDetail, 'currencyPayment'>> {
     const purchase = await this.purchaseOf(purchaseId, userId);
     const history = await this.db
       .selectFrom('purchaseStateChanges as c')

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import { toPersianDigits } from '../../../shared/digits';
 import {
@@ -31,13 +31,22 @@ import type { DB as Database } from '../../../generated/db';
 import { HttpError } from '../../http/errors';
 import { type MessageKey, msg } from '../../http/messages';
 import messageCatalogue from '../../../../schemas/messages/fa.json' with { type: 'json' };
-import { randomToken } from '../../lib/crypto';
 import { userBalance } from '../ledger/service';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import { whereContains } from '../../lib/sql';
 import type { Catalogue, DeskForm } from '../desks/catalogue';
-import { readSettings } from '../settings/service';
+import type { FieldCipher } from '../../lib/field-cipher';
+import { HASH_CLEARED, sealSecrets } from './secrets';
 import { nameOrMobile } from '../identity/users-store';
+import { PriceSources } from './price-sources';
+import {
+  breakdownOf,
+  QUOTE_SECRET_NAME,
+  type QuoteSigner,
+  QuoteSigner as Signer,
+  type QuoteTerms,
+} from './quote-token';
+import { chargeableAccount } from '../google-ads/service';
 
 export type Quote = components['schemas']['Quote'];
 export type Purchase = components['schemas']['Purchase'];
@@ -55,6 +64,16 @@ const messageTexts = messageCatalogue.messages;
 /** Thrown inside the submission's transaction to roll it back when another request spent the quote first. */
 class QuoteSpent extends Error {}
 
+/** A quote as submission checks it: its terms, whether it still holds, and whether a request spent it. */
+interface CheckedQuote extends QuoteTerms {
+  id: string;
+  live: boolean;
+  spentAt: Date | string | null;
+}
+
+/** The payment method group of a quote for a desk without one (a Google Ads recharge). */
+const NO_PAYMENT_METHOD_GROUP = 0;
+
 /** Display-only fields a client may echo back; they are ignored, never trusted. */
 const DISPLAY_FIELDS = ['grossPrice', 'totalCosts', 'expectedPrice', 'payablePrice'];
 
@@ -63,11 +82,17 @@ export class RequestService {
   private readonly ajv = createAjv();
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly formVersions = new WeakMap<DeskForm, { hash: string; form: StoredForm }>();
+  /** Rates, payment method groups and system parameters in memory; app.ts forgets them when they change. */
+  readonly sources: PriceSources;
 
   constructor(
     private readonly db: DB,
     private readonly catalogue: Catalogue,
-  ) {}
+    private readonly signer: QuoteSigner,
+    private readonly cipher: FieldCipher,
+  ) {
+    this.sources = new PriceSources(db);
+  }
 
   private deskFormOrThrow(identifier: string): DeskForm {
     const deskForm = this.catalogue.deskForm(identifier);
@@ -118,7 +143,7 @@ export class RequestService {
   }
 
   private async pricingParameters() {
-    const settings = await readSettings(this.db);
+    const settings = await this.sources.parameters();
     return {
       pricing: {
         feePercent: settings.feePercent,
@@ -139,28 +164,11 @@ export class RequestService {
 
   /** Checks currency, payment method and limits for the desk, and returns what the price depends on. */
   private async resolvePriceInputs(deskForm: DeskForm, input: Record<string, unknown>, userId: number) {
-    const { desk, form } = deskForm;
-    const currencyId = Number(input.currency);
-    switch (form.pricing) {
-      case 'googleAdsRecharge':
-        // Google Ads accounts arrive with their own issue; until a customer has one there is nothing to charge.
-        void userId;
-        throw HttpError.of(422, 'desk.googleAdsAccountNotFound');
-      case 'foreignAmount':
-        break;
-    }
-    const currency = await this.db
-      .selectFrom('currencies')
-      .select(['id', 'code', 'title', 'rate', 'useForUafCpr'])
-      .where('id', '=', currencyId)
-      .executeTakeFirst();
-    if (!currency?.useForUafCpr) throw HttpError.of(422, 'desk.currencyNotAllowed');
-    const group = await this.db
-      .selectFrom('paymentMethodGroups')
-      .select(['id', 'isCash'])
-      .where('id', '=', Number(input.requestedPaymentMethodGroup))
-      .executeTakeFirst();
-    if (!group || group.isCash !== desk.isCashService) throw HttpError.of(422, 'desk.paymentMethodNotAllowed');
+    const { form } = deskForm;
+    const { currency, paymentMethodGroupId } =
+      form.pricing === 'googleAdsRecharge'
+        ? await this.googleAdsPriceInputs(input, userId)
+        : await this.foreignAmountPriceInputs(deskForm, input);
     const amount = Number(input[form.amountField]);
     const decimals = currencyDecimals(currency.code);
     if (!hasAtMostDecimals(amount, decimals)) {
@@ -171,11 +179,37 @@ export class RequestService {
     const params = await this.pricingParameters();
     if (amountMinor < params.minAmount) throw HttpError.of(422, 'desk.amountTooSmall');
     if (amountMinor > params.maxAmount) throw HttpError.of(422, 'desk.amountTooLarge');
-    return { currency, amountMinor, paymentMethodGroupId: group.id, params };
+    return { currency, amountMinor, paymentMethodGroupId, params };
+  }
+
+  /** A foreign payment: a currency used for it and a payment method group of the desk's kind (cash or not). */
+  private async foreignAmountPriceInputs(deskForm: DeskForm, input: Record<string, unknown>) {
+    const currency = await this.sources.currency(Number(input.currency));
+    if (!currency?.useForUafCpr) throw HttpError.of(422, 'desk.currencyNotAllowed');
+    const codes = deskForm.desk.currencies;
+    if (codes && !codes.includes(currency.code.trim())) throw HttpError.of(422, 'desk.currencyNotAllowed');
+    const group = await this.sources.group(Number(input.requestedPaymentMethodGroup));
+    if (!group || group.isCash !== deskForm.desk.isCashService) throw HttpError.of(422, 'desk.paymentMethodNotAllowed');
+    return { currency, paymentMethodGroupId: group.id };
+  }
+
+  /**
+   * A Google Ads recharge: the customer's own active account (another customer's is 403, a suspended one 422), in
+   * the account's base currency (a different `currency` sent is 422); no payment method group (0 in the quote's
+   * terms, null in its row).
+   */
+  private async googleAdsPriceInputs(input: Record<string, unknown>, userId: number) {
+    const account = await chargeableAccount(this.db, userId, Number(input.googleAdsAccount));
+    if (input.currency !== undefined && Number(input.currency) !== account.currencyId) {
+      throw HttpError.of(422, 'googleAds.account.currencyMismatch');
+    }
+    const currency = await this.sources.currency(account.currencyId);
+    if (!currency?.useForGoogleAdsAccountCr) throw HttpError.of(422, 'desk.currencyNotAllowed');
+    return { currency, paymentMethodGroupId: NO_PAYMENT_METHOD_GROUP };
   }
 
   private toQuote(
-    row: { id: string; expiresAt: Date | string; currencyId: number } & PriceBreakdown,
+    row: { id: string; expiresAt: Date | string | number; currencyId: number } & PriceBreakdown,
     currency: { code: string; title: string },
     wallet: number,
   ): Quote {
@@ -205,20 +239,36 @@ export class RequestService {
       principal.userId,
     );
     const price = priceOf(amountMinor, currency.rate, params.pricing);
-    const row = await this.db
-      .insertInto('quotes')
-      .values({
-        id: randomToken(18),
-        userId: principal.userId,
-        desk: deskIdentifier,
-        currencyId: currency.id,
-        paymentMethodGroupId,
-        ...price,
-        expiresAt: sql<Date>`now() + make_interval(secs => ${params.quoteLifetimeSeconds})` as unknown as Date,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return this.toQuote(row, currency, await this.walletBalance(principal.userId));
+    // Nothing is written: the quote is its signed terms (decision 016); a request that spends it writes its row.
+    const terms: QuoteTerms = {
+      currencyId: currency.id,
+      paymentMethodGroupId,
+      amountMinor: price.amountMinor,
+      rate: price.rate,
+      fee: price.fee,
+      tax: price.tax,
+      operationCost: price.operationCost,
+      expiresAt: Date.now() + params.quoteLifetimeSeconds * 1000,
+    };
+    const id = this.signer.sign(terms, principal.userId, deskIdentifier);
+    return this.toQuote({ id, ...terms, ...price }, currency, await this.walletBalance(principal.userId));
+  }
+
+  /**
+   * The quote `quoteId` as the customer's submission to `desk` may use it: its signed terms, whether it is still
+   * live, and whether a request already spent it (its row exists). Undefined for a token this server did not sign
+   * for this customer and desk (changed, forged, someone else's).
+   */
+  private async checkQuote(quoteId: string, userId: number, desk: string): Promise<CheckedQuote | undefined> {
+    const terms = this.signer.verify(quoteId, userId, desk);
+    if (!terms) return undefined;
+    const spent = await this.db.selectFrom('quotes').select('spentAt').where('id', '=', quoteId).executeTakeFirst();
+    return {
+      id: quoteId,
+      ...terms,
+      live: terms.expiresAt > Date.now(),
+      spentAt: spent ? (spent.spentAt ?? 'before') : null,
+    };
   }
 
   async submit(
@@ -229,9 +279,8 @@ export class RequestService {
   ): Promise<{ purchase: Purchase; replayed: boolean }> {
     if (!idempotencyKey || !/^[A-Za-z0-9_-]{8,100}$/.test(idempotencyKey))
       throw HttpError.of(400, 'idempotency.required');
-    const requestHash = createHash('sha256')
-      .update(`${deskIdentifier}:${canonicalJson(body)}`)
-      .digest('hex');
+    // Keyed: the body holds the target page's password, and a plain hash of a short password is guessed offline.
+    const requestHash = this.cipher.keyedHash(`${deskIdentifier}:${canonicalJson(body)}`);
     const previous = await this.db
       .selectFrom('idempotencyKeys')
       .selectAll()
@@ -269,14 +318,7 @@ export class RequestService {
       fields,
       principal.userId,
     );
-    const quote = await this.db
-      .selectFrom('quotes')
-      .selectAll()
-      .select(sql<boolean>`expires_at > now()`.as('live'))
-      .where('id', '=', quoteId)
-      .where('userId', '=', principal.userId)
-      .where('desk', '=', deskIdentifier)
-      .executeTakeFirst();
+    const quote = await this.checkQuote(quoteId, principal.userId, deskIdentifier);
     const refusal = quoteRefusal(quote, { currencyId: currency.id, amountMinor, paymentMethodGroupId });
     if (!quote || refusal) throw await this.refuseQuote(refusal ?? 'quote.mismatch', deskIdentifier, fields, principal);
 
@@ -290,16 +332,9 @@ export class RequestService {
           .returning('key')
           .executeTakeFirst();
         if (!claimed) return null; // a concurrent twin won the key; replay its result below
-        // A quote makes one request: the first transaction to mark it spent wins; on PostgreSQL a concurrent
-        // one waits for that row lock, then finds it spent and rolls back, key claim included.
-        const spent = await trx
-          .updateTable('quotes')
-          .set({ spentAt: sql<Date>`now()` as unknown as Date })
-          .where('id', '=', quote.id)
-          .where('spentAt', 'is', null)
-          .returning('id')
-          .executeTakeFirst();
-        if (!spent) throw new QuoteSpent();
+        // A quote makes one request: the first transaction to write its row (spent) wins; on PostgreSQL a
+        // concurrent one waits on that key, then finds it taken and rolls back, key claim included.
+        if (!(await spendQuote(trx, quote, principal.userId, deskIdentifier))) throw new QuoteSpent();
         return this.createPurchase(trx, deskForm, fields, quote, principal, idempotencyKey);
       });
     } catch (error) {
@@ -333,11 +368,12 @@ export class RequestService {
     trx: Kysely<Database>,
     deskForm: DeskForm,
     fields: Record<string, unknown>,
-    quote: Selectable<Database['quotes']>,
+    quote: CheckedQuote,
     principal: Principal,
     idempotencyKey: string,
   ): Promise<number> {
     const { desk } = deskForm;
+    const price = breakdownOf(quote);
     const wallet = await this.walletBalance(principal.userId, trx);
     const version = this.formVersionOf(deskForm);
     await trx
@@ -358,20 +394,13 @@ export class RequestService {
         productCategory: desk.productCategory,
         formType: desk.formType,
         state: 'waitingForPayment',
-        fields: JSON.stringify(fields),
+        fields: JSON.stringify(sealSecrets(this.cipher, this.catalogue.writeOnlyFields, principal.userId, fields)),
         formVersion: version.hash,
         quoteId: quote.id,
         currencyId: quote.currencyId,
-        amountMinor: quote.amountMinor,
-        rate: quote.rate,
-        grossPrice: quote.grossPrice,
-        fee: quote.fee,
-        tax: quote.tax,
-        operationCost: quote.operationCost,
-        totalCosts: quote.totalCosts,
-        expectedPrice: quote.expectedPrice,
-        walletAmount: Math.min(wallet, quote.expectedPrice),
-        payablePrice: payablePrice(quote.expectedPrice, wallet),
+        ...price,
+        walletAmount: Math.min(wallet, price.expectedPrice),
+        payablePrice: payablePrice(price.expectedPrice, wallet),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -390,7 +419,10 @@ export class RequestService {
     requestHash: string,
     principal: Principal,
   ): Promise<{ purchase: Purchase; replayed: boolean }> {
-    if (previous.requestHash !== requestHash) throw HttpError.of(422, 'idempotency.mismatch');
+    // A key whose plain hash migration 020 cleared is replayed on the key alone.
+    if (previous.requestHash !== requestHash && previous.requestHash !== HASH_CLEARED) {
+      throw HttpError.of(422, 'idempotency.mismatch');
+    }
     // The twin may still be writing; its transaction commits the key and the purchase together.
     if (previous.purchaseId === null) throw HttpError.of(409, 'idempotency.mismatch');
     const purchase = (await this.searchPurchases({ ids: [previous.purchaseId], userId: principal.userId })).items[0];
@@ -605,36 +637,28 @@ export async function repriceFromQuote(
     .select(['paymentMethodGroupId'])
     .where('id', '=', purchase.quoteId)
     .executeTakeFirstOrThrow();
-  const quote = await trx
-    .selectFrom('quotes')
-    .selectAll()
-    .select(sql<boolean>`expires_at > now()`.as('live'))
-    .where('id', '=', quoteId)
-    .where('userId', '=', purchase.userId)
-    .where('desk', '=', purchase.desk)
-    .forUpdate()
-    .executeTakeFirst();
+  // The signing key from the database this transaction runs on (a rare path: a request whose quote expired).
+  const secret = await trx
+    .selectFrom('serverSecrets')
+    .select('value')
+    .where('name', '=', QUOTE_SECRET_NAME)
+    .executeTakeFirstOrThrow();
+  const terms = new Signer(secret.value).verify(quoteId, Number(purchase.userId), purchase.desk);
+  const spent = terms
+    ? await trx.selectFrom('quotes').select('spentAt').where('id', '=', quoteId).executeTakeFirst()
+    : undefined;
+  const quote: CheckedQuote | undefined = terms
+    ? { id: quoteId, ...terms, live: terms.expiresAt > Date.now(), spentAt: spent ? (spent.spentAt ?? 'before') : null }
+    : undefined;
   const refusal = quoteRefusal(quote, {
     currencyId: purchase.currencyId,
     amountMinor: purchase.amountMinor,
-    paymentMethodGroupId: previous.paymentMethodGroupId ?? 0,
+    paymentMethodGroupId: previous.paymentMethodGroupId ?? NO_PAYMENT_METHOD_GROUP,
   });
   if (!quote || refusal) throw HttpError.of(409, refusal ?? 'quote.mismatch');
-  await trx
-    .updateTable('quotes')
-    .set({ spentAt: sql<Date>`now()` as unknown as Date })
-    .where('id', '=', quote.id)
-    .execute();
-  const price = {
-    quoteId: quote.id,
-    rate: quote.rate,
-    grossPrice: quote.grossPrice,
-    fee: quote.fee,
-    tax: quote.tax,
-    operationCost: quote.operationCost,
-    totalCosts: quote.totalCosts,
-    expectedPrice: quote.expectedPrice,
-  };
+  if (!(await spendQuote(trx, quote, Number(purchase.userId), purchase.desk))) throw HttpError.of(409, 'quote.spent');
+  const { amountMinor: _amount, ...rest } = breakdownOf(quote);
+  const price = { quoteId: quote.id, ...rest };
   await trx.updateTable('purchases').set(price).where('id', '=', purchase.id).execute();
   return { ...purchase, ...price, quoteLive: true };
 }
@@ -644,7 +668,7 @@ export async function repriceFromQuote(
  * and live, and be for the same currency, amount and payment method group.
  */
 function quoteRefusal(
-  quote: (Selectable<Database['quotes']> & { live: boolean }) | undefined,
+  quote: CheckedQuote | undefined,
   priced: { currencyId: number; amountMinor: number; paymentMethodGroupId: number },
 ): MessageKey | null {
   if (!quote) return 'quote.mismatch';
@@ -653,6 +677,29 @@ function quoteRefusal(
   if (quote.currencyId !== priced.currencyId || quote.amountMinor !== priced.amountMinor) return 'quote.mismatch';
   if (quote.paymentMethodGroupId !== priced.paymentMethodGroupId) return 'quote.paymentMethodMismatch';
   return null;
+}
+
+/**
+ * Writes the row of a quote a request spends (spent now); false when a request spent it first. The row keeps
+ * the quote's terms for the request's later checks (its expiry when it is paid, its payment method group).
+ */
+async function spendQuote(trx: Kysely<Database>, quote: CheckedQuote, userId: number, desk: string): Promise<boolean> {
+  const written = await trx
+    .insertInto('quotes')
+    .values({
+      id: quote.id,
+      userId,
+      desk,
+      currencyId: quote.currencyId,
+      paymentMethodGroupId: quote.paymentMethodGroupId === NO_PAYMENT_METHOD_GROUP ? null : quote.paymentMethodGroupId,
+      ...breakdownOf(quote),
+      expiresAt: new Date(quote.expiresAt),
+      spentAt: sql<Date>`now()` as unknown as Date,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return written !== undefined;
 }
 
 /** JSON with sorted keys, so the same body always hashes the same. */

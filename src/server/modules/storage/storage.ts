@@ -169,7 +169,8 @@ export class Storage {
     const allowed =
       upload.ownerUserId === principal.userId ||
       (principal.isStaff && reviewer !== undefined && principal.actions.has(reviewer));
-    if (!allowed) throw HttpError.of(403, 'storage.forbidden');
+    // Someone who may not see it is told what a path that names no file gets: whether it exists is not theirs.
+    if (!allowed) throw notFound();
     return this.signedUrl(relative);
   }
 

@@ -98,6 +98,36 @@ export async function openBankAccountTask(
 }
 
 /**
+ * Opens the staff task that makes a customer's requested Google Ads account (`makeGoogleAdsAccountTask`), once per
+ * request (a unique index backs it). The new task's id, or null when it exists already.
+ */
+export async function openGoogleAdsAccountRequestTask(
+  db: DB,
+  subjectUserId: number,
+  googleAdsAccountRequestId: number,
+  payload: Record<string, unknown>,
+): Promise<number | null> {
+  const created = await db
+    .insertInto('tasks')
+    .values({
+      type: 'makeGoogleAdsAccountTask',
+      subjectUserId,
+      googleAdsAccountRequestId,
+      payload: JSON.stringify({ ...payload, googleAdsAccountRequestId }),
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['type', 'googleAdsAccountRequestId'])
+        // Literal, not bound: PostgreSQL matches the partial index by this predicate's text.
+        .where(sql<boolean>`google_ads_account_request_id is not null`)
+        .doNothing(),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return created?.id ?? null;
+}
+
+/**
  * Decides a task of `type` that `userId` claimed: locks it, refuses (404/409, Persian) a task of another type,
  * decided already, not claimed or claimed by someone else, and records the decision. Returns the row as it was.
  */
@@ -129,8 +159,14 @@ export async function decideTask(
 /** How long opening a task keeps it with the one who opened it; after that a colleague may take it over. */
 export const CLAIM_TTL_MS = 30 * 60_000;
 
-/** The fulfilment tasks of paid requests. */
-export const PURCHASE_TASK_TYPES = ['uafCprCpTask', 'completeCurrencyPaymentTask'] as const;
+/** The fulfilment tasks of paid requests: a currency payment made abroad, cash delivered, a Google Ads charge. */
+export const PURCHASE_TASK_TYPES = ['uafCprCpTask', 'completeCurrencyPaymentTask', 'googleAdsAccountCrCpTask'] as const;
+
+/** The fulfilment tasks staff decide with a currency payment (uafCprDone and its siblings). */
+export const CURRENCY_PAYMENT_TASK_TYPES = ['uafCprCpTask', 'completeCurrencyPaymentTask'] as const;
+
+/** The fulfilment task of a paid Google Ads recharge (googleAdsAccountCrDone and googleAdsAccountCrFailed). */
+export const GOOGLE_ADS_CHARGE_TASK_TYPES = ['googleAdsAccountCrCpTask'] as const;
 
 /** Whether a colleague other than `userId` holds `task` by a claim that has not lapsed. */
 export function claimedByOther(

@@ -1,6 +1,7 @@
 /**
  * What is waiting for staff (the staff home): open tasks per type with the type's colour, for the types this
- * person's actions open, and the paid requests nobody has fulfilled yet with how long each has waited.
+ * person's actions open, and the paid requests nobody has fulfilled yet with how long each has waited, for those
+ * who may see customers' requests (viewRequests) or carry them out (manageCurrencyPayments).
  */
 import { type Kysely, sql } from 'kysely';
 import type { components } from '../../../generated/api';
@@ -15,6 +16,8 @@ type WaitingWork = components['schemas']['WaitingWork'];
 /** Paid requests not yet fulfilled: their money is reserved and a currency payment is owed. */
 const UNFULFILLED = ['paid', 'inProgress'];
 const OLDEST_SHOWN = 20;
+/** The actions that show paid requests (their customers and prices) on the staff home. */
+const SEES_PAID_REQUESTS = ['viewRequests', 'manageCurrencyPayments'];
 
 export async function waitingWork(
   db: Kysely<Database>,
@@ -36,6 +39,9 @@ export async function waitingWork(
       openCount: counts.find((c) => c.type === t.identifier)?.n ?? 0,
     }));
 
+  if (!SEES_PAID_REQUESTS.some((action) => principal.isStaff && principal.actions.has(action))) {
+    return { taskTypes: tasks, paidRequests: { total: 0, items: [] } };
+  }
   const paid = db.selectFrom('purchases as p').where('p.state', 'in', UNFULFILLED);
   const [total, oldest] = await Promise.all([
     paid.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),

@@ -10,10 +10,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import type { DataTable as TableDef } from '../../../generated/schemas/table';
-import { formatDate } from '../../../shared/calendar';
+import { displayDate } from '../../../shared/format/dates';
 import { formatNumber, formatPhone, formatRial } from '../../../shared/format';
 import { ApiError, api, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { calendarAtom } from '../../lib/calendar';
+import { Latin } from '../Latin';
 import { showSnackbar } from '../shell/snackbar';
 import { type ExportFormat, exportRows } from './export';
 import { type Column, TableView } from './TableView';
@@ -59,7 +60,8 @@ export function DataTable({
 }: {
   def: TableDef;
   actions?: (row: Row) => ReactNode;
-  refreshKey?: number;
+  /** Changing it fetches again: a counter, or a string naming the filters the rows depend on. */
+  refreshKey?: number | string;
   /**
    * Derives fields of the rows from the whole list the server sent, before search and paging (the colours of a
    * transaction depend on the newer ones); its fields may be shown, and matched by rowColor rules.
@@ -112,6 +114,11 @@ export function DataTable({
   const cell = (col: TableDef['columns'][number], row: Row): ReactNode => {
     const v = row[col.key];
     if (v === null || v === undefined || v === '') return <Text color="gray">—</Text>;
+    const shown = plainCell(col, row, v);
+    return col.latin ? <Latin>{shown}</Latin> : shown;
+  };
+
+  const plainCell = (col: TableDef['columns'][number], row: Row, v: unknown): ReactNode => {
     switch (col.type) {
       case 'number':
         return <span className="ltr">{formatNumber(v as number)}</span>;
@@ -121,7 +128,7 @@ export function DataTable({
       case 'dateTime':
         return (
           <span className="ltr">
-            {formatDate(v as string, col.type === 'date' ? 'slashDate' : 'dateTime', calendar)}
+            {displayDate(v as string, col.type === 'date' ? 'slashDate' : 'dateTime', calendar)}
           </span>
         );
       case 'boolean':
@@ -253,7 +260,7 @@ export function DataTable({
             <Select.Content>
               {PAGE_SIZES.map((s) => (
                 <Select.Item key={s} value={s}>
-                  {s}
+                  {formatNumber(s)}
                 </Select.Item>
               ))}
             </Select.Content>
@@ -264,7 +271,7 @@ export function DataTable({
             قبلی
           </Button>
           <Text size="2" className="ltr">
-            {page} / {pages} ({formatNumber(total)})
+            {formatNumber(page)} / {formatNumber(pages)} ({formatNumber(total)})
           </Text>
           <Button size="1" variant="soft" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
             بعدی

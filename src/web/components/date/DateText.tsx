@@ -1,20 +1,20 @@
 import { useAtomValue } from 'jotai';
-import { type DateFormatName, formatDate } from '../../../shared/calendar';
+import { type DisplayDateFormat, displayDate } from '../../../shared/format/dates';
 import { calendarAtom } from '../../lib/calendar';
 
-/** A date in the calendar the user chose (Jalali by default). */
+/** A date in the calendar the user chose (Jalali by default), in Persian digits. */
 export function DateText({
   value,
   format = 'dateTime',
 }: {
   value: string | Date | null | undefined;
-  format?: DateFormatName;
+  format?: DisplayDateFormat;
 }) {
   const calendar = useAtomValue(calendarAtom);
   if (!value) return <span>—</span>;
   return (
     <time dateTime={new Date(value).toISOString()} className="ltr" data-calendar={calendar}>
-      {formatDate(value, format, calendar)}
+      {displayDate(value, format, calendar)}
     </time>
   );
 }

@@ -16,6 +16,9 @@ import { DatePicker, type DateRange } from './DatePicker';
 
 export const INVALID_PREFIX = '@';
 
+/** A filter's date bound: the stored day, or nothing while the typed text is not a date yet. */
+export const dateBound = (value: string) => (value && !value.startsWith(INVALID_PREFIX) ? value : undefined);
+
 function toDisplay(stored: string, calendar: CalendarKind): string {
   if (!stored) return '';
   if (stored.startsWith(INVALID_PREFIX)) return stored.slice(1);

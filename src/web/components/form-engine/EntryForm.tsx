@@ -14,7 +14,8 @@ import { type ReactNode, useCallback, useMemo, useRef } from 'react';
 import type { JsonSchemaObject } from '../../../shared/catalogue';
 import { RadixForm } from './theme';
 import { persianTranslator } from './translator';
-import { formValidator, persianErrors } from './validator';
+import type { ValidatorFactory } from '../../../shared/validation/standalone-runtime';
+import { type FormValidator, importedValidators, persianErrors, validatorFor } from './validator';
 
 export type FormData = Record<string, unknown>;
 
@@ -24,10 +25,18 @@ export interface EntryFormDefinition {
   operation?: string;
   schema: JsonSchemaObject;
   uiSchema: Record<string, unknown>;
+  /** Its precompiled validator (decision 015). */
+  validator: FormValidator;
 }
 
-/** A JSON import of `schemas/entryForms/*.json`, typed (the meta-schema checks its shape in `npm test`). */
-export const asEntryForm = (json: unknown): EntryFormDefinition => json as EntryFormDefinition;
+/**
+ * A JSON import of `schemas/entryForms/*.json`, typed (the meta-schema checks its shape in `npm test`), with its
+ * validators as `npm run codegen` wrote them (`src/generated/form-validators/<form>.ts`, imported beside the JSON).
+ */
+export function asEntryForm(json: unknown, validators: ValidatorFactory): EntryFormDefinition {
+  const form = json as Omit<EntryFormDefinition, 'validator'>;
+  return { ...form, validator: validatorFor(form.schema, importedValidators(validators)) };
+}
 
 /** Per field, the Persian message of its first problem. */
 export type FieldErrors = Partial<Record<string, string>>;
@@ -45,7 +54,7 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 /** Every problem of the data, field by field: what the form would show after a submit. */
 export function entryFormErrors(form: EntryFormDefinition, data: FormData, crossField?: CrossFieldRule): FieldErrors {
   const errors: FieldErrors = {};
-  const found = formValidator.validateFormData(data, form.schema as never, undefined, persianErrors(form.schema));
+  const found = form.validator.validateFormData(data, form.schema as never, undefined, persianErrors(form.schema));
   for (const error of found.errors) {
     const field = fieldOf(error);
     errors[field] ??= error.message ?? '';
@@ -54,13 +63,28 @@ export function entryFormErrors(form: EntryFormDefinition, data: FormData, cross
   return errors;
 }
 
-/** The same form without some of its fields (a password only when adding a user, say). */
+/**
+ * The same form without some of its fields (a password only when adding a user, say). It is validated by the whole
+ * form's precompiled validator, less what it says about the fields left out (absent from the data, so only their
+ * being required): no validator is compiled in the browser for the variant.
+ */
 export function withoutFields(form: EntryFormDefinition, names: readonly string[]): EntryFormDefinition {
   const properties = Object.fromEntries(Object.entries(form.schema.properties).filter(([k]) => !names.includes(k)));
   const required = ((form.schema.required as string[] | undefined) ?? []).filter((k) => !names.includes(k));
   const order = form.uiSchema['ui:order'] as string[] | undefined;
+  const kept = (error: RJSFValidationError) => !names.includes(fieldOf(error));
+  const validator = Object.create(form.validator) as FormValidator;
+  validator.validateFormData = (formData, schema, customValidate, transformErrors, ui) =>
+    form.validator.validateFormData(
+      formData,
+      schema,
+      customValidate,
+      (errors, uiSchema) => (transformErrors ? transformErrors(errors.filter(kept), uiSchema) : errors.filter(kept)),
+      ui,
+    );
   return {
     ...form,
+    validator,
     schema: { ...form.schema, properties, required },
     uiSchema: { ...form.uiSchema, ...(order ? { 'ui:order': order.filter((k) => !names.includes(k)) } : {}) },
   };
@@ -140,7 +164,7 @@ export function EntryForm<T extends FormData>({
         formData={formData}
         formContext={formContext}
         idPrefix={idPrefix}
-        validator={formValidator}
+        validator={form.validator}
         translateString={persianTranslator}
         showErrorList={false}
         noHtml5Validate

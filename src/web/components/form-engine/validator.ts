@@ -1,33 +1,82 @@
 /**
- * The form validator: rjsf's ajv8 validator on Ajv's draft 2020-12 class (so `dependentRequired`,
- * `dependentSchemas` and `unevaluatedProperties` mean what they mean on the server) extended with the same shared
- * keywords the server uses, and one translator that turns each error into the Persian message the schema names
- * (x-messages) or one naming the field by its titles (src/shared/form-schema.ts, as the server does).
- * See docs/decisions/003 on why it compiles at run time, in the desk page's own chunk.
+ * The form validator: rjsf's precompiled ajv8 validator (`createPrecompiledValidator`) over Ajv's standalone code,
+ * generated ahead of time for each form with the server's shared keywords (src/shared/validation/standalone.ts), so
+ * the browser runs no Ajv compiler and no `new Function` (docs/decisions/015): an entry form's code is imported
+ * beside its JSON (src/generated/form-validators/), a desk's is loaded from `/form-validators/<key>.js` (written by
+ * the build, or made by the server for a desk published after it). One translator turns each error into the Persian
+ * message the schema names (x-messages) or one naming the field by its titles (src/shared/form-schema.ts, as the
+ * server does).
  */
-import type { RJSFValidationError } from '@rjsf/utils';
-import { customizeValidator } from '@rjsf/validator-ajv8';
-import Ajv2020 from 'ajv/dist/2020';
+import type { RJSFValidationError, ValidatorType } from '@rjsf/utils';
+import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
+import { useEffect, useState } from 'react';
 import messages from '../../../../schemas/messages/fa.json';
 import type { JsonSchemaObject } from '../../../shared/catalogue';
 import { formErrorMessage, forValidation } from '../../../shared/form-schema';
-import { FORM_VALIDATOR_OPTIONS } from '../../../shared/validation/ajv-keywords';
+import {
+  instantiateValidators,
+  type StandaloneValidateFunction,
+  type ValidatorFactory,
+} from '../../../shared/validation/standalone-runtime';
+import { formValidatorKey } from '../../../shared/validation/validator-key';
 
 const text = messages.messages as Record<string, string>;
 
-export const formValidator = customizeValidator({ ...FORM_VALIDATOR_OPTIONS, AjvClass: Ajv2020 });
+export type FormValidator = ValidatorType;
+export type FormValidators = Record<string, StandaloneValidateFunction>;
 
 /**
- * The validator a form hands rjsf: it validates every change against the form's whole schema (as the server does),
- * not the copy rjsf resolves for the values at hand (conditions merged in), on which `unevaluatedProperties` is
- * wrong, and with `dependentSchemas` in a form Ajv gets right (forValidation).
+ * The validator a form hands rjsf, from the form's precompiled validators: it validates every change against the
+ * form's whole schema (as the server does), not the copy rjsf resolves for the values at hand (conditions merged
+ * in), on which `unevaluatedProperties` is wrong, and with `dependentSchemas` in a form Ajv gets right
+ * (forValidation); what rjsf asks while drawing (which branch of a condition applies) it answers from the
+ * sub-schemas' validators.
  */
-export function validatorFor(schema: JsonSchemaObject): typeof formValidator {
+export function validatorFor(schema: JsonSchemaObject, validators: FormValidators): FormValidator {
   const whole = forValidation(schema);
-  const validator = Object.create(formValidator) as typeof formValidator;
-  validator.validateFormData = (formData, _resolved, ...rest) =>
-    formValidator.validateFormData(formData, whole as never, ...rest);
-  return validator;
+  const forForm = createPrecompiledValidator(validators as never, schema as never) as FormValidator;
+  const forWhole = createPrecompiledValidator(validators as never, whole as never) as FormValidator;
+  forForm.validateFormData = (formData, _resolved, ...rest) =>
+    forWhole.validateFormData(formData, whole as never, ...rest);
+  return forForm;
+}
+
+/** The validators of a form whose code was imported (an entry form's, src/generated/form-validators/). */
+export const importedValidators = (factory: ValidatorFactory): FormValidators => instantiateValidators(factory);
+
+const loaded = new Map<string, Promise<FormValidators>>();
+
+/** A desk form's validators, loaded once per schema from this origin (a script, so the CSP needs no 'unsafe-eval'). */
+export function loadValidators(schema: JsonSchemaObject): Promise<FormValidators> {
+  const key = formValidatorKey(schema);
+  let found = loaded.get(key);
+  if (!found) {
+    found = (import(/* @vite-ignore */ `/form-validators/${key}.js`) as Promise<{ default: ValidatorFactory }>).then(
+      (module) => instantiateValidators(module.default),
+    );
+    // A failed load (offline, a draft the server no longer knows) is tried again on the next use.
+    found.catch(() => loaded.delete(key));
+    loaded.set(key, found);
+  }
+  return found;
+}
+
+/** The validator of a desk form once its code has loaded; undefined until then. A failed load is thrown. */
+export function useLoadedValidator(schema: JsonSchemaObject): FormValidator | undefined {
+  const [state, setState] = useState<{ schema: JsonSchemaObject; validator?: FormValidator; error?: unknown }>();
+  useEffect(() => {
+    let live = true;
+    loadValidators(schema).then(
+      (validators) => live && setState({ schema, validator: validatorFor(schema, validators) }),
+      (error: unknown) => live && setState({ schema, error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [schema]);
+  if (state?.schema !== schema) return undefined;
+  if (state.error) throw state.error;
+  return state.validator;
 }
 
 /** A message of fa.json with its `{name}` placeholders filled, or undefined when there is no such key. */

@@ -9,6 +9,7 @@ import {
   ReaderIcon,
 } from '@radix-ui/react-icons';
 import { Badge, Box, Button, Flex, Heading, IconButton, SegmentedControl, Separator, Text } from '@radix-ui/themes';
+import { useQuery } from '@tanstack/react-query';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
@@ -17,6 +18,7 @@ import { formatPhone } from '../../../shared/format';
 import { calendarAtom } from '../../lib/calendar';
 import { staffPagesAtom } from '../../lib/policy';
 import { catalogueAtom, desksOf, menuCategories } from '../../lib/queries/catalogue';
+import { myGoogleAdsAccountsQuery } from '../../lib/queries/google-ads';
 import { pathOf } from '../../lib/routes';
 import { loginDialogOpenAtom, logout, userAtom } from '../../lib/session';
 
@@ -143,6 +145,8 @@ export function DrawerContent({ onNavigate }: { onNavigate: () => void }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const googleAdsDesk = pathOf('desk', { desk: 'googleAdsAccountCr' });
+  const googleAdsAccounts = useQuery(myGoogleAdsAccountsQuery(user !== null));
+  const hasGoogleAdsAccount = user !== null && (googleAdsAccounts.data?.total ?? 0) > 0;
 
   return (
     // A click on any link inside closes the drawer (links handle their own keyboard activation).
@@ -177,21 +181,23 @@ export function DrawerContent({ onNavigate }: { onNavigate: () => void }) {
           title="گوگل ادز"
           img="/img/categories/googleAds.svg"
           testId="drawer-google-ads"
-          containsCurrent={pathname === googleAdsDesk}
+          containsCurrent={pathname === googleAdsDesk || pathname === pathOf('myGoogleAdsAccounts')}
         >
           {user ? (
             <>
-              <DrawerLink to={googleAdsDesk}>ساخت حساب</DrawerLink>
-              {/* Enabled once the user has a Google Ads account; that list arrives with the Google Ads area. */}
-              <DrawerLink to={pathOf('myGoogleAdsAccounts')} disabled>
+              <DrawerLink to={`${pathOf('myGoogleAdsAccounts')}?create=1`}>ساخت حساب</DrawerLink>
+              {/* Enabled once the user has a Google Ads account. */}
+              <DrawerLink to={pathOf('myGoogleAdsAccounts')} disabled={!hasGoogleAdsAccount}>
                 حساب‌های من
               </DrawerLink>
-              <DrawerLink to={googleAdsDesk} disabled>
+              <DrawerLink to={googleAdsDesk} disabled={!hasGoogleAdsAccount}>
                 شارژ حساب
               </DrawerLink>
-              <Text size="1" color="gray" as="p" mx="3" my="1">
-                پس از ساخت اولین حساب، مدیریت و شارژ آن فعال می‌شود.
-              </Text>
+              {!hasGoogleAdsAccount && (
+                <Text size="1" color="gray" as="p" mx="3" my="1">
+                  پس از ساخت اولین حساب، مدیریت و شارژ آن فعال می‌شود.
+                </Text>
+              )}
             </>
           ) : (
             <Text size="2" color="gray" as="p" mx="3" my="2">

@@ -4,6 +4,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { connectLive } from '../../lib/realtime';
 import { loadUser, sessionReadyAtom, userAtom } from '../../lib/session';
+import { toPersianDigits } from '../../../shared/digits';
 
 interface TaskSnack {
   color: string;
@@ -38,7 +39,11 @@ export function LiveUpdates() {
         if (event === 'userProfile.changed' && (data as { userId?: number }).userId === userId) reloadUser();
         if (event === 'task.created') {
           const task = data as { title: string; color: string; taskId: number };
-          setSnack({ color: task.color, text: 'کار جدید', items: [task.title, `شماره ${task.taskId}`] });
+          setSnack({
+            color: task.color,
+            text: 'کار جدید',
+            items: [task.title, `شماره ${toPersianDigits(task.taskId)}`],
+          });
         }
       },
     }).then((c) => {

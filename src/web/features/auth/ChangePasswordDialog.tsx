@@ -8,7 +8,8 @@ import { Button, Callout, Dialog, Flex, Text, TextField } from '@radix-ui/themes
 import { useAtomValue, useSetAtom } from 'jotai';
 import { type ReactNode, useState } from 'react';
 import { toEnglishDigits } from '../../../shared/digits';
-import { formatPhone } from '../../../shared/format';
+import { groupPhone } from '../../../shared/format';
+import { LATIN_ATTRIBUTE } from '../../../shared/format/latin';
 import { showSnackbar } from '../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { queryClient } from '../../lib/query';
@@ -91,7 +92,7 @@ export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; on
       setCodeNotice(
         sent.activeCodeExists
           ? 'A code sent earlier is still valid: enter that one.'
-          : `A code was sent to ${formatPhone(user.mobileNo)}.`,
+          : `A code was sent to ${groupPhone(user.mobileNo)}.`,
       );
     } catch (e) {
       showSnackbar(digMessage(e) ?? FALLBACK_MESSAGE, 'red');
@@ -129,7 +130,13 @@ export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; on
 
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Content maxWidth="420px" dir="ltr" style={{ textAlign: 'left' }} data-testid="change-password">
+      <Dialog.Content
+        maxWidth="420px"
+        dir="ltr"
+        style={{ textAlign: 'left' }}
+        data-testid="change-password"
+        {...{ [LATIN_ATTRIBUTE]: '' }}
+      >
         <Dialog.Title>Change password</Dialog.Title>
         <Dialog.Description size="2" color="gray" mb="3">
           {byCode

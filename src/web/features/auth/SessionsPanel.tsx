@@ -13,6 +13,7 @@ import { DateText } from '../../components/date/DateText';
 import { showSnackbar } from '../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { queryClient } from '../../lib/query';
+import { Latin } from '../../components/Latin';
 
 type Session = components['schemas']['Session'];
 
@@ -55,7 +56,7 @@ function SessionCard({ session, busy, onEnd }: { session: Session; busy: boolean
           </Text>
           {session.ip && (
             <Text size="2" color="gray">
-              نشانی: <span className="ltr">{session.ip}</span>
+              نشانی: <Latin>{session.ip}</Latin>
             </Text>
           )}
         </Flex>

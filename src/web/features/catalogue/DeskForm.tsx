@@ -10,32 +10,48 @@
 import { Box, Button, Callout, Checkbox, Flex, Text } from '@radix-ui/themes';
 import type Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
-import type { RJSFValidationError } from '@rjsf/utils';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { components } from '../../../generated/api';
-import { effectiveForm } from '../../../shared/catalogue';
-import { formatRial } from '../../../shared/format';
-import { RadixForm } from '../../components/form-engine/theme';
-import { persianTranslator } from '../../components/form-engine/translator';
-import { errorPath, persianErrors, validatorFor } from '../../components/form-engine/validator';
+import { formatRial, toPersianDigits } from '../../../shared/format';
+import { DeskFields, useDeskForm } from '../../components/form-engine/DeskFields';
 import { TermsText } from '../../components/TermsText';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { POLICY_OPERATIONS } from '../../lib/policy-approval';
 import type { Desk, FormType } from '../../lib/queries/catalogue';
 import { loadUser, loginDialogOpenAtom, userAtom } from '../../lib/session';
-import { PriceSummary, type Quote } from './PriceSummary';
+import { PriceBar, PriceSummary, type Quote } from './PriceSummary';
 
 type FormData = Record<string, unknown>;
 type DeskFormInput = components['schemas']['DeskFormInput'];
+type Purchase = components['schemas']['Purchase'];
 
-/** The field an error belongs to, named as its rjsf id without `root_` (`attendees_0_name`). */
-const errorField = (error: RJSFValidationError): string => {
-  const missing = error.name === 'required' ? (error.params as { missingProperty?: string }).missingProperty : '';
-  return [...errorPath(error), ...(missing ? [missing] : [])].join('_');
-};
+/**
+ * What a new request of a desk takes from the customer's last one there: the required fields a customer enters the
+ * same way each time (currency, payment method group, the payment page and user name), never the amount, a
+ * write-only secret (the password) or a value the desk fixes.
+ */
+function rememberedValues(
+  last: Purchase | undefined,
+  form: FormType,
+  schema: { required: string[]; properties: Record<string, Record<string, unknown>> },
+  staticValues: FormData,
+): FormData {
+  if (!last) return {};
+  return Object.fromEntries(
+    Object.entries(last.fields).filter(
+      ([key, value]) =>
+        schema.required.includes(key) &&
+        key !== form.amountField &&
+        !schema.properties[key]?.writeOnly &&
+        !(key in staticValues) &&
+        value !== null &&
+        value !== '',
+    ),
+  );
+}
 
 /** The price the customer confirmed: for these price inputs, this payable amount. */
 interface Confirmation {
@@ -62,19 +78,38 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
   const openLogin = useSetAtom(loginDialogOpenAtom);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { schema, uiSchema, staticValues } = useMemo(() => effectiveForm(desk, form), [desk, form]);
-  const transformErrors = useMemo(() => persianErrors(schema), [schema]);
-  const validator = useMemo(() => validatorFor(schema), [schema]);
-  // A field shows what is wrong with its value as it is typed, and that it is empty once left; the list
-  // beside submit shows every error from the start.
-  const visited = useRef(new Set<string>());
-  const visibleErrors = useCallback(
-    (errors: RJSFValidationError[]) =>
-      transformErrors(errors).filter((e) => e.name !== 'required' || visited.current.has(errorField(e))),
-    [transformErrors],
-  );
+  const { schema, staticValues, transformErrors, validator } = useDeskForm(desk, form);
+  // The fields show their errors as they are typed or left (DeskFields); the list beside submit shows every error
+  // from the start.
   const formRef = useRef<Form>(null);
   const [data, setData] = useState<FormData>(staticValues);
+  // The customer's last request of this desk fills what they enter the same way each time, once, under what they
+  // may already have typed.
+  const lastRequest = useQuery({
+    queryKey: ['lastRequest', desk.identifier, user?.id],
+    queryFn: () =>
+      call<{ items: Purchase[] }>(api.POST('/api/me/searchPurchases', { body: { desk: desk.identifier, perPage: 1 } })),
+    enabled: Boolean(user),
+    staleTime: 0,
+    gcTime: 0,
+  });
+  const [remembered, setRemembered] = useState<string[]>([]);
+  const [memoryApplied, setMemoryApplied] = useState(false);
+  // Applied while rendering, before the form is drawn with it: rjsf keeps its own copy of the data, and a change it
+  // reports from that copy (a desk's only currency chosen for the customer) would drop values set after it drew.
+  if (!memoryApplied && lastRequest.data) {
+    setMemoryApplied(true);
+    const values = rememberedValues(lastRequest.data.items[0], form, schema, staticValues);
+    if (Object.keys(values).length > 0) {
+      // What the customer typed stays; rjsf reports the fields it drew and left empty as undefined.
+      setData((typed) => ({
+        ...values,
+        ...Object.fromEntries(Object.entries(typed).filter(([, value]) => value !== undefined && value !== '')),
+      }));
+      setRemembered(Object.keys(values));
+    }
+  }
+  const waitingForMemory = Boolean(user) && lastRequest.isPending;
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [renewal, setRenewal] = useState<Renewal | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -124,7 +159,7 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
   }, [quote, inputsKey]);
 
   const formErrors = useMemo(
-    () => validator.validateFormData(data, schema as never, undefined, transformErrors).errors,
+    () => validator?.validateFormData(data, schema as never, undefined, transformErrors).errors ?? [],
     [data, schema, validator, transformErrors],
   );
 
@@ -139,7 +174,8 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
   const policyKey = `${desk.productCategory}PolicyApproved` as const;
   const needsPolicy = Boolean(user) && !user?.[policyKey];
   const canTry = Boolean(user) && !needsLevel && !needsPolicy;
-  const canSubmit = canTry && formErrors.length === 0 && Boolean(quote) && !quoteQuery.isError && confirmed;
+  const canSubmit =
+    canTry && Boolean(validator) && formErrors.length === 0 && Boolean(quote) && !quoteQuery.isError && confirmed;
   const missing = [...new Set(formErrors.map((e) => e.message ?? ''))].filter(Boolean);
   if (canTry && ready && !quote && quoteQuery.isFetching) missing.push('قیمت در حال استعلام است…');
   // After a price change the box itself says it needs confirming again.
@@ -187,26 +223,29 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
 
   return (
     <Flex direction="column" gap="4">
-      <RadixForm
-        ref={formRef}
-        schema={schema as never}
-        uiSchema={{ ...uiSchema, 'ui:submitButtonOptions': { norender: true } } as never}
+      {remembered.length > 0 && (
+        <Callout.Root color="blue" size="1" data-testid="remembered-note">
+          <Callout.Text>
+            {remembered.length === 1 ? 'یک فیلد' : `${toPersianDigits(remembered.length)} فیلد`} از درخواست قبلی شما در
+            این خدمت پر شد؛ اگر لازم است تغییرش دهید.
+          </Callout.Text>
+        </Callout.Root>
+      )}
+      <DeskFields
+        desk={desk}
+        form={form}
+        formRef={formRef}
         formData={data}
-        formContext={{ isCashService: desk.isCashService }}
-        validator={validator}
-        translateString={persianTranslator}
-        showErrorList={false}
-        noHtml5Validate
-        transformErrors={visibleErrors}
-        liveValidate="onChange"
-        onBlur={(id) => {
-          visited.current.add(id.replace(/^root_/, ''));
-          formRef.current?.validateForm();
+        preparing={waitingForMemory}
+        formContext={{
+          signedIn: Boolean(user),
+          currencies: desk.currencies,
+          // A widget may fill a field its choice decides (a Google Ads account's base currency).
+          setField: (name: string, value: unknown) =>
+            setTimeout(() => setData((d) => (d[name] === value ? d : { ...d, [name]: value })), 0),
         }}
-        onChange={(e) => setData({ ...(e.formData ?? {}), ...staticValues })}
+        onChange={setData}
         onSubmit={(e) => void submit(e)}
-        // Errors are shown under their fields and beside submit; without this rjsf logs each validation to the console.
-        onError={() => undefined}
       />
 
       {!user && (
@@ -223,6 +262,7 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
         </Callout.Root>
       )}
       {quote && expiresAt && <PriceSummary quote={quote} expiresAt={expiresAt} />}
+      {quote && expiresAt && <PriceBar quote={quote} expiresAt={expiresAt} />}
 
       {user && needsLevel && (
         <Callout.Root color="orange" data-testid="level-required">
@@ -238,7 +278,9 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
           <Flex direction="column" gap="2">
             <Text weight="bold">پذیرش قوانین و مقررات</Text>
             <TermsText />
+            {/* The app's accent, not the callout's grey, which reads as a disabled button. */}
             <Button
+              color="teal"
               style={{ alignSelf: 'flex-start' }}
               onClick={async () => {
                 try {

@@ -2,6 +2,7 @@ import { Callout, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { LoadError } from '../../components/states/LoadError';
+import { useHydrated } from '../../lib/hydrated';
 import { catalogueAtom } from '../../lib/queries/catalogue';
 import { DeskForm } from './DeskForm';
 import { PayStep } from './PayStep';
@@ -16,6 +17,8 @@ export default function DeskPage() {
   const [params] = useSearchParams();
   const submitted = Number(params.get('purchase')) || null;
   const { data, isPending, isError, error, refetch, isFetching } = useAtomValue(catalogueAtom);
+  // The form is drawn in the browser only, after the prerendered page (title, description) is hydrated.
+  const hydrated = useHydrated();
   if (isPending) return <Skeleton height="240px" />;
   // A failed catalogue load is not an unknown desk: offer a retry instead of the error page.
   if (isError) {
@@ -53,8 +56,10 @@ export default function DeskPage() {
           </Callout.Root>
         ) : submitted ? (
           <PayStep purchaseId={submitted} />
-        ) : (
+        ) : hydrated ? (
           <DeskForm desk={desk} form={form} />
+        ) : (
+          <Skeleton height="320px" data-testid="desk-form-loading" />
         )}
       </Flex>
     </Card>

@@ -11,6 +11,7 @@ import { PurchasePrice } from '../../components/payments/PurchasePrice';
 import { LoadError } from '../../components/states/LoadError';
 import { requestPath } from '../../lib/payments';
 import { purchaseDetailQuery } from '../../lib/queries/purchases';
+import { toPersianDigits } from '../../../shared/digits';
 
 export function PayStep({ purchaseId }: { purchaseId: number }) {
   const { data, isPending, isError, error, refetch, isFetching } = useQuery(purchaseDetailQuery(purchaseId));
@@ -32,8 +33,8 @@ export function PayStep({ purchaseId }: { purchaseId: number }) {
       <Callout.Root color={waiting ? 'green' : 'blue'} data-testid="pay-step-state">
         <Callout.Text>
           {waiting
-            ? `درخواست شما با شماره ${purchase.id} ثبت شد و در انتظار پرداخت است.`
-            : `درخواست شماره ${purchase.id} در وضعیت «${purchase.stateTitle}» است.`}
+            ? `درخواست شما با شماره ${toPersianDigits(purchase.id)} ثبت شد و در انتظار پرداخت است.`
+            : `درخواست شماره ${toPersianDigits(purchase.id)} در وضعیت «${purchase.stateTitle}» است.`}
         </Callout.Text>
       </Callout.Root>
       <PurchasePrice purchase={purchase} waiting={waiting} />

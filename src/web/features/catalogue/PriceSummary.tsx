@@ -51,3 +51,31 @@ export function PriceSummary({ quote, expiresAt }: { quote: Quote; expiresAt: nu
     </Box>
   );
 }
+
+/**
+ * The price in a bar held at the bottom of the screen while the form is filled: what remains to pay and the quote's
+ * time left, visible without scrolling on a phone; the whole summary is below the form.
+ */
+export function PriceBar({ quote, expiresAt }: { quote: Quote; expiresAt: number }) {
+  const left = useCountdown(expiresAt);
+  return (
+    <div className="price-bar" data-testid="price-bar" role="status" aria-live="off">
+      <Flex direction="column">
+        <Text size="1" color="gray">
+          قابل پرداخت
+        </Text>
+        <Text size="3" weight="bold" className="ltr" data-testid="price-bar-payable">
+          {formatRial(quote.payablePrice)}
+        </Text>
+      </Flex>
+      <Flex direction="column" align="end">
+        <Text size="1" color="gray">
+          اعتبار قیمت
+        </Text>
+        <Text size="3" weight="bold" color={left < 30_000 ? 'orange' : undefined} data-testid="price-bar-countdown">
+          {mmss(left)}
+        </Text>
+      </Flex>
+    </div>
+  );
+}

@@ -7,6 +7,7 @@ import { DateText } from '../../components/date/DateText';
 import { RialText } from '../../components/RialText';
 import { LoadError } from '../../components/states/LoadError';
 import { type Currency, currenciesAtom } from '../../lib/queries/currencies';
+import { FeaturedDesks } from './FeaturedDesks';
 
 const RATE_COLUMNS: Array<Column<Currency>> = [
   {
@@ -107,6 +108,7 @@ export default function DashboardPage() {
           </Button>
         </Flex>
       </Box>
+      <FeaturedDesks />
       <section aria-labelledby="services-heading">
         <Heading id="services-heading" size="5" mb="3">
           خدمات

@@ -5,8 +5,8 @@ export type ErrorKind = 'notFound' | 'loadFailed' | 'unexpected';
 
 const TEXTS: Record<ErrorKind, { title: string; body: string }> = {
   notFound: {
-    title: 'صفحه‌ای که دنبالش بودید پیدا نشد',
-    body: 'ممکن است نشانی اشتباه باشد یا این بخش دیگر وجود نداشته باشد.',
+    title: 'صفحه پیدا نشد',
+    body: 'صفحه‌ای که دنبالش بودید وجود ندارد؛ ممکن است نشانی اشتباه باشد یا این بخش دیگر وجود نداشته باشد.',
   },
   loadFailed: {
     title: 'بارگذاری این صفحه ممکن نشد',
@@ -18,7 +18,7 @@ const TEXTS: Record<ErrorKind, { title: string; body: string }> = {
   },
 };
 
-/** Shown for /errors, an unknown desk or category, a page whose chunk failed to load, and a render error. */
+/** Shown for /errors, an unknown address, an unknown desk or category, a page whose chunk failed to load, and a render error. */
 export default function ErrorPage({ kind = 'notFound' }: { kind?: ErrorKind }) {
   const text = TEXTS[kind];
   return (

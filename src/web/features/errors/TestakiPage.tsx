@@ -1,26 +1,28 @@
 import { Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
-import { type CalendarKind, type DateFormatName, formatDate } from '../../../shared/calendar';
-import { formatNumber, formatPhone, formatRial, toPersianDigits } from '../../../shared/format';
+import type { CalendarKind } from '../../../shared/calendar';
+import { formatNumber, formatPhone, formatRial, groupNumber, toPersianDigits } from '../../../shared/format';
+import { type DisplayDateFormat, displayDate, relativeTime } from '../../../shared/format/dates';
+import { Latin } from '../../components/Latin';
 import { type Column, TableView } from '../../components/data-table/TableView';
 import { DateText } from '../../components/date/DateText';
 import { calendarAtom } from '../../lib/calendar';
 
-const FORMATS: DateFormatName[] = ['date', 'slashDate', 'weekdayDate', 'dateTime'];
+const FORMATS: DisplayDateFormat[] = ['date', 'slashDate', 'weekdayDate', 'dateTime', 'longDate', 'longDateTime'];
 const CALENDARS: Array<[CalendarKind, string]> = [
   ['fa', 'شمسی (fa)'],
   ['en', 'میلادی (en)'],
 ];
 
 /** Each date format in both calendars, and in the calendar chosen in the menu. */
-const dateColumns = (now: Date): Array<Column<DateFormatName>> => [
-  { key: 'format', title: 'قالب', rowHeader: true, cell: (format) => <span className="ltr">{format}</span> },
-  ...CALENDARS.map(([kind, title]): Column<DateFormatName> => ({
+const dateColumns = (now: Date): Array<Column<DisplayDateFormat>> => [
+  { key: 'format', title: 'قالب', rowHeader: true, cell: (format) => <Latin>{format}</Latin> },
+  ...CALENDARS.map(([kind, title]): Column<DisplayDateFormat> => ({
     key: kind,
     title,
     testId: (format) => `testaki-${format}-${kind}`,
-    cell: (format) => <span className="ltr nowrap">{formatDate(now, format, kind)}</span>,
+    cell: (format) => <span className="ltr nowrap">{displayDate(now, format, kind)}</span>,
   })),
   {
     key: 'chosen',
@@ -40,6 +42,8 @@ const NUMBER_SAMPLES: NumberSample[] = [
   { name: 'formatRial', value: formatRial(1035000) },
   { name: 'formatPhone', value: <span className="ltr">{formatPhone('09123456789')}</span> },
   { name: 'toPersianDigits', value: toPersianDigits('1405/09/01') },
+  { name: 'relativeTime', value: relativeTime(Date.now() - 5 * 60_000) },
+  { name: 'groupNumber (inputs, exports)', value: <Latin>{groupNumber(1234567890)}</Latin> },
 ];
 
 const NUMBER_COLUMNS: Array<Column<NumberSample>> = [

@@ -44,7 +44,7 @@ const paidColumns: Array<Column<PaidRequest>> = [
 ];
 
 /** What is waiting: open tasks per type in the type's colour, and the paid requests nobody has fulfilled yet. */
-function WaitingWorkPanel() {
+function WaitingWorkPanel({ seesRequests }: { seesRequests: boolean }) {
   const work = useQuery(waitingWorkQuery);
   return (
     <Card size="2" data-testid="waiting-work">
@@ -63,18 +63,23 @@ function WaitingWorkPanel() {
             </RadixLink>
           ))}
         </Flex>
-        <Text size="2" weight="medium">
-          درخواست‌های پرداخت‌شده در انتظار انجام ({formatNumber(work.data?.paidRequests.total ?? 0)})
-        </Text>
-        <TableView
-          columns={paidColumns}
-          rows={work.data?.paidRequests.items ?? []}
-          rowKey={(r) => r.id}
-          loading={work.isPending}
-          error={work.isError ? work.error : undefined}
-          emptyText="درخواستی در انتظار انجام نیست"
-          testId="waiting-paid-requests"
-        />
+        {/* The server lists paid requests only to those who may see or carry them out. */}
+        {seesRequests && (
+          <>
+            <Text size="2" weight="medium">
+              درخواست‌های پرداخت‌شده در انتظار انجام ({formatNumber(work.data?.paidRequests.total ?? 0)})
+            </Text>
+            <TableView
+              columns={paidColumns}
+              rows={work.data?.paidRequests.items ?? []}
+              rowKey={(r) => r.id}
+              loading={work.isPending}
+              error={work.isError ? work.error : undefined}
+              emptyText="درخواستی در انتظار انجام نیست"
+              testId="waiting-paid-requests"
+            />
+          </>
+        )}
       </Flex>
     </Card>
   );
@@ -91,7 +96,7 @@ export default function ManagementHomePage() {
   return (
     <Flex direction="column" gap="3">
       <Heading size="6">مدیریت</Heading>
-      {can('viewTasks') && <WaitingWorkPanel />}
+      {can('viewTasks') && <WaitingWorkPanel seesRequests={can('viewRequests') || can('manageCurrencyPayments')} />}
       <div className="card-grid" data-testid="management-tiles">
         {pages.map((page) => (
           <Link key={page.menu} to={pathOf(page.route)} className="card-link">

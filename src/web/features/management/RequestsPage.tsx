@@ -1,8 +1,9 @@
 /**
  * Staff requests page, /management/requests: every request on the data-table engine (schemas/tables/requests.json);
  * «جزئیات» opens one with its price, fields and state history (the reasons staff gave), and for a paid request
- * still waiting for a decision, «انجام درخواست» opens the same fulfilment dialog as the task queue (claiming its
- * task), for staff holding manageCurrencyPayments.
+ * still waiting for a decision, «انجام درخواست» opens the same dialog as its task in the queue (claiming the task):
+ * a Google Ads recharge the charge dialog, for staff holding manageGoogleAds; any other request the fulfilment
+ * dialog, for staff holding manageCurrencyPayments.
  */
 import { Badge, Box, Button, Card, Dialog, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -16,11 +17,19 @@ import { StateHistory } from '../../components/payments/StateHistory';
 import { LoadError } from '../../components/states/LoadError';
 import { canAtom } from '../../lib/policy';
 import { staffPurchaseQuery } from '../../lib/queries/fulfilment';
+import { CHARGE_TASK } from '../../lib/queries/google-ads';
 import { FulfilmentDialog } from './tasks/FulfilmentDialog';
+import { GoogleAdsChargeDialog } from './tasks/GoogleAdsTaskDialogs';
+
+/** The open task of a request, and which dialog decides it. */
+interface OpenTask {
+  id: number;
+  googleAds: boolean;
+}
 
 const TABLE = asTableDef(requests);
 
-function RequestBody({ purchaseId, onFulfil }: { purchaseId: number; onFulfil: (taskId: number) => void }) {
+function RequestBody({ purchaseId, onFulfil }: { purchaseId: number; onFulfil: (task: OpenTask) => void }) {
   const can = useAtomValue(canAtom);
   const { data, isPending, isError, error, refetch, isFetching } = useQuery(staffPurchaseQuery(purchaseId));
   if (isPending) return <Skeleton height="240px" />;
@@ -34,6 +43,8 @@ function RequestBody({ purchaseId, onFulfil }: { purchaseId: number; onFulfil: (
       />
     );
   const { purchase } = data;
+  const googleAds = data.openTaskType === CHARGE_TASK;
+  const mayDecide = can(googleAds ? 'manageGoogleAds' : 'manageCurrencyPayments');
   return (
     <Flex direction="column" gap="3">
       <Flex gap="2" align="center" wrap="wrap">
@@ -44,10 +55,10 @@ function RequestBody({ purchaseId, onFulfil }: { purchaseId: number; onFulfil: (
         <Text size="2">{purchase.deskTitle}</Text>
       </Flex>
       <PurchasePrice purchase={purchase} waiting={purchase.state === 'waitingForPayment'} />
-      {data.openTaskId !== null && can('manageCurrencyPayments') && (
+      {data.openTaskId !== null && mayDecide && (
         <Box>
-          <Button onClick={() => onFulfil(data.openTaskId!)} data-testid="open-fulfilment">
-            انجام درخواست
+          <Button onClick={() => onFulfil({ id: data.openTaskId!, googleAds })} data-testid="open-fulfilment">
+            {googleAds ? 'ثبت شارژ حساب' : 'انجام درخواست'}
           </Button>
         </Box>
       )}
@@ -72,7 +83,15 @@ function RequestBody({ purchaseId, onFulfil }: { purchaseId: number; onFulfil: (
 export default function RequestsPage() {
   const queryClient = useQueryClient();
   const [opened, setOpened] = useState<number | null>(null);
-  const [taskId, setTaskId] = useState<number | null>(null);
+  const [task, setTask] = useState<OpenTask | null>(null);
+  const decided = (changed: boolean) => {
+    setTask(null);
+    if (changed) {
+      setRefresh((n) => n + 1);
+      void queryClient.invalidateQueries({ queryKey: ['staff'] });
+      void queryClient.invalidateQueries({ queryKey: ['table', TABLE.name] });
+    }
+  };
   const [refresh, setRefresh] = useState(0);
 
   return (
@@ -96,26 +115,17 @@ export default function RequestsPage() {
           )}
         />
       </Card>
-      <Dialog.Root open={opened !== null && taskId === null} onOpenChange={(o) => !o && setOpened(null)}>
+      <Dialog.Root open={opened !== null && task === null} onOpenChange={(o) => !o && setOpened(null)}>
         <Dialog.Content maxWidth="min(720px, 94vw)" data-testid="staff-request-detail">
           <Dialog.Title>درخواست شماره {opened ?? ''}</Dialog.Title>
           <Dialog.Description size="2" color="gray" mb="3">
             قیمت، اطلاعات و تاریخچه وضعیت درخواست.
           </Dialog.Description>
-          {opened !== null && <RequestBody key={opened} purchaseId={opened} onFulfil={setTaskId} />}
+          {opened !== null && <RequestBody key={opened} purchaseId={opened} onFulfil={setTask} />}
         </Dialog.Content>
       </Dialog.Root>
-      <FulfilmentDialog
-        taskId={taskId}
-        onClose={(changed) => {
-          setTaskId(null);
-          if (changed) {
-            setRefresh((n) => n + 1);
-            void queryClient.invalidateQueries({ queryKey: ['staff'] });
-            void queryClient.invalidateQueries({ queryKey: ['table', TABLE.name] });
-          }
-        }}
-      />
+      <FulfilmentDialog taskId={task && !task.googleAds ? task.id : null} onClose={decided} />
+      <GoogleAdsChargeDialog taskId={task?.googleAds ? task.id : null} onClose={decided} />
     </Flex>
   );
 }

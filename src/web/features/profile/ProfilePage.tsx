@@ -9,6 +9,7 @@ import { Badge, Box, Button, Callout, Card, Flex, Heading, Text } from '@radix-u
 import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useState } from 'react';
 import profileForm from '../../../../schemas/entryForms/profile.json';
+import profileValidators from '../../../../src/generated/form-validators/profile';
 import messages from '../../../../schemas/messages/fa.json';
 import { toEnglishDigits } from '../../../shared/digits';
 import { isValidNationalCode } from '../../../shared/validation';
@@ -26,7 +27,7 @@ import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { loadUser, type User, userAtom } from '../../lib/session';
 
 const m = messages.messages;
-const FORM = asEntryForm(profileForm);
+const FORM = asEntryForm(profileForm, profileValidators);
 const FIELDS = ['nationalCode', 'firstName', 'lastName', 'dateOfBirth', 'nationalCardImageAddress'] as const;
 
 /** The stored profile as form data: an empty field is no value. */

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { showSnackbar } from '../../components/shell/snackbar';
 import { digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { cancelPurchase, invalidatePurchase } from '../../lib/payments';
+import { toPersianDigits } from '../../../shared/digits';
 
 export function CancelPurchaseButton({ purchaseId, size = '2' }: { purchaseId: number; size?: '1' | '2' | '3' }) {
   const [open, setOpen] = useState(false);
@@ -15,7 +16,7 @@ export function CancelPurchaseButton({ purchaseId, size = '2' }: { purchaseId: n
     try {
       await cancelPurchase(purchaseId);
       setOpen(false);
-      showSnackbar(`درخواست شماره ${purchaseId} لغو شد.`, 'green', 5000);
+      showSnackbar(`درخواست شماره ${toPersianDigits(purchaseId)} لغو شد.`, 'green', 5000);
     } catch (err) {
       setError(digMessage(err) ?? FALLBACK_MESSAGE);
     } finally {
@@ -38,7 +39,7 @@ export function CancelPurchaseButton({ purchaseId, size = '2' }: { purchaseId: n
         </Button>
       </AlertDialog.Trigger>
       <AlertDialog.Content maxWidth="min(480px, 92vw)">
-        <AlertDialog.Title>لغو درخواست شماره {purchaseId}</AlertDialog.Title>
+        <AlertDialog.Title>لغو درخواست شماره {toPersianDigits(purchaseId)}</AlertDialog.Title>
         <AlertDialog.Description size="2">
           این درخواست لغو می‌شود و دیگر نمی‌توانید آن را پرداخت کنید. مبلغی از کیف پول شما برداشته نشده است.
         </AlertDialog.Description>

@@ -1,12 +1,25 @@
 /**
  * One request opened in My requests: its price (wallet part and online part), pay and cancel while it waits for
  * payment, the states it went through (colour, Jalali or Gregorian date as the customer chose, why) and its
- * online payments, each paid one with its receipt. Refreshed live by purchase.changed.
+ * online payments, each paid one with its receipt; once done, the currency payment staff made (foreign amount,
+ * reference, real price, what came back to the wallet, the receipt image). Refreshed live by purchase.changed.
  */
 import { Cross2Icon } from '@radix-ui/react-icons';
-import { Badge, Box, Card, Flex, Heading, IconButton, Link as RadixLink, Skeleton, Text } from '@radix-ui/themes';
+import {
+  Badge,
+  Box,
+  Card,
+  DataList,
+  Flex,
+  Heading,
+  IconButton,
+  Link as RadixLink,
+  Skeleton,
+  Text,
+} from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
+import { formatNumber } from '../../../shared/format';
 import { DateText } from '../../components/date/DateText';
 import { Fields } from '../../components/FieldsView';
 import { PayAction } from '../../components/payments/PayAction';
@@ -18,6 +31,7 @@ import { purchaseDetailQuery } from '../../lib/queries/purchases';
 import { pathOf } from '../../lib/routes';
 import { CancelPurchaseButton } from './CancelPurchaseButton';
 import { ONLINE_PAYMENT_STATES } from './payment-outcomes';
+import { toPersianDigits } from '../../../shared/digits';
 
 export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onClose: () => void }) {
   const { data, isPending, isError, error, refetch, isFetching } = useQuery(purchaseDetailQuery(purchaseId));
@@ -26,7 +40,7 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
       <Flex direction="column" gap="3">
         <Flex justify="between" align="center" gap="2">
           <Heading size="4" as="h2">
-            درخواست شماره {purchaseId}
+            درخواست شماره {toPersianDigits(purchaseId)}
             {data ? ` — ${data.purchase.deskTitle}` : ''}
           </Heading>
           <IconButton variant="ghost" color="gray" onClick={onClose} aria-label="بستن جزئیات درخواست">
@@ -78,6 +92,65 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
               تاریخچه وضعیت
             </Heading>
             <StateHistory history={data.history} />
+
+            {data.currencyPayment && (
+              <>
+                <Heading size="3" as="h3">
+                  پرداخت ارزی
+                </Heading>
+                <DataList.Root size="2" data-testid="currency-payment">
+                  <DataList.Item>
+                    <DataList.Label>مبلغ پرداخت‌شده</DataList.Label>
+                    <DataList.Value>
+                      <bdi dir="ltr">
+                        {formatNumber(data.currencyPayment.foreignAmount)} {data.currencyPayment.currencyCode}
+                      </bdi>
+                    </DataList.Value>
+                  </DataList.Item>
+                  <DataList.Item>
+                    <DataList.Label>شماره پیگیری پرداخت</DataList.Label>
+                    <DataList.Value>
+                      <bdi dir="ltr" data-testid="currency-payment-reference">
+                        {data.currencyPayment.reference}
+                      </bdi>
+                    </DataList.Value>
+                  </DataList.Item>
+                  <DataList.Item>
+                    <DataList.Label>هزینه واقعی</DataList.Label>
+                    <DataList.Value>
+                      <RialText value={data.currencyPayment.realPrice} testId="currency-payment-real-price" />
+                    </DataList.Value>
+                  </DataList.Item>
+                  <DataList.Item>
+                    <DataList.Label>بازگشت به کیف پول</DataList.Label>
+                    <DataList.Value>
+                      <RialText value={data.currencyPayment.returnedAmount} testId="currency-payment-returned" />
+                    </DataList.Value>
+                  </DataList.Item>
+                  <DataList.Item>
+                    <DataList.Label>تاریخ پرداخت</DataList.Label>
+                    <DataList.Value>
+                      <DateText value={data.currencyPayment.createdAt} />
+                    </DataList.Value>
+                  </DataList.Item>
+                  {data.currencyPayment.receiptUrl && (
+                    <DataList.Item>
+                      <DataList.Label>رسید</DataList.Label>
+                      <DataList.Value>
+                        <RadixLink
+                          href={data.currencyPayment.receiptUrl}
+                          target="_blank"
+                          rel="noopener"
+                          data-testid="currency-payment-receipt"
+                        >
+                          رسید پرداخت ارزی
+                        </RadixLink>
+                      </DataList.Value>
+                    </DataList.Item>
+                  )}
+                </DataList.Root>
+              </>
+            )}
 
             <Heading size="3" as="h3">
               پرداخت‌های آنلاین

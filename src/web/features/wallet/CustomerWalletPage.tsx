@@ -11,7 +11,7 @@ import { useAtomValue } from 'jotai';
 import { useMemo } from 'react';
 import { useParams } from 'react-router-dom';
 import myTransactionsTable from '../../../../schemas/tables/myTransactions.json';
-import { formatNumber } from '../../../shared/format';
+import { formatNumber, formatPhone } from '../../../shared/format';
 import { toneTransactions, type ToneInput, transactionAmount } from '../../../shared/transaction-tones';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
 import { type Column, TableView } from '../../components/data-table/TableView';
@@ -106,7 +106,7 @@ function Wallet({ userId }: { userId: number }) {
       <Heading size="6">موجودی مالی {data ? data.customer.name : ''}</Heading>
       {data?.customer.mobileNo && (
         <Text size="2" color="gray" className="ltr" style={{ alignSelf: 'flex-start' }}>
-          {data.customer.mobileNo}
+          {formatPhone(data.customer.mobileNo)}
         </Text>
       )}
       <Grid columns={{ initial: '1', xs: '2' }} gap="3">

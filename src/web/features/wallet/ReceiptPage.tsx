@@ -11,9 +11,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { formatDate } from '../../../shared/calendar';
-import { formatNumber } from '../../../shared/format';
+import { formatNumber, toPersianDigits } from '../../../shared/format';
+import { displayDate } from '../../../shared/format/dates';
 import { rialInWords } from '../../../shared/format/persian-words';
+import { Latin } from '../../components/Latin';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { LoadError } from '../../components/states/LoadError';
 import { requestPath } from '../../lib/payments';
@@ -59,7 +60,7 @@ function Receipt({ id }: { id: number }) {
           </Flex>
           <Flex direction="column" gap="1" align="end">
             <Text size="2">
-              شماره رسید: <Ltr>{r.id}</Ltr>
+              شماره رسید: <Ltr>{toPersianDigits(r.id)}</Ltr>
             </Text>
             <Badge color={r.refundedToCard ? 'red' : 'green'} size="2" data-testid="receipt-status">
               {r.refundedToCard ? 'بازگشت به کارت پرداخت‌کننده' : 'دریافت شد'}
@@ -91,20 +92,20 @@ function Receipt({ id }: { id: number }) {
 
         <dl className="receipt-lines">
           <Line label="تاریخ و ساعت (شمسی)" testId="receipt-jalali">
-            {formatDate(r.createdAt, 'weekdayDate', 'fa').replace(/\s\S+$/, '')}{' '}
-            <Ltr>{formatDate(r.createdAt, 'dateTime', 'fa')}</Ltr>
+            {displayDate(r.createdAt, 'weekdayDate', 'fa').replace(/\s\S+$/, '')}{' '}
+            {displayDate(r.createdAt, 'longDateTime', 'fa')}
           </Line>
           <Line label="تاریخ و ساعت (میلادی)" testId="receipt-gregorian">
-            <Ltr>{formatDate(r.createdAt, 'dateTime', 'en')}</Ltr>
+            {displayDate(r.createdAt, 'longDateTime', 'en')}
           </Line>
           <Line label="کد پیگیری" testId="receipt-trace-code">
-            <Ltr>{r.traceCode}</Ltr>
+            <Latin>{r.traceCode}</Latin>
           </Line>
           <Line label="شماره مرجع بانک" testId="receipt-reference">
-            {r.referenceId ? <Ltr>{r.referenceId}</Ltr> : '—'}
+            {r.referenceId ? <Latin>{r.referenceId}</Latin> : '—'}
           </Line>
           <Line label="کارت پرداخت‌کننده" testId="receipt-card">
-            {r.cardNo ? <Ltr>{r.cardNo}</Ltr> : '—'}
+            {r.cardNo ? <Latin>{r.cardNo}</Latin> : '—'}
           </Line>
           <Line label="روش دریافت">
             {r.source === 'online' ? `درگاه پرداخت — ${r.gatewayTitle}` : 'واریز به حساب (ثبت دستی)'}
@@ -112,7 +113,7 @@ function Receipt({ id }: { id: number }) {
           <Line label="بابت" testId="receipt-purchase">
             {r.purchaseId ? (
               <>
-                درخواست شماره <Ltr>{r.purchaseId}</Ltr>
+                درخواست شماره <Ltr>{toPersianDigits(r.purchaseId)}</Ltr>
                 {r.purchaseTitle ? ` — ${r.purchaseTitle.replace(` (${r.purchaseId})`, '')}` : ''}
               </>
             ) : (
@@ -122,7 +123,7 @@ function Receipt({ id }: { id: number }) {
           <Line label="پرداخت‌کننده" testId="receipt-customer">
             {r.customerName}
           </Line>
-          <Line label="کد ملی">{r.nationalCode ? <Ltr>{r.nationalCode}</Ltr> : '—'}</Line>
+          <Line label="کد ملی">{r.nationalCode ? <Ltr>{toPersianDigits(r.nationalCode)}</Ltr> : '—'}</Line>
         </dl>
         <Text as="p" size="1" color="gray" className="receipt-foot">
           این رسید به صورت خودکار صادر شده است و برای پیگیری، کد پیگیری بالا را همراه داشته باشید.

@@ -2,14 +2,14 @@ import { TextField } from '@radix-ui/themes';
 import type { WidgetProps } from '@rjsf/utils';
 import { useEffect, useState } from 'react';
 import { toEnglishDigits } from '../../../../shared/digits';
-import { formatNumber } from '../../../../shared/format';
+import { groupNumber } from '../../../../shared/format';
 
 /** Amounts typed with Persian or ASCII digits, shown with thousands separators; anything else stays text so the rule can name it. */
 export function AmountWidget({ id, value, onChange, onBlur, disabled, readonly, rawErrors }: WidgetProps) {
-  const [text, setText] = useState(value === undefined || value === null ? '' : formatNumber(value));
+  const [text, setText] = useState(value === undefined || value === null ? '' : groupNumber(value));
   useEffect(() => {
     if (typeof value === 'number' && Number(toEnglishDigits(text).replace(/,/g, '')) !== value)
-      setText(formatNumber(value));
+      setText(groupNumber(value));
     if (value === undefined && text !== '') setText('');
     // Only an outside change of value resets the text; typing keeps what the user wrote.
   }, [value, text]);
@@ -32,7 +32,7 @@ export function AmountWidget({ id, value, onChange, onBlur, disabled, readonly, 
         else onChange(raw);
       }}
       onBlur={() => {
-        if (typeof value === 'number') setText(formatNumber(value));
+        if (typeof value === 'number') setText(groupNumber(value));
         onBlur(id, value);
       }}
     />

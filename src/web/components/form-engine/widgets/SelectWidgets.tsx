@@ -3,8 +3,10 @@
 import { Select, Skeleton, Text } from '@radix-ui/themes';
 import type { WidgetProps } from '@rjsf/utils';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { formatRial } from '../../../../shared/format';
 import { type Currency, currenciesQuery } from '../../../lib/queries/currencies';
+import { myGoogleAdsAccountsQuery } from '../../../lib/queries/google-ads';
 import { paymentMethodGroupsQuery } from '../../../lib/queries/payment-method-groups';
 
 /**
@@ -16,30 +18,32 @@ function keepFocusMovedElsewhere(event: Event): void {
   if (active && active !== document.body && !active.closest('[role="listbox"]')) event.preventDefault();
 }
 
+/** The theme's select for a widget: id, value, change, the disabled or read-only state and errors come from rjsf. */
 function RadixSelect({
-  id,
-  value,
-  onChange,
+  widget,
   items,
-  disabled,
-  invalid,
   placeholder,
+  unavailable = false,
 }: {
-  id: string;
-  value: unknown;
-  onChange: (v: number) => void;
+  widget: WidgetProps;
   items: Array<{ id: number; label: string }>;
-  disabled?: boolean | undefined;
-  invalid: boolean;
   placeholder: string;
+  /** Nothing to choose from: drawn disabled whatever rjsf says. */
+  unavailable?: boolean;
 }) {
+  const { id, value, onChange, disabled, readonly, rawErrors } = widget;
   return (
     <Select.Root
       value={value === undefined || value === null ? '' : String(value)}
       onValueChange={(v) => onChange(Number(v))}
-      disabled={disabled}
+      disabled={disabled || readonly || unavailable}
     >
-      <Select.Trigger id={id} placeholder={placeholder} aria-invalid={invalid} style={{ width: '100%' }} />
+      <Select.Trigger
+        id={id}
+        placeholder={placeholder}
+        aria-invalid={Boolean(rawErrors?.length)}
+        style={{ width: '100%' }}
+      />
       <Select.Content position="popper" onCloseAutoFocus={keepFocusMovedElsewhere}>
         {items.map((item) => (
           <Select.Item key={item.id} value={String(item.id)}>
@@ -51,55 +55,89 @@ function RadixSelect({
   );
 }
 
-export function CurrencySelectWidget({ id, value, onChange, disabled, readonly, options, rawErrors }: WidgetProps) {
+/**
+ * When a select offers one choice and nothing is chosen, choose it for the customer (the desk's only currency, the
+ * only payment method group that applies): a tap saved, the value visible and still changeable.
+ */
+function useOnlyChoice(items: Array<{ id: number }> | null, value: unknown, onChange: (v: number) => void): void {
+  const only = items?.length === 1 ? items[0]!.id : null;
+  const empty = value === undefined || value === null || value === '';
+  useEffect(() => {
+    if (only !== null && empty) onChange(only);
+  }, [only, empty, onChange]);
+}
+
+interface SelectContext {
+  isCashService?: boolean;
+  /** Currency codes the desk is paid in (the desk's `currencies`); unset: every currency the filter admits. */
+  currencies?: readonly string[];
+}
+
+export function CurrencySelectWidget(widget: WidgetProps) {
+  const { value, onChange, options, registry } = widget;
   const query = useQuery(currenciesQuery);
-  if (query.isPending) return <Skeleton height="32px" />;
   const flag = options.filter as keyof Currency | undefined;
-  const items = (query.data?.items ?? []).filter((c) => !flag || c[flag]);
+  const codes = (registry.formContext as SelectContext | undefined)?.currencies;
+  const items = query.isPending
+    ? null
+    : (query.data?.items ?? []).filter((c) => (!flag || c[flag]) && (!codes || codes.includes(c.code.trim())));
+  useOnlyChoice(items, value, onChange);
+  if (!items) return <Skeleton height="32px" />;
   return (
     <RadixSelect
-      id={id}
-      value={value}
-      onChange={onChange}
-      disabled={disabled || readonly}
-      invalid={Boolean(rawErrors?.length)}
+      widget={widget}
       placeholder="انتخاب ارز"
       items={items.map((c) => ({ id: c.id, label: `${c.title} (${c.code}) — ${formatRial(c.rate)}` }))}
     />
   );
 }
 
-export function PaymentMethodGroupSelectWidget({
-  id,
-  value,
-  onChange,
-  disabled,
-  readonly,
-  rawErrors,
-  registry,
-}: WidgetProps) {
+export function PaymentMethodGroupSelectWidget(widget: WidgetProps) {
+  const { value, onChange, registry } = widget;
   const query = useQuery(paymentMethodGroupsQuery);
-  if (query.isPending) return <Skeleton height="32px" />;
-  const cash = Boolean((registry.formContext as { isCashService?: boolean } | undefined)?.isCashService);
-  const items = (query.data?.items ?? []).filter((g) => g.isCash === cash);
+  const cash = Boolean((registry.formContext as SelectContext | undefined)?.isCashService);
+  const items = query.isPending ? null : (query.data?.items ?? []).filter((g) => g.isCash === cash);
+  useOnlyChoice(items, value, onChange);
+  if (!items) return <Skeleton height="32px" />;
   return (
-    <RadixSelect
-      id={id}
-      value={value}
-      onChange={onChange}
-      disabled={disabled || readonly}
-      invalid={Boolean(rawErrors?.length)}
-      placeholder="انتخاب کنید"
-      items={items.map((g) => ({ id: g.id, label: g.title }))}
-    />
+    <RadixSelect widget={widget} placeholder="انتخاب کنید" items={items.map((g) => ({ id: g.id, label: g.title }))} />
   );
 }
 
-export function GoogleAdsAccountSelectWidget({ id }: WidgetProps) {
+/**
+ * The customer's own active Google Ads accounts (suspended ones cannot be charged); choosing one also fills the
+ * form's base currency (`ui:options.currencyField`, default `currency`) with the account's.
+ */
+export function GoogleAdsAccountSelectWidget(widget: WidgetProps) {
+  const { value, options, registry } = widget;
+  const context = registry.formContext as
+    { signedIn?: boolean; setField?: (name: string, value: unknown) => void } | undefined;
+  const signedIn = Boolean(context?.signedIn);
+  const setField = context?.setField;
+  const query = useQuery(myGoogleAdsAccountsQuery(signedIn));
+  const accounts = (query.data?.items ?? []).filter((a) => a.status === 'active');
+  const currencyField = String(options.currencyField ?? 'currency');
+  const chosen = accounts.find((a) => a.id === Number(value));
+  useEffect(() => {
+    if (chosen) setField?.(currencyField, chosen.currencyId);
+  }, [chosen, currencyField, setField]);
+  if (signedIn && query.isPending) return <Skeleton height="32px" />;
+  if (accounts.length === 0) {
+    return (
+      <Text id={widget.id} size="2" color="gray" as="p">
+        هنوز حساب گوگل ادز فعالی برای شما ساخته نشده است؛ پس از ساخت حساب، شارژ آن از همین‌جا ممکن می‌شود.
+      </Text>
+    );
+  }
   return (
-    <Text id={id} size="2" color="gray" as="p">
-      هنوز حساب گوگل ادزی برای شما ساخته نشده است؛ پس از ساخت حساب، شارژ آن از همین‌جا ممکن می‌شود.
-    </Text>
+    <RadixSelect
+      widget={widget}
+      placeholder="انتخاب حساب"
+      items={accounts.map((a) => ({
+        id: a.id,
+        label: `${a.title} (\u2066${a.googleCustomerId}\u2069) — ${a.currencyCode}`,
+      }))}
+    />
   );
 }
 
@@ -107,26 +145,15 @@ export function GoogleAdsAccountSelectWidget({ id }: WidgetProps) {
  * A choice among rows the page already has (`ui:options.choices` names a list in the form's context, each row
  * `{id, title}`), as a staff form's third party or payment method. Empty means not chosen.
  */
-export function ChoiceSelectWidget({
-  id,
-  value,
-  onChange,
-  disabled,
-  readonly,
-  options,
-  rawErrors,
-  registry,
-}: WidgetProps) {
+export function ChoiceSelectWidget(widget: WidgetProps) {
+  const { options, registry } = widget;
   const lists = (registry.formContext as { choices?: Record<string, Array<{ id: number; title: string }>> } | undefined)
     ?.choices;
   const items = lists?.[String(options.choices)] ?? [];
   return (
     <RadixSelect
-      id={id}
-      value={value}
-      onChange={onChange}
-      disabled={disabled || readonly || items.length === 0}
-      invalid={Boolean(rawErrors?.length)}
+      widget={widget}
+      unavailable={items.length === 0}
       placeholder={items.length === 0 ? 'موردی ثبت نشده است' : 'انتخاب کنید'}
       items={items.map((item) => ({ id: item.id, label: item.title }))}
     />

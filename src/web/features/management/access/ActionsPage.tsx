@@ -8,6 +8,7 @@ import { DialogActions } from '../../../components/DialogActions';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import actionForm from '../../../../../schemas/entryForms/action.json';
+import actionValidators from '../../../../../src/generated/form-validators/action';
 import actionsTable from '../../../../../schemas/tables/actions.json';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
 import { asEntryForm, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
@@ -16,7 +17,7 @@ import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client
 import { ConfirmDialog } from './ConfirmDialog';
 import { type Action, groupsQuery, invalidateAccess } from './queries';
 
-const FORM = asEntryForm(actionForm);
+const FORM = asEntryForm(actionForm, actionValidators);
 
 function ActionDialog({ action, onClose }: { action: Action | null; onClose: () => void }) {
   const [data, setData] = useState<FormData>({

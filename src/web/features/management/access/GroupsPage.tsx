@@ -9,6 +9,7 @@ import { DialogActions } from '../../../components/DialogActions';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import groupForm from '../../../../../schemas/entryForms/group.json';
+import groupValidators from '../../../../../src/generated/form-validators/group';
 import groupsTable from '../../../../../schemas/tables/groups.json';
 import { formatNumber } from '../../../../shared/format';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
@@ -20,7 +21,7 @@ import { actionsQuery, type Group, invalidateAccess, staffQuery } from './querie
 
 /** The seeded group every administrator belongs to (src/server/modules/access/menu.ts ADMIN_GROUP). */
 const ADMIN_GROUP = 'administrators';
-const FORM = asEntryForm(groupForm);
+const FORM = asEntryForm(groupForm, groupValidators);
 
 function GroupDialog({ group, onClose }: { group: Group | null; onClose: () => void }) {
   const actions = useQuery(actionsQuery);

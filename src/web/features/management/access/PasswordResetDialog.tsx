@@ -2,6 +2,7 @@
 import { Dialog } from '@radix-ui/themes';
 import { useState } from 'react';
 import passwordResetForm from '../../../../../schemas/entryForms/passwordReset.json';
+import passwordResetValidators from '../../../../../src/generated/form-validators/passwordReset';
 import messages from '../../../../../schemas/messages/fa.json';
 import { DialogActions } from '../../../components/DialogActions';
 import { asEntryForm, type CrossFieldRule, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
@@ -9,7 +10,7 @@ import { showSnackbar } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import type { UserSummary } from './queries';
 
-const FORM = asEntryForm(passwordResetForm);
+const FORM = asEntryForm(passwordResetForm, passwordResetValidators);
 const repeated: CrossFieldRule = (data) =>
   (data.passwordRepeat ?? '') === (data.password ?? '')
     ? {}

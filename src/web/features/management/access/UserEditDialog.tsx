@@ -5,6 +5,7 @@
 import { Dialog, Text } from '@radix-ui/themes';
 import { useState } from 'react';
 import userEditForm from '../../../../../schemas/entryForms/userEdit.json';
+import userEditValidators from '../../../../../src/generated/form-validators/userEdit';
 import { DialogActions } from '../../../components/DialogActions';
 import { asEntryForm, EntryForm, type FormData, withoutFields } from '../../../components/form-engine/EntryForm';
 import { showSnackbar } from '../../../components/shell/snackbar';
@@ -13,7 +14,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { DeactivationText } from './DeactivationText';
 import { invalidateAccess, type UserSummary } from './queries';
 
-const FORM = asEntryForm(userEditForm);
+const FORM = asEntryForm(userEditForm, userEditValidators);
 // A new user may get a password; an existing one is activated or deactivated (its password is reset elsewhere).
 const ADD_FORM = withoutFields(FORM, ['isActive']);
 const EDIT_FORM = withoutFields(FORM, ['password']);

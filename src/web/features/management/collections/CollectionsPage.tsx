@@ -12,8 +12,9 @@ import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
 import collectionsTable from '../../../../../schemas/tables/collections.json';
 import payOfflineForm from '../../../../../schemas/entryForms/payOffline.json';
+import payOfflineValidators from '../../../../../src/generated/form-validators/payOffline';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
-import { INVALID_PREFIX, JalaliDateInput } from '../../../components/date/JalaliDateInput';
+import { dateBound, JalaliDateInput } from '../../../components/date/JalaliDateInput';
 import { DialogActions } from '../../../components/DialogActions';
 import { asEntryForm, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
 import { showSnackbar } from '../../../components/shell/snackbar';
@@ -23,7 +24,7 @@ import { canAtom } from '../../../lib/policy';
 import { internalBankAccountsQuery } from '../../../lib/queries/staff-money';
 
 const TABLE = asTableDef(collectionsTable);
-const FORM = asEntryForm(payOfflineForm);
+const FORM = asEntryForm(payOfflineForm, payOfflineValidators);
 const ALL = 'all';
 
 function PayOfflineDialog({ onClose, onRecorded }: { onClose: () => void; onRecorded: () => void }) {
@@ -94,16 +95,6 @@ function PayOfflineDialog({ onClose, onRecorded }: { onClose: () => void; onReco
   );
 }
 
-/** A small stable number for a string (the filters in the table's cache key). */
-function hash(text: string): number {
-  let h = 0;
-  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
-  return h;
-}
-
-/** A date bound of the filter: a valid day, or nothing while the text is not a date. */
-const bound = (value: string) => (value && !value.startsWith(INVALID_PREFIX) ? value : undefined);
-
 export default function CollectionsPage() {
   const can = useAtomValue(canAtom);
   const calendar = useAtomValue(calendarAtom);
@@ -118,13 +109,13 @@ export default function CollectionsPage() {
   const def = useMemo(() => {
     const params = {
       ...(source !== ALL ? { source } : {}),
-      ...(bound(from) ? { from: bound(from) } : {}),
-      ...(bound(to) ? { to: bound(to) } : {}),
+      ...(dateBound(from) ? { from: dateBound(from) } : {}),
+      ...(dateBound(to) ? { to: dateBound(to) } : {}),
     };
     return { ...TABLE, source: { ...TABLE.source, params } };
   }, [source, from, to]);
   // The table's cache key knows only its refresh key: fold the filters into it, so each filter has its own rows.
-  const refreshKey = useMemo(() => hash(`${JSON.stringify(def.source.params)}#${refresh}`), [def, refresh]);
+  const refreshKey = `${JSON.stringify(def.source.params)}#${refresh}`;
 
   return (
     <Flex direction="column" gap="3">

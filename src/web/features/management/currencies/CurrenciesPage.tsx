@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import currencyForm from '../../../../../schemas/entryForms/currency.json';
+import currencyValidators from '../../../../../src/generated/form-validators/currency';
 import type { components } from '../../../../generated/api';
 import { formatRial } from '../../../../shared/format';
 import { type Column, TableView } from '../../../components/data-table/TableView';
@@ -19,7 +20,7 @@ type Currency = components['schemas']['Currency'];
 /** A currency being edited (`id` set) or added: the fields of schemas/entryForms/currency.json. */
 type Draft = { id?: number } & FormData;
 
-const FORM = asEntryForm(currencyForm);
+const FORM = asEntryForm(currencyForm, currencyValidators);
 
 function CurrencyDialog({ draft, onClose }: { draft: Draft; onClose: () => void }) {
   const queryClient = useQueryClient();

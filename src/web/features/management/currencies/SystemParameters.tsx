@@ -13,6 +13,7 @@ import type { components } from '../../../../generated/api';
 import {
   checkParameter,
   displayParameter,
+  inputParameter,
   type ParameterUnit,
   parseParameter,
   UNIT_LABEL,
@@ -67,7 +68,7 @@ function ParameterEditor({ parameter }: { parameter: Parameter }) {
   const queryClient = useQueryClient();
   const unit = parameter.unit as ParameterUnit;
   const current = Number(parameter.value);
-  const [text, setText] = useState(displayParameter(unit, current));
+  const [text, setText] = useState(inputParameter(unit, current));
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -109,7 +110,7 @@ function ParameterEditor({ parameter }: { parameter: Parameter }) {
               inputMode="decimal"
               value={text}
               onChange={(e) => setText(e.target.value)}
-              onBlur={() => stored !== null && setText(displayParameter(unit, stored))}
+              onBlur={() => stored !== null && setText(inputParameter(unit, stored))}
               aria-invalid={Boolean(problem)}
               aria-describedby={`${id}-description${problem ? ` ${id}-error` : ''}`}
             >

@@ -9,22 +9,12 @@ import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
 import currencyPaymentsTable from '../../../../../schemas/tables/currencyPayments.json';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
-import { INVALID_PREFIX, JalaliDateInput } from '../../../components/date/JalaliDateInput';
+import { dateBound, JalaliDateInput } from '../../../components/date/JalaliDateInput';
 import { showSnackbar } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { calendarAtom } from '../../../lib/calendar';
 
 const TABLE = asTableDef(currencyPaymentsTable);
-
-/** A small stable number for a string (the filters in the table's cache key). */
-function hash(text: string): number {
-  let h = 0;
-  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
-  return h;
-}
-
-/** A date bound of the filter: a valid day, or nothing while the text is not a date. */
-const bound = (value: string) => (value && !value.startsWith(INVALID_PREFIX) ? value : undefined);
 
 /** Opens the receipt image in a new tab through a signed, expiring address. */
 function ReceiptButton({ path }: { path: string }) {
@@ -55,12 +45,12 @@ export default function CurrencyPaymentsPage() {
   // The page's own filters ride on the table's source parameters; a change refetches.
   const def = useMemo(() => {
     const params = {
-      ...(bound(from) ? { from: bound(from) } : {}),
-      ...(bound(to) ? { to: bound(to) } : {}),
+      ...(dateBound(from) ? { from: dateBound(from) } : {}),
+      ...(dateBound(to) ? { to: dateBound(to) } : {}),
     };
     return { ...TABLE, source: { ...TABLE.source, params } };
   }, [from, to]);
-  const refreshKey = useMemo(() => hash(JSON.stringify(def.source.params)), [def]);
+  const refreshKey = JSON.stringify(def.source.params);
 
   return (
     <Flex direction="column" gap="3">

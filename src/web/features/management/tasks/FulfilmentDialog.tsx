@@ -10,8 +10,11 @@ import { Badge, Box, Button, Callout, DataList, Dialog, Flex, Heading, Skeleton,
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import doneFormJson from '../../../../../schemas/entryForms/fulfilmentDone.json';
+import fulfilmentDoneValidators from '../../../../../src/generated/form-validators/fulfilmentDone';
 import failedFormJson from '../../../../../schemas/entryForms/fulfilmentFailed.json';
+import fulfilmentFailedValidators from '../../../../../src/generated/form-validators/fulfilmentFailed';
 import userErrorFormJson from '../../../../../schemas/entryForms/fulfilmentRefundUserError.json';
+import fulfilmentRefundUserErrorValidators from '../../../../../src/generated/form-validators/fulfilmentRefundUserError';
 import { formatPhone, formatRial } from '../../../../shared/format';
 import { DialogActions } from '../../../components/DialogActions';
 import { DateText } from '../../../components/date/DateText';
@@ -31,9 +34,9 @@ import {
   revealPurchaseSecret,
 } from '../../../lib/queries/fulfilment';
 
-const DONE_FORM = asEntryForm(doneFormJson);
-const FAILED_FORM = asEntryForm(failedFormJson);
-const USER_ERROR_FORM = asEntryForm(userErrorFormJson);
+const DONE_FORM = asEntryForm(doneFormJson, fulfilmentDoneValidators);
+const FAILED_FORM = asEntryForm(failedFormJson, fulfilmentFailedValidators);
+const USER_ERROR_FORM = asEntryForm(userErrorFormJson, fulfilmentRefundUserErrorValidators);
 
 function fieldText(value: FulfilmentTaskData['fields'][number]['value']): string {
   if (value === null || value === undefined || value === '') return '—';

@@ -2,6 +2,7 @@
 import { Badge, Button, Callout, Dialog, Flex, Spinner, Text } from '@radix-ui/themes';
 import { useEffect, useMemo, useState } from 'react';
 import profileRejectForm from '../../../../../schemas/entryForms/profileReject.json';
+import profileRejectValidators from '../../../../../src/generated/form-validators/profileReject';
 import type { components } from '../../../../generated/api';
 import { formatPhone } from '../../../../shared/format';
 import { DateText } from '../../../components/date/DateText';
@@ -9,7 +10,7 @@ import { asEntryForm, EntryForm, entryFormErrors, type FormData } from '../../..
 import { showSnackbar } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 
-const FORM = asEntryForm(profileRejectForm);
+const FORM = asEntryForm(profileRejectForm, profileRejectValidators);
 
 type TaskData = {
   task: components['schemas']['Task'];

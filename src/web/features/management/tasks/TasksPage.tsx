@@ -8,7 +8,10 @@ import { api, call } from '../../../lib/api-client';
 import { BankAccountReviewDialog } from './BankAccountReviewDialog';
 import { FULFILMENT_TASK_TYPES } from '../../../lib/queries/fulfilment';
 import { FulfilmentDialog } from './FulfilmentDialog';
+import { GoogleAdsChargeDialog, MakeGoogleAdsAccountDialog } from './GoogleAdsTaskDialogs';
+import { CHARGE_TASK, MAKE_ACCOUNT_TASK } from '../../../lib/queries/google-ads';
 import { ProfileReviewDialog } from './ProfileReviewDialog';
+import { formatNumber } from '../../../../shared/format';
 
 type TaskType = components['schemas']['TaskType'];
 
@@ -17,6 +20,8 @@ export default function TasksPage() {
   const [openTask, setOpenTask] = useState<number | null>(null);
   const [openFulfilment, setOpenFulfilment] = useState<number | null>(null);
   const [openBankTask, setOpenBankTask] = useState<number | null>(null);
+  const [openMakeAccount, setOpenMakeAccount] = useState<number | null>(null);
+  const [openCharge, setOpenCharge] = useState<number | null>(null);
   const [refreshKey, setRefreshKey] = useState(0);
   // Task-type lists are emptied before each search: the query has no placeholder data.
   const types = useQuery({
@@ -29,7 +34,7 @@ export default function TasksPage() {
       <Flex gap="2" wrap="wrap" data-testid="task-types">
         {(types.data?.items ?? []).map((t) => (
           <Badge key={t.identifier} size="2" style={{ background: t.color, color: 'white' }}>
-            {t.title}: {t.openCount}
+            {t.title}: {formatNumber(t.openCount)}
           </Badge>
         ))}
       </Flex>
@@ -38,7 +43,15 @@ export default function TasksPage() {
           def={asTableDef(tasksTable)}
           refreshKey={refreshKey}
           actions={(row) =>
-            FULFILMENT_TASK_TYPES.includes(String(row.type)) ? (
+            row.type === MAKE_ACCOUNT_TASK || row.type === CHARGE_TASK ? (
+              <Button
+                size="1"
+                onClick={() => (row.type === CHARGE_TASK ? setOpenCharge : setOpenMakeAccount)(Number(row.id))}
+                data-testid={`open-task-${String(row.id)}`}
+              >
+                انجام
+              </Button>
+            ) : FULFILMENT_TASK_TYPES.includes(String(row.type)) ? (
               <Button
                 size="1"
                 onClick={() => setOpenFulfilment(Number(row.id))}
@@ -69,6 +82,20 @@ export default function TasksPage() {
         taskId={openFulfilment}
         onClose={(changed) => {
           setOpenFulfilment(null);
+          if (changed) setRefreshKey((k) => k + 1);
+        }}
+      />
+      <MakeGoogleAdsAccountDialog
+        taskId={openMakeAccount}
+        onClose={(changed) => {
+          setOpenMakeAccount(null);
+          if (changed) setRefreshKey((k) => k + 1);
+        }}
+      />
+      <GoogleAdsChargeDialog
+        taskId={openCharge}
+        onClose={(changed) => {
+          setOpenCharge(null);
           if (changed) setRefreshKey((k) => k + 1);
         }}
       />

@@ -1,0 +1,69 @@
+/**
+ * Prerenders the public pages after the client build (issue 10): home, the service lists and every desk page, as a
+ * guest sees them, from the same React components (src/web/app/prerender.tsx, built here for Node). The catalogue
+ * is data (schemas/), so a desk added as JSON is prerendered on the next build. Each page is written as
+ * `pages/<path>.html` beside the client build, from the built index.html with the page's HTML in #root and the
+ * catalogue it was drawn with as JSON (not a script: the CSP runs no inline script); index.html stays the empty shell
+ * for every other path. The server sends the prerendered file when there is one (src/server/app.ts).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { build } from 'vite';
+import { Catalogue } from '../src/server/modules/desks/catalogue';
+import type { CatalogueData } from '../src/web/lib/queries/catalogue';
+
+/** Where a prerendered page lives in the build, by its path (`/` → pages/index.html). */
+export function prerenderedFile(urlPath: string): string {
+  const clean = urlPath.replace(/\/+$/, '');
+  return `pages${clean === '' ? '/index' : clean}.html`;
+}
+
+/** The paths prerendered: home, the service lists, and each desk open to requests. */
+export function publicPaths(catalogue: CatalogueData): string[] {
+  return [
+    '/',
+    '/services',
+    ...catalogue.categories.map((c) => `/services/${c.key}`),
+    ...catalogue.desks.filter((d) => !d.underConstruction).map((d) => `/desks/${d.identifier}`),
+  ];
+}
+
+const escapeJson = (json: string) => json.replace(/</g, '\\u003c');
+
+export async function prerenderPages(repoRoot: string, outDir: string): Promise<string[]> {
+  const loaded = Catalogue.load(path.join(repoRoot, 'schemas'));
+  const catalogue = { categories: loaded.categories, desks: loaded.desks, forms: loaded.forms } as CatalogueData;
+  // Inside the repository, so the built module finds its dependencies in node_modules.
+  mkdirSync(path.join(repoRoot, 'node_modules/.cache'), { recursive: true });
+  const ssrDir = mkdtempSync(path.join(repoRoot, 'node_modules/.cache/arzpay-prerender-'));
+  try {
+    await build({
+      configFile: false,
+      logLevel: 'warn',
+      root: path.join(repoRoot, 'src/web'),
+      plugins: [react()],
+      build: { ssr: path.join(repoRoot, 'src/web/app/prerender.tsx'), outDir: ssrDir, emptyOutDir: true },
+    });
+    const entry = (await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href)) as {
+      renderPage: (url: string, catalogue: CatalogueData) => Promise<string>;
+      PRERENDER_DATA_ID: string;
+    };
+    const shell = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+    const data = `<script type="application/json" id="${entry.PRERENDER_DATA_ID}">${escapeJson(JSON.stringify(catalogue))}</script>`;
+    const written: string[] = [];
+    for (const urlPath of publicPaths(catalogue)) {
+      const html = await entry.renderPage(urlPath, catalogue);
+      const page = shell.replace('<div id="root"></div>', `<div id="root">${html}</div>${data}`);
+      if (page === shell) throw new Error('index.html has no empty <div id="root"></div> to prerender into');
+      const file = path.join(outDir, prerenderedFile(urlPath));
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, page);
+      written.push(urlPath);
+    }
+    return written;
+  } finally {
+    rmSync(ssrDir, { recursive: true, force: true });
+  }
+}

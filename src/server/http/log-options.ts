@@ -1,0 +1,83 @@
+/**
+ * What the server's JSON log may hold (issue 12): never a token, a log-in code, a password or an uploaded image.
+ * Request bodies are never logged; a request line (debug level) names the method and the path without its query
+ * (a signed file address or a bank's callback carries a capability there); the authorization and cookie headers are
+ * redacted wherever a request object is logged; an error keeps its type, message, code and stack only, since
+ * database and HTTP client errors carry the query's parameters or the request they were given; and any field named
+ * like a secret is redacted at the first two levels of a log line. The `log` SMS driver's own line (`"msg":"sms"`)
+ * is the one exception by design: it is the SMS, for development (README, SMS_DRIVER).
+ */
+import type { FastifyServerOptions } from 'fastify';
+
+/** Field names whose value is a secret, wherever they appear in a log line (two levels deep). */
+const SECRET_KEYS = [
+  'password',
+  'newPassword',
+  'oldPassword',
+  'targetPagePassword',
+  'token',
+  'userToken',
+  'validationCode',
+  'captcha',
+  'authorization',
+  'cookie',
+  'secret',
+  'signature',
+];
+
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  // @fastify/multipart logs the upload's busboy options, headers included, at trace level.
+  '*.headers.authorization',
+  '*.headers.cookie',
+  'req.headers["x-xsrf-token"]',
+  'res.headers["set-cookie"]',
+  'body',
+  'req.body',
+  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`]),
+];
+
+/** The path of a URL without its query string or fragment. */
+export const pathOnly = (url: string | undefined) => (url ?? '').split(/[?#]/, 1)[0];
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  id?: string;
+  ip?: string;
+  socket?: { remoteAddress?: string };
+}
+
+interface LoggedError {
+  name?: string;
+  message?: string;
+  stack?: string;
+  code?: unknown;
+  statusCode?: unknown;
+  constructor?: { name?: string };
+}
+
+export const LOG_SERIALIZERS = {
+  req: (req: LoggedRequest) => ({ id: req.id, method: req.method, path: pathOnly(req.url), ip: req.ip }),
+  res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+  err: (err: LoggedError) => {
+    if (!err || typeof err !== 'object') return err;
+    return {
+      type: String(err.constructor?.name ?? err.name ?? 'Error'),
+      message: String(err.message ?? ''),
+      ...(typeof err.code === 'string' || typeof err.code === 'number' ? { code: err.code } : {}),
+      ...(typeof err.statusCode === 'number' ? { statusCode: err.statusCode } : {}),
+      stack: String(err.stack ?? ''),
+    };
+  },
+};
+
+export function loggerOptions(level: string, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
+    serializers: LOG_SERIALIZERS,
+    ...(stream ? { stream } : {}),
+  };
+}

@@ -1,0 +1,231 @@
+/**
+ * The checks a desk or form type must pass, in one place for `npm run schemas:check` (codegen/validate-schemas.ts),
+ * the server's file watcher and the staff catalogue page's publish: its meta-schema (Ajv errors turned into
+ * problems), and the references a meta-schema cannot check — a desk's form type exists, every `comps` key is a
+ * field path of that form (`billingAddress/city`), a form's `priceInputs`, `amountField` and `staffOnlyFields` name
+ * its fields, its schema compiles with the shared keywords, every field has a title, and every `x-messages` key
+ * exists in messages/fa.json. Each problem has the file, a JSON pointer, an English message (the CLI's) and a
+ * message key of schemas/messages/fa.json with its parameters (the Persian text staff see).
+ */
+import type { ErrorObject } from 'ajv';
+import { fieldAt, propertyOf, type SchemaNode } from './form-schema';
+import { createAjv } from './validation/ajv';
+
+export interface CatalogueProblem {
+  file: string;
+  pointer: string;
+  /** English, for the command line and the server log. */
+  message: string;
+  /** A key of schemas/messages/fa.json (`catalogue.problem.*`) and its parameters: what staff read. */
+  key: string;
+  params: Record<string, string>;
+}
+
+/** A JSON document and the name problems are reported under (a file path, or a published version). */
+export interface CatalogueDocument {
+  file: string;
+  data: unknown;
+}
+
+export const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+const problem = (
+  file: string,
+  pointer: string,
+  message: string,
+  key: string,
+  params: Record<string, string> = {},
+): CatalogueProblem => ({ file, pointer, message, key, params });
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'متن',
+  number: 'عدد',
+  integer: 'عدد صحیح',
+  boolean: 'درست یا نادرست',
+  object: 'شیء',
+  array: 'فهرست',
+  null: 'خالی',
+};
+
+/** One meta-schema error as a problem. */
+export function metaProblem(file: string, error: ErrorObject): CatalogueProblem {
+  const pointer = error.instancePath || '/';
+  const params = error.params as Record<string, unknown>;
+  const english = `${error.message ?? error.keyword}`;
+  const at = (key: string, extra: Record<string, string> = {}, detail = '') =>
+    problem(file, pointer, english + detail, `catalogue.problem.${key}`, extra);
+  switch (error.keyword) {
+    case 'required':
+      return at('required', { name: String(params.missingProperty) });
+    case 'additionalProperties':
+      return at('unknownKey', { name: String(params.additionalProperty) }, ` (${String(params.additionalProperty)})`);
+    case 'unevaluatedProperties':
+      return at('unknownKey', { name: String(params.unevaluatedProperty) }, ` (${String(params.unevaluatedProperty)})`);
+    case 'type': {
+      const types = String(params.type).split(',');
+      return at('type', { type: types.map((t) => TYPE_NAMES[t] ?? t).join(' یا ') });
+    }
+    case 'enum':
+      return at('enum', { values: ((params.allowedValues as unknown[]) ?? []).map((v) => String(v)).join('، ') });
+    case 'const':
+      return at('enum', { values: String(params.allowedValue) });
+    case 'pattern':
+    case 'format':
+      return at('pattern');
+    case 'minLength':
+      return at(Number(params.limit) <= 1 ? 'empty' : 'minLength', { limit: String(params.limit) });
+    case 'maxLength':
+      return at('maxLength', { limit: String(params.limit) });
+    case 'minItems':
+    case 'minProperties':
+      return at('minItems', { limit: String(params.limit) });
+    case 'maxItems':
+    case 'maxProperties':
+      return at('maxItems', { limit: String(params.limit) });
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return at('range');
+    case 'uniqueItems':
+      return at('unique');
+    default:
+      return at('invalid', { keyword: error.keyword });
+  }
+}
+
+/** Every object in `value` with its JSON pointer. */
+export function* objectsIn(value: unknown, pointer = ''): Generator<[string, Record<string, unknown>]> {
+  if (!value || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) yield* objectsIn(item, `${pointer}/${i}`);
+    return;
+  }
+  yield [pointer, value as Record<string, unknown>];
+  for (const [key, item] of Object.entries(value)) yield* objectsIn(item, `${pointer}/${escapePointer(key)}`);
+}
+
+/** Fields (schemas under `properties`) without a title: every field a person fills needs its Persian name. */
+function* untitledFields(schema: unknown, pointer: string): Generator<string> {
+  for (const [at, node] of objectsIn(schema, pointer)) {
+    // An `if` or `not` only tests values; its properties are conditions, not fields.
+    if (/\/(if|not)(\/|$)/.test(at.slice(pointer.length))) continue;
+    const properties = node.properties as Record<string, Record<string, unknown>> | undefined;
+    if (!properties || typeof properties !== 'object' || at.endsWith('/properties')) continue;
+    for (const [name, property] of Object.entries(properties)) {
+      if (property && typeof property === 'object' && typeof property.title !== 'string')
+        yield `${at}/properties/${escapePointer(name)}`;
+    }
+  }
+}
+
+/** Every `x-messages` key in `data` must be a message of messages/fa.json. */
+export function messageKeyProblems(doc: CatalogueDocument, messages: Record<string, string>): CatalogueProblem[] {
+  const problems: CatalogueProblem[] = [];
+  for (const [pointer, node] of objectsIn(doc.data)) {
+    const declared = node['x-messages'];
+    if (!declared || typeof declared !== 'object') continue;
+    for (const [keyword, key] of Object.entries(declared as Record<string, unknown>)) {
+      if (typeof key === 'string' && !(key in messages))
+        problems.push(
+          problem(
+            doc.file,
+            `${pointer}/x-messages/${escapePointer(keyword)}`,
+            `message ${key} is not in messages/fa.json`,
+            'catalogue.problem.unknownMessage',
+            { key },
+          ),
+        );
+    }
+  }
+  return problems;
+}
+
+interface FormLike {
+  formType?: unknown;
+  schema?: SchemaNode;
+  priceInputs?: unknown[];
+  amountField?: unknown;
+  staffOnlyFields?: unknown[];
+}
+
+/**
+ * The references of form types and desks (each already checked against its meta-schema): duplicate form types,
+ * fields a form names, titles, compilation, a desk's form type and its `comps` paths. Desks are checked against
+ * `forms` only (a desk whose form type is elsewhere is wrong).
+ */
+export function referenceProblems(forms: CatalogueDocument[], desks: CatalogueDocument[]): CatalogueProblem[] {
+  const problems: CatalogueProblem[] = [];
+  const known = new Map<string, { file: string; schema: SchemaNode }>();
+  const ajv = createAjv();
+  for (const { file, data } of forms) {
+    const form = data as FormLike;
+    if (typeof form?.formType !== 'string' || !form.schema || typeof form.schema !== 'object') continue;
+    const twin = known.get(form.formType);
+    if (twin) {
+      problems.push(
+        problem(file, '/formType', `form type ${form.formType} is also ${twin.file}`, 'catalogue.problem.duplicate', {
+          name: form.formType,
+          file: twin.file,
+        }),
+      );
+      continue;
+    }
+    known.set(form.formType, { file, schema: form.schema });
+    const topLevel = (name: unknown, pointer: string) => {
+      if (typeof name === 'string' && !propertyOf(form.schema!, name))
+        problems.push(
+          problem(file, pointer, `names no field of the form: ${name}`, 'catalogue.problem.noSuchField', { name }),
+        );
+    };
+    for (const [i, name] of (form.priceInputs ?? []).entries()) topLevel(name, `/priceInputs/${i}`);
+    topLevel(form.amountField, '/amountField');
+    for (const [i, name] of (form.staffOnlyFields ?? []).entries()) topLevel(name, `/staffOnlyFields/${i}`);
+    for (const pointer of untitledFields(form.schema, '/schema'))
+      problems.push(problem(file, pointer, 'a field needs a title (its Persian name)', 'catalogue.problem.untitled'));
+    try {
+      ajv.compile(form.schema);
+    } catch (error) {
+      const reason = (error as Error).message;
+      problems.push(problem(file, '/schema', `does not compile: ${reason}`, 'catalogue.problem.noCompile', { reason }));
+    }
+  }
+  const deskFiles = new Map<string, string>();
+  for (const { file, data } of desks) {
+    const desk = data as { identifier?: unknown; formType?: unknown; comps?: Record<string, unknown> };
+    if (typeof desk?.identifier === 'string') {
+      const twin = deskFiles.get(desk.identifier);
+      if (twin)
+        problems.push(
+          problem(file, '/identifier', `desk ${desk.identifier} is also ${twin}`, 'catalogue.problem.duplicateDesk', {
+            name: desk.identifier,
+            file: twin,
+          }),
+        );
+      else deskFiles.set(desk.identifier, file);
+    }
+    if (typeof desk?.formType !== 'string') continue;
+    const form = known.get(desk.formType);
+    if (!form) {
+      problems.push(
+        problem(file, '/formType', `no form type ${desk.formType} under forms/`, 'catalogue.problem.unknownFormType', {
+          name: desk.formType,
+        }),
+      );
+      continue;
+    }
+    for (const key of Object.keys(desk.comps ?? {})) {
+      if (!fieldAt(form.schema, key.split('/')))
+        problems.push(
+          problem(
+            file,
+            `/comps/${escapePointer(key)}`,
+            `names no field of ${desk.formType}`,
+            'catalogue.problem.compsUnknownField',
+            { name: key, formType: desk.formType },
+          ),
+        );
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,108 @@
+/**
+ * A desk's form fields as the customer sees them: the desk's effective form (its form type with the desk's `comps`)
+ * drawn by the Radix theme, validated as the server validates it, with Persian messages. A field shows what is wrong
+ * with its value as it is typed, and that it is empty once left. The desk page wraps it with the price and submit;
+ * the staff catalogue page draws it as the preview of a desk or form type being edited.
+ */
+import type Form from '@rjsf/core';
+import type { IChangeEvent } from '@rjsf/core';
+import { Flex, Spinner, Text } from '@radix-ui/themes';
+import type { RJSFValidationError } from '@rjsf/utils';
+import { type Ref, useCallback, useMemo, useRef } from 'react';
+import type { Desk } from '../../../generated/schemas/desk';
+import type { FormType } from '../../../generated/schemas/form';
+import { effectiveForm } from '../../../shared/catalogue';
+import { RadixForm } from './theme';
+import { persianTranslator } from './translator';
+import { errorPath, persianErrors, useLoadedValidator } from './validator';
+
+export type DeskFormData = Record<string, unknown>;
+
+/** The field an error belongs to, named as its rjsf id without `root_` (`attendees_0_name`). */
+const errorField = (error: RJSFValidationError): string => {
+  const missing = error.name === 'required' ? (error.params as { missingProperty?: string }).missingProperty : '';
+  return [...errorPath(error), ...(missing ? [missing] : [])].join('_');
+};
+
+/**
+ * The effective form of a desk, its validator and its Persian error translator, computed once per desk and form.
+ * The validator is undefined while its precompiled code loads (validator.ts).
+ */
+export function useDeskForm(desk: Desk, form: FormType) {
+  const effective = useMemo(() => effectiveForm(desk, form), [desk, form]);
+  const transformErrors = useMemo(() => persianErrors(effective.schema), [effective.schema]);
+  const validator = useLoadedValidator(effective.schema);
+  return { ...effective, transformErrors, validator };
+}
+
+export function DeskFields({
+  desk,
+  form,
+  formData,
+  onChange,
+  onSubmit,
+  formRef,
+  formContext,
+  preparing = false,
+}: {
+  desk: Desk;
+  form: FormType;
+  formData: DeskFormData;
+  onChange: (data: DeskFormData) => void;
+  onSubmit?: (event: IChangeEvent<DeskFormData>) => void;
+  formRef?: Ref<Form>;
+  /** What the desk page gives its widgets beside `isCashService` (signed in, a way to fill a field). */
+  formContext?: Record<string, unknown>;
+  /** The page still gathers the data to draw the form with (the customer's last request at this desk). */
+  preparing?: boolean;
+}) {
+  const { schema, uiSchema, staticValues, transformErrors, validator } = useDeskForm(desk, form);
+  const ownRef = useRef<Form>(null);
+  const visited = useRef(new Set<string>());
+  const visibleErrors = useCallback(
+    (errors: RJSFValidationError[]) =>
+      transformErrors(errors).filter((e) => e.name !== 'required' || visited.current.has(errorField(e))),
+    [transformErrors],
+  );
+  const setRefs = useCallback(
+    (instance: Form | null) => {
+      ownRef.current = instance;
+      if (typeof formRef === 'function') formRef(instance);
+      else if (formRef) (formRef as { current: Form | null }).current = instance;
+    },
+    [formRef],
+  );
+  if (!validator || preparing) {
+    return (
+      <Flex align="center" gap="2" py="4" role="status">
+        <Spinner />
+        <Text size="2" color="gray">
+          در حال آماده‌سازی فرم…
+        </Text>
+      </Flex>
+    );
+  }
+  return (
+    <RadixForm
+      ref={setRefs}
+      schema={schema as never}
+      uiSchema={{ ...uiSchema, 'ui:submitButtonOptions': { norender: true } } as never}
+      formData={formData}
+      formContext={{ isCashService: desk.isCashService, ...formContext }}
+      validator={validator}
+      translateString={persianTranslator}
+      showErrorList={false}
+      noHtml5Validate
+      transformErrors={visibleErrors}
+      liveValidate="onChange"
+      onBlur={(id) => {
+        visited.current.add(id.replace(/^root_/, ''));
+        ownRef.current?.validateForm();
+      }}
+      onChange={(e) => onChange({ ...(e.formData ?? {}), ...staticValues })}
+      onSubmit={(e) => onSubmit?.(e)}
+      // Errors are shown under their fields and beside submit; without this rjsf logs each validation to the console.
+      onError={() => undefined}
+    />
+  );
+}

@@ -1,0 +1,495 @@
+/**
+ * The catalogue page (manageCatalogue): every desk and form type live now, with its JSON and where it comes from;
+ * an editor (LTR inside the RTL page) checked by the server against the meta-schemas and the rest of the catalogue
+ * as one types, each problem at its JSON pointer in Persian; a preview of the form exactly as a customer sees it at
+ * phone width (the desk page's own DeskFields); publish as a new version, the diff of each version against the one
+ * before, a return to any earlier version or to the reviewed file in one click, and download of the JSON file to
+ * commit under schemas/ (decision 014).
+ */
+import { Badge, Box, Button, Callout, Card, Code, Flex, Heading, Select, Text, TextArea } from '@radix-ui/themes';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Component, type ReactNode, useEffect, useMemo, useState } from 'react';
+import type { components } from '../../../../generated/api';
+import { formatNumber } from '../../../../shared/format';
+import type { Desk } from '../../../../generated/schemas/desk';
+import type { FormType } from '../../../../generated/schemas/form';
+import { DateText } from '../../../components/date/DateText';
+import { DeskFields, type DeskFormData } from '../../../components/form-engine/DeskFields';
+import { showSnackbar } from '../../../components/shell/snackbar';
+import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { changedHunks, jsonText, lineDiff } from './line-diff';
+
+type Entry = components['schemas']['CatalogueEntry'];
+type Problem = components['schemas']['CatalogueProblem'];
+type Version = components['schemas']['CatalogueVersion'];
+type Kind = Entry['kind'];
+
+const ENTRIES_KEY = ['staff', 'catalogue', 'entries'];
+const KIND_TITLE: Record<Kind, string> = { desk: 'میز', form: 'نوع فرم' };
+
+const keyOf = (e: { kind: Kind; identifier: string }) => `${e.kind}:${e.identifier}`;
+
+/** The JSON text parsed, or the Persian reason it is not JSON. */
+function parseJson(text: string): { value: Record<string, unknown> } | { error: string } {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return { error: 'متن باید یک شیء JSON باشد.' };
+    return { value: value as Record<string, unknown> };
+  } catch (error) {
+    return { error: `این متن JSON درستی نیست: ${(error as Error).message}` };
+  }
+}
+
+function download(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function ProblemList({ problems, testId }: { problems: Problem[]; testId: string }) {
+  return (
+    <ul className="missing-list" data-testid={testId}>
+      {problems.map((p, i) => (
+        <li key={`${p.file}${p.pointer}${i}`}>
+          <Text size="2">
+            <Code dir="ltr" variant="ghost">
+              {p.pointer || '/'}
+            </Code>{' '}
+            {p.msg}
+          </Text>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function DiffView({ before, after }: { before: unknown; after: unknown }) {
+  const hunks = useMemo(() => changedHunks(lineDiff(jsonText(before ?? {}), jsonText(after ?? {}))), [before, after]);
+  if (hunks.length === 0) return <Text size="2">بدون تغییر نسبت به نسخهٔ پیشین.</Text>;
+  return (
+    <pre className="ltr" dir="ltr" data-testid="catalogue-diff" style={{ margin: 0, overflowX: 'auto', fontSize: 12 }}>
+      {hunks.map((line, i) =>
+        line === null ? (
+          <div key={i} style={{ color: 'var(--gray-9)' }}>
+            …
+          </div>
+        ) : (
+          <div
+            key={i}
+            data-kind={line.kind}
+            style={{
+              background:
+                line.kind === 'added' ? 'var(--green-3)' : line.kind === 'removed' ? 'var(--red-3)' : undefined,
+            }}
+          >
+            {line.kind === 'added' ? '+ ' : line.kind === 'removed' ? '- ' : '  '}
+            {line.text}
+          </div>
+        ),
+      )}
+    </pre>
+  );
+}
+
+/** The form as a customer sees it at phone width. */
+function Preview({
+  kind,
+  document,
+  forms,
+  desks,
+}: {
+  kind: Kind;
+  document: Record<string, unknown>;
+  forms: FormType[];
+  desks: Desk[];
+}) {
+  const [data, setData] = useState<DeskFormData>({});
+  const pair = useMemo(() => {
+    if (kind === 'desk') {
+      const desk = document as unknown as Desk;
+      const form = forms.find((f) => f.formType === desk.formType);
+      return form ? { desk, form } : null;
+    }
+    const form = document as unknown as FormType;
+    const desk =
+      desks.find((d) => d.formType === form.formType) ??
+      ({ identifier: 'preview', formType: form.formType, comps: {}, isCashService: false } as unknown as Desk);
+    return { desk, form };
+  }, [kind, document, forms, desks]);
+  if (!pair) return <Text size="2">نوع فرم این میز پیدا نشد.</Text>;
+  return (
+    <Box
+      data-testid="catalogue-preview"
+      style={{ width: 390, maxWidth: '100%', border: '1px solid var(--gray-6)', borderRadius: 12, padding: 12 }}
+    >
+      <Heading size="3" mb="2">
+        {pair.desk.title ?? pair.form.formType}
+      </Heading>
+      <PreviewBoundary key={JSON.stringify(document)}>
+        <DeskFields desk={pair.desk} form={pair.form} formData={data} onChange={setData} />
+      </PreviewBoundary>
+    </Box>
+  );
+}
+
+/** A preview of a document that passed the checks but still cannot be drawn says so instead of breaking the page. */
+class PreviewBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? <Text size="2">پیش‌نمایش این نسخه ممکن نشد.</Text> : this.props.children;
+  }
+}
+
+function Versions({ entry }: { entry: Entry }) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState<number | 'file' | null>(null);
+  const [open, setOpen] = useState<number | null>(null);
+  const versions = useQuery({
+    queryKey: ['staff', 'catalogue', 'versions', entry.kind, entry.identifier],
+    queryFn: () =>
+      call<{ items: Version[]; file: { file: string; document: Record<string, unknown> } | null }>(
+        api.POST('/api/sys/searchCatalogueVersions', { body: { kind: entry.kind, identifier: entry.identifier } }),
+      ),
+  });
+  const file = versions.data?.file ?? null;
+  const items = versions.data?.items ?? [];
+  /** What a version made live: its document, or the file's for a return to the file. */
+  const documentOf = (v: Version | undefined) =>
+    v ? (v.document ?? file?.document ?? null) : (file?.document ?? null);
+
+  const revert = async (versionId: number | null) => {
+    setBusy(versionId ?? 'file');
+    try {
+      const res = await api.POST('/api/sys/revertCatalogueEntry', {
+        body: { kind: entry.kind, identifier: entry.identifier, versionId },
+      });
+      if (res.error) throw new ApiError(digMessage(res.error) ?? FALLBACK_MESSAGE, res.response.status, res.error);
+      showSnackbar(res.data.msg, 'green');
+      await queryClient.invalidateQueries({ queryKey: ['staff', 'catalogue'] });
+      void queryClient.invalidateQueries({ queryKey: ['catalogue'] });
+    } catch (error) {
+      showSnackbar(digMessage(error) ?? FALLBACK_MESSAGE, 'red', 6000);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <Flex direction="column" gap="2" data-testid="catalogue-versions">
+      <Heading size="3" as="h3">
+        نسخه‌ها
+      </Heading>
+      {items.length === 0 && <Text size="2">هنوز نسخه‌ای منتشر نشده است؛ آنچه می‌بینید فایل بازبینی‌شده است.</Text>}
+      {items.map((v, index) => {
+        const previous = items[index + 1];
+        const isLive = index === 0;
+        return (
+          <Card key={v.id} data-testid={`catalogue-version-${v.version}`}>
+            <Flex direction="column" gap="2">
+              <Flex gap="2" align="center" wrap="wrap">
+                <Text weight="bold">نسخهٔ {formatNumber(v.version)}</Text>
+                {isLive && <Badge color="green">منتشرشده</Badge>}
+                {v.revertedTo !== null && (
+                  <Badge color="gray">
+                    {v.revertedTo === 0 ? 'بازگشت به فایل' : `بازگشت به نسخهٔ ${formatNumber(v.revertedTo)}`}
+                  </Badge>
+                )}
+                <Text size="2" color="gray">
+                  {v.authorName ?? '—'} · <DateText value={v.createdAt} />
+                </Text>
+              </Flex>
+              <Flex gap="2" wrap="wrap">
+                <Button
+                  size="1"
+                  variant="soft"
+                  aria-expanded={open === v.id}
+                  onClick={() => setOpen(open === v.id ? null : v.id)}
+                >
+                  {open === v.id ? 'بستن تفاوت' : 'تفاوت با نسخهٔ پیشین'}
+                </Button>
+                {!isLive && (
+                  <Button
+                    size="1"
+                    variant="outline"
+                    loading={busy === v.id}
+                    onClick={() => void revert(v.id)}
+                    data-testid={`catalogue-revert-${v.version}`}
+                  >
+                    بازگشت به این نسخه
+                  </Button>
+                )}
+              </Flex>
+              {open === v.id && <DiffView before={documentOf(previous)} after={documentOf(v)} />}
+            </Flex>
+          </Card>
+        );
+      })}
+      {file && (
+        <Card>
+          <Flex gap="2" align="center" wrap="wrap">
+            <Text weight="bold">فایل بازبینی‌شده</Text>
+            <Code dir="ltr" variant="ghost">
+              {file.file}
+            </Code>
+            {entry.source === 'published' && (
+              <Button
+                size="1"
+                variant="outline"
+                loading={busy === 'file'}
+                onClick={() => void revert(null)}
+                data-testid="catalogue-revert-file"
+              >
+                بازگشت به فایل
+              </Button>
+            )}
+          </Flex>
+        </Card>
+      )}
+    </Flex>
+  );
+}
+
+function Editor({ entry, forms, desks }: { entry: Entry; forms: FormType[]; desks: Desk[] }) {
+  const queryClient = useQueryClient();
+  const liveText = useMemo(() => jsonText(entry.document), [entry.document]);
+  const [text, setText] = useState(liveText);
+  const [problems, setProblems] = useState<Problem[] | null>(null);
+  // The document the last answer was about: the preview waits for its own check, which also lets the server serve
+  // its validators (a draft's are served only after it passed).
+  const [checkedFor, setCheckedFor] = useState<Record<string, unknown> | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [publishing, setPublishing] = useState(false);
+  const [published, setPublished] = useState<{ before: unknown; after: unknown } | null>(null);
+
+  // A new live version (published here, elsewhere, or a file changed) replaces the text unless it was edited.
+  const [base, setBase] = useState(liveText);
+  useEffect(() => {
+    if (liveText === base) return;
+    setText((current) => (current === base ? liveText : current));
+    setBase(liveText);
+  }, [liveText, base]);
+
+  const parsed = useMemo(() => parseJson(text), [text]);
+  const document = 'value' in parsed ? parsed.value : null;
+
+  // Checked by the server as one types (debounced): the same checks as publish and `npm run schemas:check`.
+  useEffect(() => {
+    if (!document) {
+      setProblems(null);
+      return;
+    }
+    let stale = false;
+    setChecking(true);
+    const timer = setTimeout(() => {
+      call<{ problems: Problem[] }>(api.POST('/api/sys/checkCatalogueEntry', { body: { kind: entry.kind, document } }))
+        .then((r) => {
+          if (stale) return;
+          setProblems(r.problems);
+          setCheckedFor(document);
+        })
+        .catch(() => !stale && setProblems(null))
+        .finally(() => !stale && setChecking(false));
+    }, 300);
+    return () => {
+      stale = true;
+      clearTimeout(timer);
+    };
+  }, [document, entry.kind]);
+
+  const valid = document !== null && problems !== null && problems.length === 0 && !checking;
+  const changed = text !== liveText;
+
+  const publish = async () => {
+    if (!document) return;
+    setPublishing(true);
+    try {
+      const res = await api.POST('/api/sys/publishCatalogueEntry', { body: { kind: entry.kind, document } });
+      if (res.error) {
+        const body = res.error as { msg?: string; data?: { problems?: Problem[] } };
+        if (body.data?.problems) setProblems(body.data.problems);
+        throw new ApiError(body.msg ?? FALLBACK_MESSAGE, res.response.status, res.error);
+      }
+      showSnackbar(res.data.msg, 'green');
+      setPublished({ before: entry.document, after: document });
+      await queryClient.invalidateQueries({ queryKey: ['staff', 'catalogue'] });
+      void queryClient.invalidateQueries({ queryKey: ['catalogue'] });
+    } catch (error) {
+      showSnackbar(digMessage(error) ?? FALLBACK_MESSAGE, 'red', 6000);
+    } finally {
+      setPublishing(false);
+    }
+  };
+
+  const fileName = `${entry.identifier}.json`;
+  return (
+    <Flex direction="column" gap="4">
+      <Flex gap="4" wrap="wrap" align="start">
+        <Flex direction="column" gap="2" style={{ flex: '1 1 420px', minWidth: 0 }}>
+          <Text as="label" htmlFor="catalogue-json" weight="bold">
+            JSON {KIND_TITLE[entry.kind]} <Code dir="ltr">{entry.identifier}</Code>
+          </Text>
+          <TextArea
+            id="catalogue-json"
+            dir="ltr"
+            className="ltr"
+            spellCheck={false}
+            rows={24}
+            value={text}
+            onChange={(e) => {
+              setText(e.target.value);
+              setPublished(null);
+            }}
+            aria-describedby="catalogue-problems"
+            aria-invalid={document === null || (problems?.length ?? 0) > 0}
+            style={{ fontFamily: 'ui-monospace, monospace', fontSize: 13 }}
+            data-testid="catalogue-editor"
+          />
+          <Box id="catalogue-problems" aria-live="polite">
+            {'error' in parsed ? (
+              <Text size="2" color="red" data-testid="catalogue-json-error">
+                {parsed.error}
+              </Text>
+            ) : checking ? (
+              <Text size="2" color="gray">
+                در حال بررسی…
+              </Text>
+            ) : problems && problems.length > 0 ? (
+              <Callout.Root color="red" size="1">
+                <Callout.Text>این نسخه {problems.length} ایراد دارد:</Callout.Text>
+                <ProblemList problems={problems} testId="catalogue-editor-problems" />
+              </Callout.Root>
+            ) : problems ? (
+              <Text size="2" color="green" data-testid="catalogue-valid">
+                درست است و می‌توان آن را منتشر کرد.
+              </Text>
+            ) : null}
+          </Box>
+          <Flex gap="2" wrap="wrap">
+            <Button
+              onClick={() => void publish()}
+              disabled={!valid || !changed || publishing}
+              loading={publishing}
+              data-testid="catalogue-publish"
+            >
+              انتشار
+            </Button>
+            <Button variant="soft" onClick={() => download(fileName, text)} data-testid="catalogue-download">
+              دانلود فایل JSON
+            </Button>
+            <Button variant="outline" disabled={!changed} onClick={() => setText(liveText)}>
+              برگرداندن متن به نسخهٔ منتشرشده
+            </Button>
+          </Flex>
+          {published && (
+            <Card>
+              <Text weight="bold" size="2">
+                تفاوت با نسخهٔ پیشین
+              </Text>
+              <DiffView before={published.before} after={published.after} />
+            </Card>
+          )}
+        </Flex>
+        <Flex direction="column" gap="2" style={{ flex: '0 1 410px' }}>
+          <Text weight="bold">پیش‌نمایش برای مشتری (عرض گوشی)</Text>
+          {document && checkedFor === document && problems?.length === 0 ? (
+            <Preview kind={entry.kind} document={document} forms={forms} desks={desks} />
+          ) : (
+            <Text size="2" color="gray">
+              پیش‌نمایش پس از رفع ایرادها نشان داده می‌شود.
+            </Text>
+          )}
+        </Flex>
+      </Flex>
+      <Versions entry={entry} />
+    </Flex>
+  );
+}
+
+export default function CatalogueEditorPage() {
+  const entries = useQuery({
+    queryKey: ENTRIES_KEY,
+    queryFn: () => call<{ entries: Entry[]; problems: Problem[] }>(api.POST('/api/sys/fetchCatalogueEntries')),
+  });
+  const [selected, setSelected] = useState<string | null>(null);
+  const list = entries.data?.entries ?? [];
+  const entry = list.find((e) => keyOf(e) === selected) ?? null;
+  const forms = list.filter((e) => e.kind === 'form').map((e) => e.document as unknown as FormType);
+  const desks = list.filter((e) => e.kind === 'desk').map((e) => e.document as unknown as Desk);
+
+  return (
+    <Flex direction="column" gap="4" data-testid="catalogue-page">
+      <Heading size="5">کاتالوگ میزها و فرم‌ها</Heading>
+      <Text size="2" color="gray">
+        فایل‌های زیر schemas پیش‌فرض‌های بازبینی‌شده‌اند؛ نسخهٔ منتشرشده از این صفحه جای فایل را می‌گیرد و بی‌درنگ برای
+        همهٔ مشتریان زنده می‌شود.
+      </Text>
+      {entries.isError && (
+        <Callout.Root color="red">
+          <Callout.Text>{digMessage(entries.error) ?? FALLBACK_MESSAGE}</Callout.Text>
+        </Callout.Root>
+      )}
+      {(entries.data?.problems.length ?? 0) > 0 && (
+        <Callout.Root color="orange" data-testid="catalogue-file-problems">
+          <Callout.Text>این فایل‌ها پذیرفته نشدند و نسخهٔ پیشینشان زنده مانده است:</Callout.Text>
+          {entries.data!.problems.map((p, i) => (
+            <Text as="div" size="2" key={i}>
+              <Code dir="ltr" variant="ghost">
+                {p.file} {p.pointer}
+              </Code>{' '}
+              {p.msg}
+            </Text>
+          ))}
+        </Callout.Root>
+      )}
+      <Flex direction="column" gap="1" style={{ maxWidth: 480 }}>
+        <Text as="label" weight="bold" id="catalogue-entry-label">
+          میز یا نوع فرم
+        </Text>
+        <Select.Root value={selected ?? undefined} onValueChange={setSelected}>
+          <Select.Trigger
+            placeholder="یک میز یا نوع فرم را انتخاب کنید"
+            aria-labelledby="catalogue-entry-label"
+            data-testid="catalogue-entry-select"
+          />
+          <Select.Content position="popper">
+            {(['form', 'desk'] as const).map((kind) => (
+              <Select.Group key={kind}>
+                <Select.Label>{kind === 'form' ? 'انواع فرم' : 'میزها'}</Select.Label>
+                {list
+                  .filter((e) => e.kind === kind)
+                  .map((e) => (
+                    <Select.Item key={keyOf(e)} value={keyOf(e)} data-testid={`catalogue-entry-${keyOf(e)}`}>
+                      {e.title} ({e.identifier})
+                      {e.source === 'published' ? ` — نسخهٔ ${formatNumber(e.version ?? 0)}` : ''}
+                    </Select.Item>
+                  ))}
+              </Select.Group>
+            ))}
+          </Select.Content>
+        </Select.Root>
+      </Flex>
+      {entry && (
+        <Flex gap="2" align="center" wrap="wrap">
+          <Badge>{KIND_TITLE[entry.kind]}</Badge>
+          <Badge color={entry.source === 'published' ? 'green' : 'gray'} data-testid="catalogue-source">
+            {entry.source === 'published'
+              ? `منتشرشده، نسخهٔ ${formatNumber(entry.version ?? 0)}`
+              : 'از فایل بازبینی‌شده'}
+          </Badge>
+          {entry.file && (
+            <Code dir="ltr" variant="ghost">
+              {entry.file}
+            </Code>
+          )}
+        </Flex>
+      )}
+      {entry && <Editor key={keyOf(entry)} entry={entry} forms={forms} desks={desks} />}
+    </Flex>
+  );
+}

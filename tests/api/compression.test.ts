@@ -1,0 +1,114 @@
+/**
+ * Compression and caching of the built web app (issue 10): every text file the build wrote is served brotli-
+ * compressed to a client that accepts brotli, gzip-compressed to one that accepts only gzip (both made at build
+ * time, build/compress.ts), with Vary: Accept-Encoding; hashed assets are immutable for a year, HTML is revalidated,
+ * the history fallback's HTML included.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isTextAsset } from '../../build/compress';
+import { type RunningServer, startServer, webDir } from '../support/server';
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A GET that leaves the body as sent (fetch would decompress it and hide the encoding). */
+function rawGet(urlPath: string, acceptEncoding: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${server.url}${urlPath}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+/** The text files a client can ask for: everything the build wrote, less the compressed copies and build reports. */
+function servedTextFiles(): string[] {
+  return readdirSync(webDir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && isTextAsset(e.name))
+    .map((e) => path.relative(webDir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .filter((file) => !file.split('/').some((part) => part.startsWith('.')));
+}
+
+describe('compressed and cached static files', () => {
+  it('serves every text file of the build brotli-compressed to a client that accepts brotli', async () => {
+    const files = servedTextFiles();
+    expect(files.filter((f) => f.startsWith('assets/') && f.endsWith('.js')).length).toBeGreaterThan(10);
+    expect(files.some((f) => f.endsWith('.css'))).toBe(true);
+    for (const file of files) {
+      const res = await rawGet(`/${file}`, 'gzip, deflate, br');
+      expect(res.status, file).toBe(200);
+      expect(res.headers['content-encoding'], file).toBe('br');
+      expect(res.headers.vary, file).toMatch(/accept-encoding/i);
+      expect(brotliDecompressSync(res.body).equals(readFileSync(path.join(webDir, file))), file).toBe(true);
+    }
+  });
+
+  it('serves gzip to a client that accepts only gzip, and the file as it is to one that accepts nothing', async () => {
+    const [script] = servedTextFiles().filter((f) => f.startsWith('assets/') && f.endsWith('.js'));
+    const gzip = await rawGet(`/${script}`, 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).equals(readFileSync(path.join(webDir, script!)))).toBe(true);
+    const plain = await rawGet(`/${script}`, 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(readFileSync(path.join(webDir, script!)))).toBe(true);
+  });
+
+  it('makes hashed assets immutable for a year', async () => {
+    const assets = servedTextFiles().filter((f) => f.startsWith('assets/'));
+    for (const file of assets.slice(0, 5)) {
+      const res = await rawGet(`/${file}`, 'br');
+      expect(res.headers['cache-control'], file).toBe('public, max-age=31536000, immutable');
+    }
+  });
+
+  it.each(['/', '/request/myWallet', '/services/educational', '/desks/toeflGeneralCpr', '/management/tasks'])(
+    'sends the HTML page at %s compressed and revalidated on each use',
+    async (urlPath) => {
+      const res = await rawGet(urlPath, 'gzip, deflate, br');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(brotliDecompressSync(res.body).toString('utf8')).toContain('<div id="root">');
+    },
+  );
+});
+
+describe('prerendered public pages', () => {
+  it.each([
+    ['/', 'پرداخت ارزی، با ریال'],
+    ['/services/educational', 'پرداخت هزینه‌های دانشگاه'],
+    ['/desks/toeflGeneralCpr', 'آزمون تافل'],
+  ])('%s arrives drawn, with no inline script', async (urlPath, text) => {
+    const html = brotliDecompressSync((await rawGet(urlPath, 'br')).body).toString('utf8');
+    const root = html.slice(html.indexOf('<div id="root">'));
+    expect(root).toContain(text);
+    // The CSP runs no inline script: only the module scripts by address, and the catalogue as JSON data.
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1]);
+    expect(inline.every((attrs) => /type="application\/json"/.test(attrs ?? ''))).toBe(true);
+  });
+
+  it('a page with no prerendered file gets the empty shell', async () => {
+    const html = brotliDecompressSync((await rawGet('/request/myWallet', 'br')).body).toString('utf8');
+    expect(html).toContain('<div id="root"></div>');
+  });
+});

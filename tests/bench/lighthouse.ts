@@ -1,0 +1,68 @@
+/**
+ * Lighthouse's default mobile run (simulated slow 4G and a 4x slower CPU) on pages of the built app, against
+ * Debian's Chromium (no network needed): performance, accessibility and best-practices scores, Largest Contentful
+ * Paint, and the bytes each page transfers. The first page of a new visitor is `/`.
+ */
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { startServer } from '../support/server';
+
+export interface PageFigures {
+  performance: number | null;
+  accessibility: number | null;
+  bestPractices: number | null;
+  lcpMs: number;
+  fcpMs: number;
+  totalBlockingTimeMs: number;
+  transferredBytes: number;
+}
+
+const round = (n: number | undefined) => Math.round(n ?? 0);
+
+export async function benchLighthouse(paths: string[]): Promise<Record<string, PageFigures>> {
+  const server = await startServer({ env: { LOG_LEVEL: 'warn' } });
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+  });
+  const out: Record<string, PageFigures> = {};
+  try {
+    for (const path of paths) {
+      const result = await lighthouse(
+        server.url + path,
+        { port: chrome.port, output: 'json', logLevel: 'error' },
+        {
+          extends: 'lighthouse:default',
+          settings: { onlyCategories: ['performance', 'accessibility', 'best-practices'] },
+        },
+      );
+      if (!result) throw new Error(`lighthouse gave no result for ${path}`);
+      const { categories, audits } = result.lhr;
+      if (process.env.BENCH_LIGHTHOUSE_DETAILS) {
+        const items = (audits['total-byte-weight']?.details as { items?: Array<{ url: string; totalBytes: number }> })
+          ?.items;
+        for (const item of items ?? []) console.error(path, item.totalBytes, item.url);
+      }
+      out[path] = {
+        performance: categories.performance?.score ?? null,
+        accessibility: categories.accessibility?.score ?? null,
+        bestPractices: categories['best-practices']?.score ?? null,
+        lcpMs: round(audits['largest-contentful-paint']?.numericValue),
+        fcpMs: round(audits['first-contentful-paint']?.numericValue),
+        totalBlockingTimeMs: round(audits['total-blocking-time']?.numericValue),
+        transferredBytes: round(audits['total-byte-weight']?.numericValue),
+      };
+    }
+  } finally {
+    chrome.kill();
+    await server.stop();
+  }
+  return out;
+}
+
+// `node --import tsx tests/bench/lighthouse.ts /path …`: the Lighthouse figures alone, on the web build in place.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const paths = process.argv.slice(2);
+  console.log(JSON.stringify(await benchLighthouse(paths.length ? paths : ['/']), null, 2));
+  process.exit(0);
+}

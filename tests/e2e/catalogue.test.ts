@@ -1,0 +1,141 @@
+/**
+ * The staff catalogue page in Chromium (issue 17, second "Done when"): the conference-fee form type (added as JSON,
+ * tests/support/conference-desk.ts) is edited on the page — a mistake reported in Persian at its JSON pointer as
+ * one types, then fixed —, previewed at phone width as a customer sees it, published, seen live on a desk page
+ * already open on a phone in another browser context (no reload), published again, and returned to its previous
+ * version and then to its reviewed file, each seen live on that page. The diff to the previous version is shown.
+ * Screenshot: tests/artifacts/screenshots/catalogue-editor.png.
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { withConferenceDesk } from '../support/conference-desk';
+import { loginAdmin, type RunningServer, startServer } from '../support/server';
+
+const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
+const schemas = withConferenceDesk();
+let server: RunningServer;
+let browser: Browser;
+let admin: string;
+
+beforeAll(async () => {
+  server = await startServer({ env: { SCHEMAS_DIR: schemas } });
+  browser = await launchBrowser();
+  admin = await loginAdmin(server);
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  rmSync(schemas, { recursive: true, force: true });
+});
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+/** Puts the editor's caret right after the first `text` in it, ready for typing there. */
+async function caretAfter(page: Page, text: string) {
+  const editor = page.getByTestId('catalogue-editor');
+  await editor.focus();
+  const found = await editor.evaluate((element, needle) => {
+    const area = element as HTMLTextAreaElement;
+    const at = area.value.indexOf(needle);
+    if (at < 0) return false;
+    area.setSelectionRange(at + needle.length, at + needle.length);
+    return true;
+  }, text);
+  expect(found, text).toBe(true);
+}
+
+/** The label of the contact e-mail field on a page (the form's title for it). */
+const emailLabel = (page: Page, title: string) => page.locator('label', { hasText: title }).first();
+
+describe('the staff catalogue page', () => {
+  it('edits, previews and publishes a form type live to an open desk page, then returns to earlier versions', async () => {
+    // A customer's desk page, open on a phone before anything is published.
+    const customerContext = await browser.newContext({ viewport: PHONE });
+    const desk = await customerContext.newPage();
+    const deskErrors = watchErrors(desk);
+    await desk.goto(`${server.url}/desks/conferenceFeeCpr`);
+    await desk.getByTestId('desk-page').waitFor();
+    await emailLabel(desk, 'ایمیل تماس').waitFor();
+
+    const staffContext = await browser.newContext({ viewport: DESKTOP });
+    await staffContext.addInitScript((t) => localStorage.setItem('token', t), admin);
+    const page = await staffContext.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/management/catalogue`);
+    await page.getByTestId('catalogue-page').waitFor();
+    await page.getByTestId('catalogue-entry-select').click();
+    await page.getByTestId('catalogue-entry-form:conferenceFee').click();
+    const editor = page.getByTestId('catalogue-editor');
+    await expect.poll(() => editor.inputValue()).toContain('"formType": "conferenceFee"');
+    expect(await editor.getAttribute('dir')).toBe('ltr');
+    expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
+    await page.getByTestId('catalogue-valid').waitFor();
+
+    // A mistake typed into the JSON is reported at its pointer in Persian, as one types; fixed, it is valid again.
+    await caretAfter(page, '"pricing": "foreignAmount');
+    await editor.pressSequentially('X');
+    const problems = page.getByTestId('catalogue-editor-problems');
+    await problems.waitFor();
+    expect(await problems.textContent()).toContain('/pricing');
+    expect(await problems.textContent()).toContain('مقدار باید یکی از این‌ها باشد');
+    expect(await page.getByTestId('catalogue-publish').isDisabled()).toBe(true);
+    await editor.press('Backspace');
+    await page.getByTestId('catalogue-valid').waitFor();
+
+    // The change: the contact e-mail's title. The preview draws it at phone width as the customer will see it.
+    await caretAfter(page, '"title": "ایمیل تماس');
+    await editor.pressSequentially(' (کاری)');
+    await page.getByTestId('catalogue-valid').waitFor();
+    const preview = page.getByTestId('catalogue-preview');
+    await emailLabel(page, 'ایمیل تماس (کاری)').waitFor();
+    expect((await preview.boundingBox())!.width).toBeLessThanOrEqual(390);
+    expect(await preview.locator('#root_attendees_0_fullName').count()).toBe(1);
+    await page.screenshot({ path: path.join(shots, 'catalogue-editor.png'), fullPage: true });
+
+    // Published: the open desk page shows it without a reload; the page shows the diff to the previous version.
+    await page.getByTestId('catalogue-publish').click();
+    await page.getByText('نسخهٔ ۱ منتشر شد.').waitFor();
+    await emailLabel(desk, 'ایمیل تماس (کاری)').waitFor({ timeout: 15_000 });
+    const diff = page.getByTestId('catalogue-diff').first();
+    await diff.waitFor();
+    expect(await diff.locator('[data-kind="added"]').textContent()).toContain('ایمیل تماس (کاری)');
+    expect(await diff.locator('[data-kind="removed"]').textContent()).toContain('ایمیل تماس"');
+    await page.getByTestId('catalogue-source').filter({ hasText: 'نسخهٔ ۱' }).waitFor();
+
+    // A second version, then one click back to the first.
+    await caretAfter(page, '(کاری');
+    await editor.pressSequentially(' یا شخصی');
+    await page.getByTestId('catalogue-valid').waitFor();
+    await page.getByTestId('catalogue-publish').click();
+    await page.getByText('نسخهٔ ۲ منتشر شد.').waitFor();
+    await emailLabel(desk, 'ایمیل تماس (کاری یا شخصی)').waitFor({ timeout: 15_000 });
+    await page.getByTestId('catalogue-revert-1').click();
+    await page.getByText('به نسخهٔ ۱ بازگشت؛ نسخهٔ ۳ منتشر شد.').waitFor();
+    await emailLabel(desk, 'ایمیل تماس (کاری)').waitFor({ timeout: 15_000 });
+    expect(await emailLabel(desk, 'ایمیل تماس (کاری یا شخصی)').count()).toBe(0);
+    await expect.poll(() => editor.inputValue()).not.toContain('یا شخصی');
+    await page.getByTestId('catalogue-version-3').getByText('بازگشت به نسخهٔ ۱').waitFor();
+
+    // And back to the reviewed file under schemas/.
+    await page.getByTestId('catalogue-revert-file').click();
+    await page.getByText('به فایل بازبینی‌شدهٔ schemas بازگشت.').waitFor();
+    await expect.poll(() => emailLabel(desk, 'ایمیل تماس (کاری)').count(), { timeout: 15_000 }).toBe(0);
+    await emailLabel(desk, 'ایمیل تماس').waitFor();
+    await page.getByTestId('catalogue-source').filter({ hasText: 'از فایل' }).waitFor();
+
+    expect(errors).toEqual([]);
+    expect(deskErrors).toEqual([]);
+    await staffContext.close();
+    await customerContext.close();
+  });
+});
