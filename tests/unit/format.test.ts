@@ -4,6 +4,7 @@ import {
   formatNumber,
   formatPhone,
   formatRial,
+  formatToman,
   groupNumber,
   groupPhone,
   persianNumerals,
@@ -144,5 +145,24 @@ describe('digits', () => {
     expect(toPersianDigits(-1.5)).toBe('-۱.۵');
     expect(toPersianDigits(12345678901234567890n)).toBe('۱۲۳۴۵۶۷۸۹۰۱۲۳۴۵۶۷۸۹۰');
     expect(reexported).toBe(toPersianDigits);
+  });
+});
+
+describe('formatToman', () => {
+  it('divides by ten exactly, keeping a tenth of a toman', () => {
+    expect(formatToman(1035000)).toBe('۱۰۳٬۵۰۰ تومان');
+    expect(formatToman(1035005)).toBe('۱۰۳٬۵۰۰٫۵ تومان');
+    expect(formatToman(5)).toBe('۰٫۵ تومان');
+    expect(formatToman(0)).toBe('۰ تومان');
+    expect(formatToman(-250)).toBe('-۲۵ تومان');
+  });
+  it('is exact beyond the safe integers and reads any digits', () => {
+    expect(formatToman(12345678901234567890n)).toBe('۱٬۲۳۴٬۵۶۷٬۸۹۰٬۱۲۳٬۴۵۶٬۷۸۹ تومان');
+    expect(formatToman('۱٬۰۳۵٬۰۰۰')).toBe('۱۰۳٬۵۰۰ تومان');
+  });
+  it('refuses what is not a whole number of rial', () => {
+    expect(formatToman('12.5')).toBe('');
+    expect(formatToman(Number.NaN)).toBe('');
+    expect(formatToman('abc')).toBe('');
   });
 });

@@ -43,6 +43,21 @@ export function formatRial(n: number | bigint | string): string {
   return amount && `${amount} ریال`;
 }
 
+/**
+ * The toman equivalent of a rial amount (one toman is ten rial), exact: 1035005 -> '۱۰۳٬۵۰۰٫۵ تومان'. Customers
+ * think in toman while every price and ledger figure is rial; '' when n is not a whole number of rial.
+ */
+export function formatToman(n: number | bigint | string): string {
+  const text = typeof n === 'string' ? toEnglishDigits(n.trim()).replace(/[,٬\s]/g, '') : String(n);
+  const match = /^([-+]?)(\d+)$/.exec(text);
+  if (!match) return '';
+  const [, sign, digits] = match as unknown as [string, string, string];
+  const whole = digits.slice(0, -1) || '0';
+  const tenth = digits.slice(-1);
+  const toman = formatNumber(`${sign}${whole}${tenth === '0' ? '' : `.${tenth}`}`);
+  return toman && `${toman} تومان`;
+}
+
 /** Groups a phone number in Latin digits: the rest, the 3 digits before the last 4, the last 4 ('0912 345 6789'). */
 export function groupPhone(s: string): string {
   const text = toEnglishDigits(String(s).trim());

@@ -10,10 +10,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import type { DataTable as TableDef } from '../../../generated/schemas/table';
-import { displayDate } from '../../../shared/format/dates';
+import { displayDate, relativeTime } from '../../../shared/format/dates';
 import { formatNumber, formatPhone, formatRial } from '../../../shared/format';
 import { ApiError, api, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { calendarAtom } from '../../lib/calendar';
+import { useNow } from '../../lib/useNow';
 import { Latin } from '../Latin';
 import { showSnackbar } from '../shell/snackbar';
 import { type ExportFormat, exportRows } from './export';
@@ -71,6 +72,7 @@ export function DataTable({
   stackOnMobile?: boolean;
 }) {
   const calendar = useAtomValue(calendarAtom);
+  const now = useNow();
   const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
@@ -125,12 +127,21 @@ export function DataTable({
       case 'rial':
         return <span className="ltr">{formatRial(v as number)}</span>;
       case 'date':
-      case 'dateTime':
+        return <span className="ltr">{displayDate(v as string, 'slashDate', calendar)}</span>;
+      case 'dateTime': {
+        // A recent event also says how long ago it was, under its date.
+        const ago = relativeTime(v as string, now);
         return (
-          <span className="ltr">
-            {displayDate(v as string, col.type === 'date' ? 'slashDate' : 'dateTime', calendar)}
-          </span>
+          <>
+            <span className="ltr">{displayDate(v as string, 'dateTime', calendar)}</span>
+            {ago && (
+              <Text as="div" size="1" color="gray" data-testid="relative-time">
+                {ago}
+              </Text>
+            )}
+          </>
         );
+      }
       case 'boolean':
         return v ? <Badge color="green">بله</Badge> : <Badge color="gray">خیر</Badge>;
       case 'phone':

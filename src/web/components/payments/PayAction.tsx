@@ -6,6 +6,7 @@
 import { Box, Button, Callout, Flex, Text } from '@radix-ui/themes';
 import type { components } from '../../../generated/api';
 import { formatRial } from '../../../shared/format';
+import { rialInWords } from '../../../shared/format/persian-words';
 import { usePayPurchase } from '../../lib/payments';
 
 type Purchase = components['schemas']['Purchase'];
@@ -33,6 +34,9 @@ export function PayAction({ purchase }: { purchase: Pick<Purchase, 'id' | 'payab
               {formatRial(freshQuote.expectedPrice)}
             </Text>
           </div>
+          <Text size="1" color="gray" data-testid="fresh-expected-price-words">
+            به حروف: {rialInWords(freshQuote.expectedPrice)}
+          </Text>
           {freshQuote.walletBalance > 0 && (
             <div className="price-row">
               <Text size="2">موجودی کیف پول</Text>

@@ -8,13 +8,25 @@ import {
   ListBulletIcon,
   ReaderIcon,
 } from '@radix-ui/react-icons';
-import { Badge, Box, Button, Flex, Heading, IconButton, SegmentedControl, Separator, Text } from '@radix-ui/themes';
+import {
+  Badge,
+  Box,
+  Button,
+  Flex,
+  Heading,
+  IconButton,
+  SegmentedControl,
+  Separator,
+  Switch,
+  Text,
+} from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import type { CalendarKind } from '../../../shared/calendar';
 import { formatPhone } from '../../../shared/format';
+import { showTomanAtom } from '../../lib/amount-unit';
 import { calendarAtom } from '../../lib/calendar';
 import { staffPagesAtom } from '../../lib/policy';
 import { catalogueAtom, desksOf, menuCategories } from '../../lib/queries/catalogue';
@@ -137,6 +149,17 @@ function CalendarToggle() {
   );
 }
 
+/** The toman equivalent beside the prices a customer decides on (RialText.tsx), remembered like the calendar. */
+function TomanToggle() {
+  const [showToman, setShowToman] = useAtom(showTomanAtom);
+  return (
+    <Text as="label" size="2" mb="2" style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+      نمایش معادل تومان
+      <Switch checked={showToman} onCheckedChange={setShowToman} data-testid="toman-toggle" />
+    </Text>
+  );
+}
+
 export function DrawerContent({ onNavigate }: { onNavigate: () => void }) {
   const user = useAtomValue(userAtom);
   // Only the staff screens the server's access object names for this person.
@@ -153,6 +176,7 @@ export function DrawerContent({ onNavigate }: { onNavigate: () => void }) {
     <div onClick={(e) => (e.target as HTMLElement).closest('a') && onNavigate()}>
       <ProfileSummary onNavigate={onNavigate} />
       <CalendarToggle />
+      <TomanToggle />
       <Separator size="4" my="2" />
 
       <nav aria-label="منوی اصلی">

@@ -1,20 +1,63 @@
 import { Box, Flex, Heading, Text } from '@radix-ui/themes';
+import { useAtomValue } from 'jotai';
+import type { ReactNode } from 'react';
 import type { components } from '../../../generated/api';
 import { formatNumber, formatRial } from '../../../shared/format';
+import { rialInWords } from '../../../shared/format/persian-words';
+import { TomanEquivalent } from '../../components/RialText';
+import { showTomanAtom } from '../../lib/amount-unit';
 import { mmss, useCountdown } from '../../lib/useCountdown';
 
 export type Quote = components['schemas']['Quote'];
 
-function Row({ label, value, strong, testId }: { label: string; value: string; strong?: boolean; testId?: string }) {
+function Row({
+  label,
+  value,
+  strong,
+  testId,
+  below,
+}: {
+  label: string;
+  value: string;
+  strong?: boolean;
+  testId?: string;
+  /** Under the value: its toman equivalent and its words, on the lines the customer confirms. */
+  below?: ReactNode;
+}) {
+  const shown = (
+    <Text size={strong ? '3' : '2'} weight={strong ? 'bold' : 'regular'} className="ltr" data-testid={testId}>
+      {value}
+    </Text>
+  );
   return (
     <div className="price-row">
       <Text size="2" weight={strong ? 'bold' : 'regular'}>
         {label}
       </Text>
-      <Text size={strong ? '3' : '2'} weight={strong ? 'bold' : 'regular'} className="ltr" data-testid={testId}>
-        {value}
-      </Text>
+      {below ? (
+        <Flex direction="column" align="end" gap="1" className="price-row-value">
+          {shown}
+          {below}
+        </Flex>
+      ) : (
+        shown
+      )}
     </div>
+  );
+}
+
+/** The toman equivalent (when the customer chose to see it) and, with `words`, the amount in Persian words. */
+function AmountAside({ rial, words, testId }: { rial: number; words?: boolean; testId: string }) {
+  const showToman = useAtomValue(showTomanAtom);
+  return (
+    <>
+      {showToman && <TomanEquivalent value={rial} testId={`${testId}-toman`} />}
+      {words && (
+        <Text size="1" color="gray" data-testid={`${testId}-words`}>
+          {rialInWords(rial)}
+        </Text>
+      )}
+    </>
   );
 }
 
@@ -39,7 +82,13 @@ export function PriceSummary({ quote, expiresAt }: { quote: Quote; expiresAt: nu
       <Row label="مالیات بر ارزش افزوده کارمزد" value={formatRial(quote.costs.tax)} />
       <Row label="هزینه عملیات" value={formatRial(quote.costs.operationCost)} />
       <Row label="جمع هزینه‌ها" value={formatRial(quote.totalCosts)} />
-      <Row label="مبلغ کل" value={formatRial(quote.expectedPrice)} strong testId="expected-price" />
+      <Row
+        label="مبلغ کل"
+        value={formatRial(quote.expectedPrice)}
+        strong
+        testId="expected-price"
+        below={<AmountAside rial={quote.expectedPrice} words testId="expected-price" />}
+      />
       {quote.walletBalance > 0 && (
         <Row
           label={`از کیف پول (موجودی ${formatRial(quote.walletBalance)})`}
@@ -47,7 +96,13 @@ export function PriceSummary({ quote, expiresAt }: { quote: Quote; expiresAt: nu
           testId="wallet-part"
         />
       )}
-      <Row label="قابل پرداخت" value={formatRial(quote.payablePrice)} strong testId="payable-price" />
+      <Row
+        label="قابل پرداخت"
+        value={formatRial(quote.payablePrice)}
+        strong
+        testId="payable-price"
+        below={quote.payablePrice > 0 ? <AmountAside rial={quote.payablePrice} testId="payable-price" /> : undefined}
+      />
     </Box>
   );
 }
@@ -67,6 +122,7 @@ export function PriceBar({ quote, expiresAt }: { quote: Quote; expiresAt: number
         <Text size="3" weight="bold" className="ltr" data-testid="price-bar-payable">
           {formatRial(quote.payablePrice)}
         </Text>
+        {quote.payablePrice > 0 && <PriceBarToman rial={quote.payablePrice} />}
       </Flex>
       <Flex direction="column" align="end">
         <Text size="1" color="gray">
@@ -78,4 +134,9 @@ export function PriceBar({ quote, expiresAt }: { quote: Quote; expiresAt: number
       </Flex>
     </div>
   );
+}
+
+function PriceBarToman({ rial }: { rial: number }) {
+  const showToman = useAtomValue(showTomanAtom);
+  return showToman ? <TomanEquivalent value={rial} testId="price-bar-payable-toman" /> : null;
 }

@@ -28,7 +28,7 @@ export function BalanceCards() {
             {isPending ? (
               <Skeleton width="140px" height="28px" />
             ) : (
-              <RialText value={data.balance} testId="wallet-balance" />
+              <RialText value={data.balance} testId="wallet-balance" toman />
             )}
           </Text>
           <Text size="1" color="gray">
