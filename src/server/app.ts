@@ -219,6 +219,15 @@ export function jsonNestingExceeds(text: string, max: number): boolean {
   return false;
 }
 
+/**
+ * What helmet puts on every answer, for the answers written before Fastify (and so helmet) sees a request: a JSON
+ * envelope that nothing may sniff, frame or run (decision 013).
+ */
+const RAW_ANSWER_HEADERS =
+  "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\n" +
+  'X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n' +
+  'Cache-Control: no-store\r\n';
+
 /** Fastify's clientErrorHandler: the raw socket gets a whole HTTP answer with the envelope, then is closed. */
 function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Duplex): void {
   // A reset connection has nobody left to answer.
@@ -234,7 +243,7 @@ function answerClientError(this: FastifyInstance, error: Error & { code?: string
     const body = JSON.stringify({ result: false, msg: msg(key), data: null });
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\n${RAW_ANSWER_HEADERS}Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();

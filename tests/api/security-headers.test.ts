@@ -5,6 +5,7 @@
  * X-Forwarded-Proto.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalogue } from '../../src/server/modules/desks/catalogue';
@@ -156,4 +157,57 @@ describe('security headers', () => {
     const plain = await fetch(`${server.url}/api/health`, { headers: { 'x-forwarded-proto': 'http' } });
     expect(plain.headers.get('strict-transport-security')).toBeNull();
   });
+});
+
+/** Writes raw bytes to the server and reads the whole answer until it closes the connection. */
+function rawExchange(bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const { port } = new URL(server.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' ? resolve(answer) : reject(error),
+    );
+    socket.write(bytes);
+  });
+}
+
+function parseRaw(answer: string): { status: number; headers: Map<string, string>; body: string } {
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = new Map(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()] as const),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+describe('answers written before a request is parsed', () => {
+  const cases: Array<[string, string, number, string]> = [
+    [
+      'headers past the limit',
+      `GET /api/public/metaData HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(70_000)}\r\n\r\n`,
+      431,
+      'نشانی یا سرآیندهای درخواست بیش از حد طولانی است.',
+    ],
+    ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n', 400, 'اطلاعات ارسال‌شده معتبر نیست.'],
+  ];
+  it.each(cases)(
+    '%s: the Persian envelope, with the headers every answer carries',
+    async (_name, bytes, status, text) => {
+      const answer = parseRaw(await rawExchange(bytes));
+      expect(answer.status).toBe(status);
+      expect(JSON.parse(answer.body)).toEqual({ result: false, msg: text, data: null });
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(answer.headers.get('x-frame-options')).toBe('DENY');
+      expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(directives(answer.headers.get('content-security-policy') ?? null).get('frame-ancestors')).toEqual([
+        "'none'",
+      ]);
+      expect(answer.headers.get('x-powered-by')).toBeUndefined();
+      expect(answer.headers.get('server')).toBeUndefined();
+    },
+  );
 });
