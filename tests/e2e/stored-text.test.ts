@@ -1,7 +1,8 @@
 /**
  * Stored text is text: markup and `javascript:` links written into free-text fields by customers and staff (a
  * desk's subject, description and target page address, a failed request's reason, user names, group and action
- * titles, Google Ads business titles and websites, MCC titles and notes, a Google Ads rejection reason) are shown
+ * titles, Google Ads business titles and websites, MCC titles and notes, a Google Ads rejection reason, a bank
+ * account's rejection, a withdrawal's refusal and a profile's rejection reasons) are shown
  * literally on every page that shows them, customer's and staff's, in Chromium: no script runs, no link points to
  * `javascript:`. Profile names accept Persian letters only, so markup there is refused with a Persian message.
  * The texts are stored through the API (what a form would send); the pages are opened as their readers would.
@@ -10,7 +11,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser } from '../support/browser';
 import { jpegWithExif, uploadForm } from '../support/images';
-import { moneyHelpers, nationalCodeFor } from '../support/money';
+import { ibanMod97 } from '../../src/shared/iban';
+import { type Customer, moneyHelpers, nationalCodeFor } from '../support/money';
 import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
 import { step } from '../support/steps';
 
@@ -175,6 +177,111 @@ const adsReviewed = step(async () => {
   );
 });
 
+/** A valid IBAN of Bank Mellat (012) for account number `n`. */
+function iban(n: number): string {
+  const account = String(n).padStart(19, '0');
+  return `IR${String(98 - ibanMod97(`IR00012${account}`)).padStart(2, '0')}012${account}`;
+}
+
+async function bankAccountTask(accountId: number): Promise<number> {
+  const row = await server.app.database.db
+    .selectFrom('tasks')
+    .select('id')
+    .where('userBankAccountId', '=', accountId)
+    .where('state', 'in', ['open', 'claimed'])
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function savedAccount(who: Customer, n: number): Promise<{ id: number; taskId: number }> {
+  const account = await ok(
+    await post(server, '/api/me/saveUserBankAccount', { iban: iban(n), ownerName: 'سارا کریمی' }, bearer(who.token)),
+  );
+  const taskId = await bankAccountTask(account.id as number);
+  await ok(await post(server, '/api/sys/fetchApproveUbaOwnerTaskData', { taskId }, bearer(admin)));
+  return { id: account.id as number, taskId };
+}
+
+/** A customer who logged in by code and sent their profile with a national card image: waiting for review. */
+async function submittedProfile(mobileNo: string, n: number): Promise<{ token: string; userId: number }> {
+  const token = await loginByCode(server, mobileNo);
+  const upload = await fetch(`${server.url}/api/me/uploadFile`, {
+    method: 'POST',
+    headers: bearer(token),
+    body: uploadForm(await jpegWithExif(), 'card.jpg'),
+  });
+  const card = ((await upload.json()) as { path: string }).path;
+  await ok(
+    await post(
+      server,
+      '/api/me/updateUserData',
+      {
+        nationalCode: nationalCodeFor(n),
+        firstName: 'سارا',
+        lastName: 'کریمی',
+        dateOfBirth: '1992-02-02',
+        nationalCardImageAddress: card,
+      },
+      bearer(token),
+    ),
+  );
+  const me = await ok(await post(server, '/api/me/fetchUserData', undefined, bearer(token)));
+  return { token, userId: me.id as number };
+}
+
+/**
+ * Reasons staff write about a customer's money and profile: a bank account's ownership rejected, a withdrawal to
+ * an approved one refused, and (for another customer) a profile rejected at level 1.
+ */
+const reasonsStored = step(async () => {
+  const holder = await money.customer();
+  const rejectedAccount = await savedAccount(holder, 7_001);
+  const accountRejection = hostile('K1');
+  await ok(
+    await post(
+      server,
+      '/api/sys/rejectUserBankAccountOwnership',
+      { taskId: rejectedAccount.taskId, reason: accountRejection },
+      bearer(admin),
+    ),
+  );
+  const approved = await savedAccount(holder, 7_002);
+  await ok(await post(server, '/api/sys/approveUserBankAccountOwnership', { taskId: approved.taskId }, bearer(admin)));
+  await money.deposit(holder, 5_000_000);
+  const withdrawal = await ok(
+    await post(
+      server,
+      '/api/me/requestWithdrawal',
+      { bankAccount: approved.id, amount: 1_000_000 },
+      { ...bearer(holder.token), 'idempotency-key': money.newKey() },
+    ),
+  );
+  const withdrawalRefusal = hostile('V1');
+  await ok(
+    await post(
+      server,
+      '/api/sys/withdrawalRefused',
+      { withdrawal: withdrawal.id, reason: withdrawalRefusal },
+      bearer(admin),
+    ),
+  );
+
+  // A new customer's first profile, refused by staff at level 1.
+  const rejectedProfile = await submittedProfile('09147770003', 901);
+  const profileRejection = hostile('P1');
+  const task = await server.app.database.db
+    .selectFrom('tasks')
+    .select('id')
+    .where('type', '=', 'approveProfileAsL1Task')
+    .where('subjectUserId', '=', rejectedProfile.userId)
+    .executeTakeFirstOrThrow();
+  await ok(await post(server, '/api/sys/fetchApproveProfileAsL1TaskData', { taskId: task.id }, bearer(admin)));
+  await ok(
+    await post(server, '/api/sys/rejectProfileAsL1', { taskId: task.id, reason: profileRejection }, bearer(admin)),
+  );
+  return { holder, accountRejection, withdrawalRefusal, rejectedProfile, profileRejection };
+});
+
 describe('stored text is text', () => {
   it('profile names refuse markup with a Persian message', async () => {
     const token = await loginByCode(server, '09147770002');
@@ -226,6 +333,21 @@ describe('stored text is text', () => {
     await detail.getByTestId('state-history').waitFor();
     await showsLiterally(page, [failedReason, desk.subject, desk.customerDescription]);
     await showsLiterally(page, [desk.targetPageAddress]);
+  });
+
+  it("the customer's wallet and profile, and staff's withdrawals, show the reasons literally", async () => {
+    const { holder, accountRejection, withdrawalRefusal, rejectedProfile, profileRejection } = await reasonsStored();
+    const wallet = await pageAs(holder.token);
+    await wallet.goto(`${server.url}/request/myWallet`);
+    await showsLiterally(wallet, [accountRejection, withdrawalRefusal]);
+    const profile = await pageAs(rejectedProfile.token);
+    await profile.goto(`${server.url}/request/myProfile`);
+    await profile.getByTestId('rejection-reason').waitFor();
+    await showsLiterally(profile, [profileRejection]);
+    const staff = await pageAs(admin);
+    await staff.goto(`${server.url}/management/withdrawals`);
+    await staff.getByRole('radio', { name: 'ردشده' }).click();
+    await showsLiterally(staff, [withdrawalRefusal]);
   });
 
   it('staff pages of users, groups, actions, tasks, customers and Google Ads show it literally', async () => {
