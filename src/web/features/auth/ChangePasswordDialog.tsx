@@ -10,6 +10,7 @@ import { type ReactNode, useState } from 'react';
 import { toEnglishDigits } from '../../../shared/digits';
 import { groupPhone } from '../../../shared/format';
 import { LATIN_ATTRIBUTE } from '../../../shared/format/latin';
+import { describedBy, FormField } from '../../components/FormField';
 import { showSnackbar } from '../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { queryClient } from '../../lib/query';
@@ -35,12 +36,7 @@ function PasswordField({
   children?: ReactNode;
 }) {
   return (
-    <>
-      <label htmlFor={id}>
-        <Text size="2" weight="medium">
-          {label}
-        </Text>
-      </label>
+    <FormField id={id} label={label} error={error}>
       <Flex gap="2" align="center">
         <TextField.Root
           id={id}
@@ -52,17 +48,12 @@ function PasswordField({
           inputMode={type === 'text' ? 'numeric' : undefined}
           onChange={(e) => onChange(e.target.value)}
           aria-invalid={Boolean(error)}
-          aria-describedby={error ? `${id}-error` : undefined}
+          aria-describedby={describedBy(id, { error })}
           required
         />
         {children}
       </Flex>
-      {error && (
-        <Text size="1" color="red" role="alert" id={`${id}-error`}>
-          {error}
-        </Text>
-      )}
-    </>
+    </FormField>
   );
 }
 

@@ -12,36 +12,9 @@ import { isValidMobile, isValidNationalCode } from '../../../shared/validation';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { logInWith } from '../../lib/session';
 import { mmss, useCountdown } from '../../lib/useCountdown';
+import { FormField } from '../../components/FormField';
 
 const m = messages.messages;
-
-function Field({
-  id,
-  label,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: string | null | undefined;
-  children: React.ReactNode;
-}) {
-  return (
-    <Flex direction="column" gap="1">
-      <label htmlFor={id}>
-        <Text size="2" weight="medium">
-          {label}
-        </Text>
-      </label>
-      {children}
-      {error && (
-        <Text size="1" color="red" role="alert" id={`${id}-error`}>
-          {error}
-        </Text>
-      )}
-    </Flex>
-  );
-}
 
 function ServerError({ text }: { text: string | null }) {
   if (!text) return null;
@@ -108,7 +81,7 @@ function CodeLogin({ onDone }: { onDone: () => void }) {
   return (
     <form onSubmit={send} noValidate>
       <Flex direction="column" gap="3">
-        <Field id="login-mobile" label="شماره موبایل" error={touched.mobile ? mobileError : null}>
+        <FormField id="login-mobile" label="شماره موبایل" error={touched.mobile ? mobileError : null}>
           <TextField.Root
             id="login-mobile"
             inputMode="tel"
@@ -120,7 +93,7 @@ function CodeLogin({ onDone }: { onDone: () => void }) {
             onBlur={() => setTouched((t) => ({ ...t, mobile: true }))}
             aria-invalid={touched.mobile && Boolean(mobileError)}
           />
-        </Field>
+        </FormField>
         <Button type="submit" variant={counting ? 'soft' : 'solid'} loading={busy && !counting} data-testid="send-code">
           {counting ? 'ارسال دوباره کد' : 'ارسال کد تایید'}
         </Button>
@@ -129,7 +102,7 @@ function CodeLogin({ onDone }: { onDone: () => void }) {
             <Callout.Text>{m['login.activeCodeExists']}</Callout.Text>
           </Callout.Root>
         )}
-        <Field id="login-code" label="کد تایید" error={touched.code ? codeError : null}>
+        <FormField id="login-code" label="کد تایید" error={touched.code ? codeError : null}>
           <TextField.Root
             id="login-code"
             inputMode="numeric"
@@ -145,7 +118,7 @@ function CodeLogin({ onDone }: { onDone: () => void }) {
             }}
             aria-invalid={touched.code && Boolean(codeError)}
           />
-        </Field>
+        </FormField>
         <Flex align="center" justify="between" gap="3">
           <Text size="2" color={counting ? 'teal' : 'gray'} className="ltr" data-testid="countdown" aria-live="off">
             {mmss(left)}
@@ -194,7 +167,7 @@ function PasswordLogin({ onDone }: { onDone: () => void }) {
   return (
     <form onSubmit={submit} noValidate>
       <Flex direction="column" gap="3">
-        <Field id="login-username" label="موبایل یا کد ملی" error={touched ? usernameError : null}>
+        <FormField id="login-username" label="موبایل یا کد ملی" error={touched ? usernameError : null}>
           <TextField.Root
             id="login-username"
             dir="ltr"
@@ -202,8 +175,8 @@ function PasswordLogin({ onDone }: { onDone: () => void }) {
             value={username}
             onChange={(e) => setUsername(e.target.value)}
           />
-        </Field>
-        <Field id="login-password" label="رمز عبور" error={touched ? passwordError : null}>
+        </FormField>
+        <FormField id="login-password" label="رمز عبور" error={touched ? passwordError : null}>
           <TextField.Root
             id="login-password"
             type="password"
@@ -212,7 +185,7 @@ function PasswordLogin({ onDone }: { onDone: () => void }) {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
-        </Field>
+        </FormField>
         <Button type="submit" loading={busy} data-testid="login-by-password">
           ورود
         </Button>
@@ -264,7 +237,7 @@ function EmailLogin({ onDone }: { onDone: () => void }) {
   return (
     <form onSubmit={submit}>
       <Flex direction="column" gap="3">
-        <Field id="login-email" label="ایمیل">
+        <FormField id="login-email" label="ایمیل">
           <TextField.Root
             id="login-email"
             type="email"
@@ -273,8 +246,8 @@ function EmailLogin({ onDone }: { onDone: () => void }) {
             value={email}
             onChange={(e) => setEmail(e.target.value)}
           />
-        </Field>
-        <Field id="login-email-password" label="رمز عبور">
+        </FormField>
+        <FormField id="login-email-password" label="رمز عبور">
           <TextField.Root
             id="login-email-password"
             type="password"
@@ -283,9 +256,9 @@ function EmailLogin({ onDone }: { onDone: () => void }) {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
-        </Field>
+        </FormField>
         {captchaData ? (
-          <Field id="login-captcha" label="کد امنیتی تصویر">
+          <FormField id="login-captcha" label="کد امنیتی تصویر">
             <Flex gap="2" align="center">
               <img src={captchaData.url} alt="کد امنیتی" width={170} height={56} style={{ borderRadius: 8 }} />
               <IconButton type="button" variant="soft" onClick={() => void loadCaptcha()} aria-label="تصویر جدید">
@@ -300,7 +273,7 @@ function EmailLogin({ onDone }: { onDone: () => void }) {
               value={captcha}
               onChange={(e) => setCaptcha(e.target.value)}
             />
-          </Field>
+          </FormField>
         ) : (
           <Button type="button" variant="soft" onClick={() => void loadCaptcha()}>
             نمایش کد امنیتی

@@ -10,6 +10,7 @@ import myBankAccountsTable from '../../../../schemas/tables/myBankAccounts.json'
 import myWithdrawalsTable from '../../../../schemas/tables/myWithdrawals.json';
 import { toEnglishDigits } from '../../../shared/digits';
 import { parseIban } from '../../../shared/iban';
+import { describedBy, FormField, labelId } from '../../components/FormField';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
 import { RialText } from '../../components/RialText';
 import { showSnackbar } from '../../components/shell/snackbar';
@@ -69,45 +70,43 @@ function RegisterAccount() {
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
       <Flex direction="column" gap="2">
-        <Text as="label" size="2" weight="medium" htmlFor="iban-input">
-          شماره شبا
-        </Text>
-        <TextField.Root
+        <FormField
           id="iban-input"
-          dir="ltr"
-          inputMode="text"
-          autoComplete="off"
-          placeholder="IR00 0000 0000 0000 0000 0000 00"
-          value={iban}
-          onChange={(e) => setIban(e.target.value)}
-          onBlur={() => setTouched(iban.trim() !== '')}
-          aria-invalid={showProblem}
-          aria-describedby="iban-help"
-          data-testid="iban-input"
-        />
-        <Text
-          id="iban-help"
-          size="2"
-          color={parsed.ok ? 'green' : showProblem ? 'red' : 'gray'}
-          data-testid="iban-help"
+          label="شماره شبا"
+          help={
+            parsed.ok
+              ? `${parsed.bankName} — ${ibanText(parsed.iban)}`
+              : showProblem
+                ? parsed.message
+                : 'شماره شبای ۲۴ رقمی حسابی که به نام خود شماست، با IR در ابتدا.'
+          }
+          helpColor={parsed.ok ? 'green' : showProblem ? 'red' : 'gray'}
+          helpTestId="iban-help"
         >
-          {parsed.ok
-            ? `${parsed.bankName} — ${ibanText(parsed.iban)}`
-            : showProblem
-              ? parsed.message
-              : 'شماره شبای ۲۴ رقمی حسابی که به نام خود شماست، با IR در ابتدا.'}
-        </Text>
-        <Text as="label" size="2" weight="medium" htmlFor="owner-name-input">
-          نام صاحب حساب
-        </Text>
-        <TextField.Root
-          id="owner-name-input"
-          placeholder="اگر خالی بماند، نام ثبت‌شده در پروفایل شما"
-          value={ownerName}
-          maxLength={100}
-          onChange={(e) => setOwnerName(e.target.value)}
-          data-testid="owner-name-input"
-        />
+          <TextField.Root
+            id="iban-input"
+            dir="ltr"
+            inputMode="text"
+            autoComplete="off"
+            placeholder="IR00 0000 0000 0000 0000 0000 00"
+            value={iban}
+            onChange={(e) => setIban(e.target.value)}
+            onBlur={() => setTouched(iban.trim() !== '')}
+            aria-invalid={showProblem}
+            aria-describedby={describedBy('iban-input', { help: true })}
+            data-testid="iban-input"
+          />
+        </FormField>
+        <FormField id="owner-name-input" label="نام صاحب حساب">
+          <TextField.Root
+            id="owner-name-input"
+            placeholder="اگر خالی بماند، نام ثبت‌شده در پروفایل شما"
+            value={ownerName}
+            maxLength={100}
+            onChange={(e) => setOwnerName(e.target.value)}
+            data-testid="owner-name-input"
+          />
+        </FormField>
         {error && (
           <Callout.Root color="red" role="alert">
             <Callout.Text>{error}</Callout.Text>
@@ -194,56 +193,58 @@ function WithdrawForm() {
       }}
     >
       <Flex direction="column" gap="2">
-        <Text as="label" size="2" weight="medium" id="withdraw-account-label">
-          حساب مقصد
-        </Text>
-        <Select.Root value={selected ? String(selected.id) : ''} onValueChange={setAccount}>
-          <Select.Trigger
-            placeholder="یک حساب تاییدشده را انتخاب کنید"
-            aria-labelledby="withdraw-account-label"
-            data-testid="withdraw-account"
-          />
-          <Select.Content position="popper">
-            {approved.map((a) => (
-              <Select.Item key={a.id} value={String(a.id)}>
-                {a.bankName} — {ibanText(a.iban)}
-              </Select.Item>
-            ))}
-          </Select.Content>
-        </Select.Root>
-        <Text as="label" size="2" weight="medium" htmlFor="withdraw-amount">
-          مبلغ (ریال)
-        </Text>
-        <Flex gap="2" align="center">
-          <TextField.Root
-            id="withdraw-amount"
-            dir="ltr"
-            inputMode="numeric"
-            autoComplete="off"
-            style={{ flexGrow: 1 }}
-            value={amountText}
-            onChange={(e) => setAmountText(e.target.value)}
-            aria-invalid={amountProblem !== null}
-            aria-describedby="withdraw-amount-help"
-            data-testid="withdraw-amount"
-          />
-          <Button
-            type="button"
-            variant="soft"
-            disabled={wallet <= 0}
-            onClick={() => setAmountText(String(wallet))}
-            data-testid="withdraw-all"
-          >
-            همه موجودی
-          </Button>
-        </Flex>
-        <Text id="withdraw-amount-help" size="2" color={amountProblem ? 'red' : 'gray'}>
-          {amountProblem ?? (
-            <>
-              موجودی قابل برداشت: <RialText value={wallet} />
-            </>
-          )}
-        </Text>
+        <FormField id="withdraw-account" label="حساب مقصد">
+          <Select.Root value={selected ? String(selected.id) : ''} onValueChange={setAccount}>
+            <Select.Trigger
+              placeholder="یک حساب تاییدشده را انتخاب کنید"
+              aria-labelledby={labelId('withdraw-account')}
+              data-testid="withdraw-account"
+            />
+            <Select.Content position="popper">
+              {approved.map((a) => (
+                <Select.Item key={a.id} value={String(a.id)}>
+                  {a.bankName} — {ibanText(a.iban)}
+                </Select.Item>
+              ))}
+            </Select.Content>
+          </Select.Root>
+        </FormField>
+        <FormField
+          id="withdraw-amount"
+          label="مبلغ (ریال)"
+          helpColor={amountProblem ? 'red' : 'gray'}
+          help={
+            amountProblem ?? (
+              <>
+                موجودی قابل برداشت: <RialText value={wallet} />
+              </>
+            )
+          }
+        >
+          <Flex gap="2" align="center">
+            <TextField.Root
+              id="withdraw-amount"
+              dir="ltr"
+              inputMode="numeric"
+              autoComplete="off"
+              style={{ flexGrow: 1 }}
+              value={amountText}
+              onChange={(e) => setAmountText(e.target.value)}
+              aria-invalid={amountProblem !== null}
+              aria-describedby={describedBy('withdraw-amount', { help: true })}
+              data-testid="withdraw-amount"
+            />
+            <Button
+              type="button"
+              variant="soft"
+              disabled={wallet <= 0}
+              onClick={() => setAmountText(String(wallet))}
+              data-testid="withdraw-all"
+            >
+              همه موجودی
+            </Button>
+          </Flex>
+        </FormField>
         {error && (
           <Callout.Root color="red" role="alert">
             <Callout.Text>{error}</Callout.Text>

@@ -6,6 +6,7 @@ import { Badge, Button, Callout, Dialog, Flex, Spinner, Text, TextArea } from '@
 import { useEffect, useState } from 'react';
 import type { components } from '../../../../generated/api';
 import { formatIban } from '../../../../shared/iban';
+import { FormField } from '../../../components/FormField';
 import { DialogActions } from '../../../components/DialogActions';
 import { showSnackbar } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
@@ -93,16 +94,15 @@ export function BankAccountReviewDialog({
             <Badge color={data.user.approvedLevel >= 1 ? 'green' : 'orange'} style={{ alignSelf: 'flex-start' }}>
               {data.user.approvedLevel >= 1 ? 'هویت مشتری تایید شده است' : 'هویت مشتری هنوز تایید نشده است'}
             </Badge>
-            <Text as="label" size="2" weight="medium" htmlFor="uba-reject-reason" mt="2">
-              دلیل رد (فقط برای رد؛ مشتری آن را می‌بیند)
-            </Text>
-            <TextArea
-              id="uba-reject-reason"
-              value={reason}
-              maxLength={500}
-              onChange={(e) => setReason(e.target.value)}
-              data-testid="uba-reject-reason"
-            />
+            <FormField id="uba-reject-reason" label="دلیل رد (فقط برای رد؛ مشتری آن را می‌بیند)">
+              <TextArea
+                id="uba-reject-reason"
+                value={reason}
+                maxLength={500}
+                onChange={(e) => setReason(e.target.value)}
+                data-testid="uba-reject-reason"
+              />
+            </FormField>
             <Flex justify="start">
               <Button
                 type="button"

@@ -3,9 +3,10 @@
  * (schemas/tables/withdrawals.json). A requested withdrawal is closed once: «ثبت واریز» with the bank transfer's
  * reference, or «رد» with a reason (the amount returns to the customer's wallet).
  */
-import { Button, Card, Dialog, Flex, Heading, SegmentedControl, Text, TextArea, TextField } from '@radix-ui/themes';
+import { Button, Card, Dialog, Flex, Heading, SegmentedControl, TextArea, TextField } from '@radix-ui/themes';
 import { type FormEvent, useMemo, useState } from 'react';
 import withdrawalsTable from '../../../../../schemas/tables/withdrawals.json';
+import { FormField } from '../../../components/FormField';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
 import { DialogActions } from '../../../components/DialogActions';
 import { RialText } from '../../../components/RialText';
@@ -73,27 +74,29 @@ function DecisionDialog({ target, onClose }: { target: Target | null; onClose: (
         )}
         <form onSubmit={(e) => void submit(e)} noValidate>
           <Flex direction="column" gap="2">
-            <Text as="label" size="2" weight="medium" htmlFor="withdrawal-decision-text">
-              {done ? 'شماره پیگیری واریز بانکی' : 'دلیل رد (مشتری آن را می‌بیند)'}
-            </Text>
-            {done ? (
-              <TextField.Root
-                id="withdrawal-decision-text"
-                dir="ltr"
-                value={text}
-                maxLength={100}
-                onChange={(e) => setText(e.target.value)}
-                data-testid="withdrawal-reference"
-              />
-            ) : (
-              <TextArea
-                id="withdrawal-decision-text"
-                value={text}
-                maxLength={500}
-                onChange={(e) => setText(e.target.value)}
-                data-testid="withdrawal-reason"
-              />
-            )}
+            <FormField
+              id="withdrawal-decision-text"
+              label={done ? 'شماره پیگیری واریز بانکی' : 'دلیل رد (مشتری آن را می‌بیند)'}
+            >
+              {done ? (
+                <TextField.Root
+                  id="withdrawal-decision-text"
+                  dir="ltr"
+                  value={text}
+                  maxLength={100}
+                  onChange={(e) => setText(e.target.value)}
+                  data-testid="withdrawal-reference"
+                />
+              ) : (
+                <TextArea
+                  id="withdrawal-decision-text"
+                  value={text}
+                  maxLength={500}
+                  onChange={(e) => setText(e.target.value)}
+                  data-testid="withdrawal-reason"
+                />
+              )}
+            </FormField>
           </Flex>
           <DialogActions
             mt="4"
