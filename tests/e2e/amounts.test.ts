@@ -56,9 +56,7 @@ describe('amounts and times as a customer reads them', () => {
     await page.goto(`${server.url}/request/myWallet`);
     await page.getByTestId('wallet-balance').waitFor();
     expect(await page.getByTestId('wallet-balance').textContent()).toBe(formatRial(DEPOSIT));
-    expect(await page.getByTestId('wallet-balance-toman').textContent()).toBe(
-      `(معادل ${formatToman(DEPOSIT)})`,
-    );
+    expect(await page.getByTestId('wallet-balance-toman').textContent()).toBe(`(معادل ${formatToman(DEPOSIT)})`);
     expect(formatToman(DEPOSIT)).toBe('۱٬۲۳۴٬۵۶۷٫۵ تومان');
 
     // The deposit just made, in the transactions list: its date, and under it how long ago.
