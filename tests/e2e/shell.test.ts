@@ -116,6 +116,53 @@ describe('shell', () => {
     await page.close();
   });
 
+  it('keeps a collapsible side navigation beside the management pages at desktop width, and none on a phone', async () => {
+    const token = await loginAdmin(server);
+    const context = await browser.newContext({ viewport: DESKTOP });
+    await context.addInitScript((t) => {
+      if (!localStorage.getItem('token')) localStorage.setItem('token', t);
+    }, token);
+    const page = await context.newPage();
+    // Not on the customer's pages.
+    await page.goto(`${server.url}/`);
+    await page.getByTestId('rates-table').waitFor();
+    expect(await page.getByTestId('staff-nav').count()).toBe(0);
+
+    await page.goto(`${server.url}/management`);
+    const side = page.getByRole('navigation', { name: 'منوی مدیریت' });
+    await side.waitFor();
+    for (const name of ['خانه مدیریت', 'کارهای جاری', 'کاربران', 'مدیریت ارزها', 'پرداخت‌های ارزی']) {
+      expect(await side.getByRole('link', { name, exact: true }).count()).toBe(1);
+    }
+    // Beside the page, not over it.
+    const nav = (await side.boundingBox())!;
+    const main = (await page.locator('#main').boundingBox())!;
+    expect(nav.x).toBeGreaterThanOrEqual(main.x + main.width - 1);
+    await side.getByRole('link', { name: 'پرداخت‌های ارزی' }).click();
+    await page.waitForURL(`${server.url}/management/currencyPayments`);
+    await page.getByRole('heading', { name: 'پرداخت‌های ارزی' }).waitFor();
+    expect(await side.getByRole('link', { name: 'پرداخت‌های ارزی' }).getAttribute('aria-current')).toBe('page');
+    await shoot(page, 'staff-nav-desktop', false);
+
+    // Collapsed with the keyboard, the page takes the room, and the choice survives a reload.
+    const toggle = page.getByTestId('staff-nav-toggle');
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await side.waitFor({ state: 'hidden' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect((await page.locator('#main').boundingBox())!.width).toBeGreaterThan(main.width);
+    await page.reload();
+    await page.getByRole('heading', { name: 'پرداخت‌های ارزی' }).waitFor();
+    expect(await page.getByTestId('staff-nav-toggle').getAttribute('aria-expanded')).toBe('false');
+    await page.getByTestId('staff-nav-toggle').click();
+    await side.waitFor();
+
+    // A phone keeps the drawer only.
+    await page.setViewportSize(PHONE);
+    await side.waitFor({ state: 'hidden' });
+    await context.close();
+  });
+
   it('switches a displayed date between Jalali and Gregorian, and remembers the choice', async () => {
     const page = await open('/');
     const updated = page.locator('[data-testid=rate-USD] [data-testid=rate-updated] time');

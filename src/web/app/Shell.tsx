@@ -5,6 +5,7 @@ import { Outlet } from 'react-router-dom';
 import { Breadcrumbs } from '../components/shell/Breadcrumbs';
 import { LiveUpdates } from '../components/shell/LiveUpdates';
 import { ProgressBar } from '../components/shell/ProgressBar';
+import { StaffSideNav, useStaffNav } from '../components/shell/StaffSideNav';
 import { Snackbar } from '../components/shell/snackbar';
 import { TopBar } from '../components/shell/TopBar';
 import { whenIdle } from '../lib/idle';
@@ -41,6 +42,7 @@ export function Shell() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [loginOpen, setLoginOpen] = useAtom(loginDialogOpenAtom);
   const menuButton = useRef<HTMLButtonElement>(null);
+  const staffNav = useStaffNav();
   const close = useCallback(() => {
     setDrawerOpen(false);
     // The header is inert while the drawer is open; give focus back once it is not.
@@ -71,12 +73,15 @@ export function Shell() {
           <Drawer onClose={close} />
         </Suspense>
       )}
-      <main className="app-main" id="main" tabIndex={-1} inert={drawerOpen}>
-        <Breadcrumbs />
-        <Suspense fallback={<PageFallback />}>
-          <Outlet />
-        </Suspense>
-      </main>
+      <div className="app-body" data-staff-nav={staffNav}>
+        {staffNav !== 'none' && <StaffSideNav />}
+        <main className="app-main" id="main" tabIndex={-1} inert={drawerOpen}>
+          <Breadcrumbs />
+          <Suspense fallback={<PageFallback />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
       {loginOpen && (
         <Suspense fallback={null}>
           <LoginDialog open onOpenChange={setLoginOpen} />
