@@ -304,7 +304,7 @@ describe('paying requests', () => {
     expect(after.purchase.expectedPrice).toBe(before.purchase.expectedPrice);
     expect(await balanceOf(me)).toEqual({ balance: 0, reserved: 0 });
     await page.goto(`${server.url}/request/myWallet`);
-    await page.getByTestId('table-myTransactions').getByText('داده‌ای موجود نیست').waitFor();
+    await page.getByTestId('my-transactions-empty').waitFor();
     await page.close();
   });
 });

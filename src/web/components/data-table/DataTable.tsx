@@ -58,6 +58,7 @@ export function DataTable({
   refreshKey = 0,
   decorate,
   stackOnMobile = false,
+  empty,
 }: {
   def: TableDef;
   actions?: (row: Row) => ReactNode;
@@ -70,6 +71,8 @@ export function DataTable({
   decorate?: (items: Row[]) => Row[];
   /** See TableView. */
   stackOnMobile?: boolean;
+  /** Drawn instead of the table while the list has nothing in it at all (no search or filter narrowing it). */
+  empty?: ReactNode;
 }) {
   const calendar = useAtomValue(calendarAtom);
   const now = useNow();
@@ -188,6 +191,11 @@ export function DataTable({
   }));
   if (actions) columns.push({ key: 'actions', title: 'عملیات', cell: actions });
 
+  const nothingYet = !query.isPending && !query.isError && total === 0 && !search && Object.keys(filters).length === 0;
+  if (empty && nothingYet) {
+    return <div data-testid={`table-${def.name}`}>{empty}</div>;
+  }
+
   return (
     <Flex direction="column" gap="3" data-testid={`table-${def.name}`}>
       <Flex gap="2" align="center" wrap="wrap">
@@ -256,39 +264,42 @@ export function DataTable({
         variant="surface"
         stackOnMobile={stackOnMobile}
       />
-      <Flex align="center" justify="between" gap="2" wrap="wrap">
-        <Flex align="center" gap="2">
-          <Text size="2">ردیف در هر صفحه:</Text>
-          <Select.Root
-            value={String(perPage)}
-            onValueChange={(v) => {
-              setPerPage(Number(v));
-              setPage(1);
-            }}
-            size="1"
-          >
-            <Select.Trigger aria-label="ردیف در هر صفحه" />
-            <Select.Content>
-              {PAGE_SIZES.map((s) => (
-                <Select.Item key={s} value={s}>
-                  {formatNumber(s)}
-                </Select.Item>
-              ))}
-            </Select.Content>
-          </Select.Root>
+      {/* No pages to turn through an empty list. */}
+      {total > 0 && (
+        <Flex align="center" justify="between" gap="2" wrap="wrap" data-testid="table-pager">
+          <Flex align="center" gap="2">
+            <Text size="2">ردیف در هر صفحه:</Text>
+            <Select.Root
+              value={String(perPage)}
+              onValueChange={(v) => {
+                setPerPage(Number(v));
+                setPage(1);
+              }}
+              size="1"
+            >
+              <Select.Trigger aria-label="ردیف در هر صفحه" />
+              <Select.Content>
+                {PAGE_SIZES.map((s) => (
+                  <Select.Item key={s} value={s}>
+                    {formatNumber(s)}
+                  </Select.Item>
+                ))}
+              </Select.Content>
+            </Select.Root>
+          </Flex>
+          <Flex align="center" gap="2">
+            <Button size="1" variant="soft" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+              قبلی
+            </Button>
+            <Text size="2" aria-live="polite">
+              صفحهٔ {formatNumber(page)} از {formatNumber(pages)} ({formatNumber(total)} مورد)
+            </Text>
+            <Button size="1" variant="soft" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+              بعدی
+            </Button>
+          </Flex>
         </Flex>
-        <Flex align="center" gap="2">
-          <Button size="1" variant="soft" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            قبلی
-          </Button>
-          <Text size="2" className="ltr">
-            {formatNumber(page)} / {formatNumber(pages)} ({formatNumber(total)})
-          </Text>
-          <Button size="1" variant="soft" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
-            بعدی
-          </Button>
-        </Flex>
-      </Flex>
+      )}
     </Flex>
   );
 }

@@ -13,6 +13,9 @@ interface Snack {
   timeout: number;
 }
 
+/** SPEC section 8: the user module's messages (staff managing users, groups and access) stay 5 s, the others 3 s. */
+export const USER_MODULE_TIMEOUT = 5000;
+
 const snackAtom = atom<Snack | null>(null);
 let nextId = 1;
 

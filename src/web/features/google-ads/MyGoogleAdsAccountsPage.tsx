@@ -16,6 +16,7 @@ import { asTableDef, DataTable } from '../../components/data-table/DataTable';
 import { DialogActions } from '../../components/DialogActions';
 import { asEntryForm, EntryForm, type FormData } from '../../components/form-engine/EntryForm';
 import { showSnackbar } from '../../components/shell/snackbar';
+import { EmptyState } from '../../components/states/EmptyState';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { TermsText } from '../../components/TermsText';
 import { api, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
@@ -136,11 +137,34 @@ export default function MyGoogleAdsAccountsPage() {
         </Flex>
       </Flex>
       <Card size="2" data-testid="my-google-ads-accounts">
-        <DataTable def={accountsDef} decorate={decorateGoogleAdsRows} stackOnMobile />
+        <DataTable
+          def={accountsDef}
+          decorate={decorateGoogleAdsRows}
+          stackOnMobile
+          empty={
+            <EmptyState
+              title="هنوز حساب گوگل ادزی ندارید"
+              testId="my-google-ads-accounts-empty"
+              action={<Button onClick={() => setCreating(true)}>درخواست ساخت حساب</Button>}
+            >
+              پس از درخواست شما، کارشناسان حساب را زیر یکی از پنل‌های مدیریت ارزپی می‌سازند؛ حساب اینجا نشان داده می‌شود
+              و از همین صفحه شارژ می‌شود.
+            </EmptyState>
+          }
+        />
       </Card>
       <Heading size="4">درخواست‌های ساخت حساب</Heading>
       <Card size="2" data-testid="my-google-ads-account-requests">
-        <DataTable def={requestsDef} decorate={decorateAccountRequests} stackOnMobile />
+        <DataTable
+          def={requestsDef}
+          decorate={decorateAccountRequests}
+          stackOnMobile
+          empty={
+            <EmptyState title="درخواست ساخت حسابی ثبت نکرده‌اید" testId="my-google-ads-requests-empty" compact>
+              هر درخواست ساخت حساب با وضعیتش اینجا می‌آید؛ اگر کارشناسان آن را رد کنند، دلیلش هم همین‌جا نوشته می‌شود.
+            </EmptyState>
+          }
+        />
       </Card>
       <CreateAccountDialog open={creating} onClose={() => setCreating(false)} />
     </Flex>

@@ -6,9 +6,10 @@
 import { Box, Button, Callout, Card, Flex, Heading } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import myRequestsTable from '../../../../schemas/tables/myRequests.json';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
+import { EmptyState } from '../../components/states/EmptyState';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { userAtom } from '../../lib/session';
 import { CancelPurchaseButton } from './CancelPurchaseButton';
@@ -60,6 +61,20 @@ export default function MyRequestsPage() {
         <DataTable
           def={def}
           stackOnMobile
+          empty={
+            <EmptyState
+              title="هنوز درخواستی ثبت نکرده‌اید"
+              testId="my-requests-empty"
+              action={
+                <Button asChild>
+                  <Link to="/">دیدن خدمات و ثبت درخواست</Link>
+                </Button>
+              }
+            >
+              هر پرداختی که برایتان انجام می‌دهیم (شهریه، هزینهٔ آزمون، سفارت یا شارژ گوگل ادز) پس از ثبت، با قیمت، وضعیت
+              و رسیدهایش اینجا دیده می‌شود.
+            </EmptyState>
+          }
           actions={(row) => {
             const id = Number(row.id);
             const waiting = row.state === 'waitingForPayment';

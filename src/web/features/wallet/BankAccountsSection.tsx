@@ -12,6 +12,7 @@ import { toEnglishDigits } from '../../../shared/digits';
 import { parseIban } from '../../../shared/iban';
 import { describedBy, FormField, labelId } from '../../components/FormField';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
+import { EmptyState } from '../../components/states/EmptyState';
 import { RialText } from '../../components/RialText';
 import { showSnackbar } from '../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
@@ -292,7 +293,17 @@ export function BankAccountsSection() {
             حساب‌های بانکی
           </Heading>
           <RegisterAccount />
-          <DataTable def={accountsDef} decorate={decorateBankAccounts} stackOnMobile />
+          <DataTable
+            def={accountsDef}
+            decorate={decorateBankAccounts}
+            stackOnMobile
+            empty={
+              <EmptyState title="هنوز حساب بانکی ثبت نکرده‌اید" testId="bank-accounts-empty" compact>
+                برای برداشت از کیف پول، شبای حسابی را که به نام خودتان است در فرم بالا ثبت کنید؛ پس از تایید مالکیت آن
+                به دست کارشناسان، اینجا با نشان سبز دیده می‌شود.
+              </EmptyState>
+            }
+          />
         </Flex>
       </Card>
       <Card size="2" data-testid="withdrawals">
@@ -301,7 +312,16 @@ export function BankAccountsSection() {
             برداشت از کیف پول
           </Heading>
           <WithdrawForm />
-          <DataTable def={withdrawalsDef} decorate={decorateWithdrawals} stackOnMobile />
+          <DataTable
+            def={withdrawalsDef}
+            decorate={decorateWithdrawals}
+            stackOnMobile
+            empty={
+              <EmptyState title="هنوز برداشتی نداشته‌اید" testId="withdrawals-empty" compact>
+                هر برداشت با مبلغ، حساب مقصد و شمارهٔ پیگیری واریز بانک اینجا می‌آید.
+              </EmptyState>
+            }
+          />
         </Flex>
       </Card>
     </>

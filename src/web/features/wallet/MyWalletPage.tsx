@@ -5,7 +5,7 @@
  * transaction red when it failed and green when it succeeded. A transaction of a collection links to its receipt.
  * Below the balance, the customer's bank accounts and withdrawals (BankAccountsSection). wallet.changed refreshes all.
  */
-import { Card, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
+import { Button, Card, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
 import myTransactionsTable from '../../../../schemas/tables/myTransactions.json';
@@ -16,6 +16,7 @@ import {
   transactionAmount,
 } from '../../../shared/transaction-tones';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
+import { EmptyState } from '../../components/states/EmptyState';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { pathOf } from '../../lib/routes';
 import { userAtom } from '../../lib/session';
@@ -52,6 +53,20 @@ export default function MyWalletPage() {
             def={def}
             decorate={decorate}
             stackOnMobile
+            empty={
+              <EmptyState
+                title="هنوز تراکنشی ندارید"
+                testId="my-transactions-empty"
+                action={
+                  <Button asChild>
+                    <Link to="/">دیدن خدمات</Link>
+                  </Button>
+                }
+              >
+                پرداخت‌ها، واریزها و برگشت وجه به کیف پول، هر کدام با کد پیگیری، اینجا فهرست می‌شوند. برای پرداخت لازم
+                نیست کیف پول را از پیش شارژ کنید: هزینهٔ هر درخواست هنگام ثبت آن آنلاین پرداخت می‌شود.
+              </EmptyState>
+            }
             actions={(row) =>
               typeof row.collectionId === 'number' ? (
                 <RadixLink asChild size="2">

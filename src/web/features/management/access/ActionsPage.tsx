@@ -12,7 +12,7 @@ import actionValidators from '../../../../../src/generated/form-validators/actio
 import actionsTable from '../../../../../schemas/tables/actions.json';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
 import { asEntryForm, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
-import { showSnackbar } from '../../../components/shell/snackbar';
+import { showSnackbar, USER_MODULE_TIMEOUT } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { ConfirmDialog } from './ConfirmDialog';
 import { type Action, groupsQuery, invalidateAccess } from './queries';
@@ -43,7 +43,7 @@ function ActionDialog({ action, onClose }: { action: Action | null; onClose: () 
           },
         }),
       );
-      showSnackbar(action ? 'دسترسی ذخیره شد.' : 'دسترسی افزوده شد.', 'green');
+      showSnackbar(action ? 'دسترسی ذخیره شد.' : 'دسترسی افزوده شد.', 'green', USER_MODULE_TIMEOUT);
       invalidateAccess();
       onClose();
     } catch (err) {
@@ -142,7 +142,7 @@ export default function ActionsPage() {
           confirmLabel="حذف شود"
           onConfirm={async () => {
             await call(api.POST('/api/users/removeAction', { body: { id: action.id } }));
-            showSnackbar(`دسترسی «${action.title}» حذف شد.`, 'green');
+            showSnackbar(`دسترسی «${action.title}» حذف شد.`, 'green', USER_MODULE_TIMEOUT);
             invalidateAccess();
           }}
           onClose={close}

@@ -14,7 +14,7 @@ import groupsTable from '../../../../../schemas/tables/groups.json';
 import { formatNumber } from '../../../../shared/format';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
 import { asEntryForm, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
-import { showSnackbar } from '../../../components/shell/snackbar';
+import { showSnackbar, USER_MODULE_TIMEOUT } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { ConfirmDialog } from './ConfirmDialog';
 import { actionsQuery, type Group, invalidateAccess, staffQuery } from './queries';
@@ -45,7 +45,7 @@ function GroupDialog({ group, onClose }: { group: Group | null; onClose: () => v
       const id = saved.id;
       await call(api.POST('/api/users/saveGroupActions', { body: { id, actions: chosenActions.map(Number) } }));
       await call(api.POST('/api/users/saveGroupUsers', { body: { id, users: members.map(Number) } }));
-      showSnackbar(group ? 'گروه ذخیره شد.' : 'گروه افزوده شد.', 'green');
+      showSnackbar(group ? 'گروه ذخیره شد.' : 'گروه افزوده شد.', 'green', USER_MODULE_TIMEOUT);
       invalidateAccess();
       onClose();
     } catch (err) {
@@ -191,7 +191,7 @@ export default function GroupsPage() {
           confirmLabel="حذف شود"
           onConfirm={async () => {
             await call(api.POST('/api/users/removeGroup', { body: { id: group.id } }));
-            showSnackbar(`گروه «${group.title}» حذف شد.`, 'green');
+            showSnackbar(`گروه «${group.title}» حذف شد.`, 'green', USER_MODULE_TIMEOUT);
             invalidateAccess();
           }}
           onClose={close}

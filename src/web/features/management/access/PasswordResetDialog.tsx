@@ -6,7 +6,7 @@ import passwordResetValidators from '../../../../../src/generated/form-validator
 import messages from '../../../../../schemas/messages/fa.json';
 import { DialogActions } from '../../../components/DialogActions';
 import { asEntryForm, type CrossFieldRule, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
-import { showSnackbar } from '../../../components/shell/snackbar';
+import { showSnackbar, USER_MODULE_TIMEOUT } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import type { UserSummary } from './queries';
 
@@ -26,7 +26,7 @@ export function PasswordResetDialog({ user, onClose }: { user: UserSummary; onCl
     setError(null);
     try {
       await call(api.POST('/api/users/changePassword', { body: { id: user.id, password: String(data.password) } }));
-      showSnackbar('رمز عبور کاربر تغییر کرد و نشست‌های او پایان یافت.', 'green');
+      showSnackbar('رمز عبور کاربر تغییر کرد و نشست‌های او پایان یافت.', 'green', USER_MODULE_TIMEOUT);
       onClose();
     } catch (err) {
       setError(digMessage(err) ?? FALLBACK_MESSAGE);

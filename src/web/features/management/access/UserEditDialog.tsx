@@ -8,7 +8,7 @@ import userEditForm from '../../../../../schemas/entryForms/userEdit.json';
 import userEditValidators from '../../../../../src/generated/form-validators/userEdit';
 import { DialogActions } from '../../../components/DialogActions';
 import { asEntryForm, EntryForm, type FormData, withoutFields } from '../../../components/form-engine/EntryForm';
-import { showSnackbar } from '../../../components/shell/snackbar';
+import { showSnackbar, USER_MODULE_TIMEOUT } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DeactivationText } from './DeactivationText';
@@ -61,7 +61,7 @@ export function UserEditDialog({
         },
       }),
     );
-    showSnackbar(user ? 'تغییرات کاربر ذخیره شد.' : 'کاربر افزوده شد.', 'green');
+    showSnackbar(user ? 'تغییرات کاربر ذخیره شد.' : 'کاربر افزوده شد.', 'green', USER_MODULE_TIMEOUT);
     invalidateAccess();
     onClose();
   };

@@ -3,7 +3,7 @@ import { Callout, CheckboxGroup, Dialog, Text } from '@radix-ui/themes';
 import { DialogActions } from '../../../components/DialogActions';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { showSnackbar } from '../../../components/shell/snackbar';
+import { showSnackbar, USER_MODULE_TIMEOUT } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { groupsQuery, invalidateAccess, type UserSummary } from './queries';
 
@@ -18,7 +18,7 @@ export function UserGroupsDialog({ user, onClose }: { user: UserSummary; onClose
     setError(null);
     try {
       await call(api.POST('/api/users/saveUserGroups', { body: { id: user.id, groups: chosen.map(Number) } }));
-      showSnackbar('گروه‌های کاربر ذخیره شد.', 'green');
+      showSnackbar('گروه‌های کاربر ذخیره شد.', 'green', USER_MODULE_TIMEOUT);
       invalidateAccess();
       onClose();
     } catch (err) {

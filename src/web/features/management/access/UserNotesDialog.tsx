@@ -7,7 +7,7 @@ import { Button, Callout, Dialog, Flex, IconButton, Text, TextField } from '@rad
 import { DialogActions } from '../../../components/DialogActions';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { showSnackbar } from '../../../components/shell/snackbar';
+import { showSnackbar, USER_MODULE_TIMEOUT } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import type { UserSummary } from './queries';
 
@@ -61,7 +61,7 @@ export function UserNotesDialog({ user, onClose }: { user: UserSummary; onClose:
     );
     try {
       await call(api.POST('/api/users/saveUserMetaData', { body: { id: user.id, metaData } }));
-      showSnackbar('یادداشت‌ها ذخیره شد.', 'green');
+      showSnackbar('یادداشت‌ها ذخیره شد.', 'green', USER_MODULE_TIMEOUT);
       onClose();
     } catch (err) {
       setError(digMessage(err) ?? FALLBACK_MESSAGE);

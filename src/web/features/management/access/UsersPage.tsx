@@ -8,7 +8,7 @@ import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import usersTable from '../../../../../schemas/tables/users.json';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
-import { showError, showSnackbar } from '../../../components/shell/snackbar';
+import { showError, showSnackbar, USER_MODULE_TIMEOUT } from '../../../components/shell/snackbar';
 import { api, call } from '../../../lib/api-client';
 import { userAtom } from '../../../lib/session';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -29,7 +29,7 @@ async function reactivate(user: UserSummary) {
         body: { id: user.id, mobileNo: user.mobileNo ?? '', isStaff: user.isStaff, isActive: true },
       }),
     );
-    showSnackbar(`حساب «${user.name}» دوباره فعال شد.`, 'green');
+    showSnackbar(`حساب «${user.name}» دوباره فعال شد.`, 'green', USER_MODULE_TIMEOUT);
     invalidateAccess();
   } catch (error) {
     showError(error);
@@ -101,7 +101,7 @@ export default function UsersPage() {
           confirmLabel="غیرفعال شود"
           onConfirm={async () => {
             await call(api.POST('/api/users/removeUser', { body: { id: user.id } }));
-            showSnackbar(`حساب «${user.name}» غیرفعال شد.`, 'green');
+            showSnackbar(`حساب «${user.name}» غیرفعال شد.`, 'green', USER_MODULE_TIMEOUT);
             invalidateAccess();
           }}
           onClose={close}
