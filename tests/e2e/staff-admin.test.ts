@@ -175,8 +175,22 @@ describe('staff administration', () => {
     await dialog.getByText('تکرار رمز عبور با آن یکی نیست.').waitFor();
     await desk.locator('#reset_passwordRepeat').press('End');
     await desk.locator('#reset_passwordRepeat').pressSequentially('-9');
+    // What a person sees before pressing the button: the repeat as typed, and the mismatch gone.
+    await expect.poll(() => desk.locator('#reset_passwordRepeat').inputValue()).toBe('renewed-secret-9');
+    await dialog.getByText('تکرار رمز عبور با آن یکی نیست.').waitFor({ state: 'detached' });
     await dialog.getByRole('button', { name: 'تغییر رمز عبور' }).click();
-    await desk.getByText('رمز عبور کاربر تغییر کرد و نشست‌های او پایان یافت.').waitFor();
+    await desk
+      .getByText('رمز عبور کاربر تغییر کرد و نشست‌های او پایان یافت.')
+      .waitFor()
+      .catch(async (error: unknown) => {
+        // Say what the screen showed instead: the dialog (still open? an error?) and any snackbar.
+        const shown = {
+          dialog: (await dialog.count()) ? await dialog.innerText() : 'closed',
+          snackbar: await desk.getByRole('status').allInnerTexts(),
+        };
+        await desk.screenshot({ path: `${shots}/staff-reset-password-missed.png` });
+        throw new Error(`no success snackbar: ${JSON.stringify(shown)}`, { cause: error });
+      });
 
     const phone = await (await browser.newContext({ viewport: PHONE })).newPage();
     await passwordLogIn(phone, MEMBER.mobileNo, MEMBER.password);

@@ -21,11 +21,14 @@ export function PasswordResetDialog({ user, onClose }: { user: UserSummary; onCl
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const save = async () => {
+  // The data the form submitted (checked by it), not the last state this dialog stored.
+  const save = async (submitted: FormData) => {
     setBusy(true);
     setError(null);
     try {
-      await call(api.POST('/api/users/changePassword', { body: { id: user.id, password: String(data.password) } }));
+      await call(
+        api.POST('/api/users/changePassword', { body: { id: user.id, password: String(submitted.password) } }),
+      );
       showSnackbar('رمز عبور کاربر تغییر کرد و نشست‌های او پایان یافت.', 'green', USER_MODULE_TIMEOUT);
       onClose();
     } catch (err) {
@@ -47,7 +50,7 @@ export function PasswordResetDialog({ user, onClose }: { user: UserSummary; onCl
           idPrefix="reset"
           formData={data}
           onChange={setData}
-          onSubmit={() => void save()}
+          onSubmit={(submitted) => void save(submitted)}
           crossFieldErrors={repeated}
         >
           <DialogActions error={error} busy={busy} submitLabel="تغییر رمز عبور" mt="3" />
