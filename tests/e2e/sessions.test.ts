@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MONTH_NAMES } from '../../src/shared/calendar/month-grid';
 import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
 import { post, type RunningServer, startServer } from '../support/server';
 import { step } from '../support/steps';
@@ -76,8 +77,14 @@ describe('sessions and password change', () => {
     expect(await current.getByTestId('end-session').count()).toBe(0);
     const other = phonePage.locator('[data-testid=session][data-current=false]');
     expect(await other.textContent()).toContain('Linux');
-    // Dates are Jalali by default (a 14xx year), and the page fits a 390px phone.
+    // Dates are Jalali by default: the log-in with the month's Persian name and a 14xx year, the last use as how
+    // long ago it was (its date in the tooltip); and the page fits a 390px phone.
+    const month = `(${MONTH_NAMES.fa.join('|')})`;
     expect(await current.locator('time').first().textContent()).toMatch(
+      new RegExp(`^[۰-۹]{1,2} ${month} ۱۴[۰-۹]{2}، [۰-۹]{2}:[۰-۹]{2}$`),
+    );
+    expect(await current.locator('time').nth(1).textContent()).toMatch(/^(لحظاتی پیش|[۰-۹]+ دقیقه پیش)$/);
+    expect(await current.locator('time').nth(1).getAttribute('title')).toMatch(
       /^۱۴[۰-۹]{2}\/[۰-۹]{2}\/[۰-۹]{2} [۰-۹]{2}:[۰-۹]{2}$/,
     );
     expect(

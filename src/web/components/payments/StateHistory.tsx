@@ -17,7 +17,7 @@ export function StateHistory({ history }: { history: readonly StateChange[] }) {
         <li key={`${change.createdAt}-${i}`} style={{ borderColor: change.stateColor }}>
           <Flex gap="2" align="center" wrap="wrap">
             <Badge style={{ background: change.stateColor, color: 'white' }}>{change.stateTitle}</Badge>
-            <DateText value={change.createdAt} />
+            <DateText value={change.createdAt} format="longDateTime" />
             {change.cause && STATE_CAUSES[change.cause] && (
               <Text size="1" color="gray">
                 {STATE_CAUSES[change.cause]}

@@ -49,10 +49,10 @@ function SessionCard({ session, busy, onEnd }: { session: Session; busy: boolean
             )}
           </Flex>
           <Text size="2" color="gray">
-            ورود: <DateText value={session.createdAt} />
+            ورود: <DateText value={session.createdAt} format="longDateTime" />
           </Text>
           <Text size="2" color="gray">
-            آخرین استفاده: <DateText value={session.lastUsedAt} />
+            آخرین استفاده: <DateText value={session.lastUsedAt} relative />
           </Text>
           {session.ip && (
             <Text size="2" color="gray">
