@@ -3,11 +3,11 @@
  *   lint · format · typecheck · schemas · codegen freshness · OpenAPI lint · npm audit · unit · build · API (embedded PGlite)
  *   · API again on PostgreSQL when DATABASE_URL is set (in a fresh database created and dropped here)
  *   · end-to-end in Chromium (installs Debian's chromium when missing and running as root), again on
- *     PostgreSQL and Redis when DATABASE_URL is set.
+ *     PostgreSQL and Redis when DATABASE_URL is set · the e2e servers' logs searched for secrets.
  * Ends with one line "tests: N passed, N failed" summed over every vitest run.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 
@@ -112,16 +112,21 @@ try {
   }
   if (!only || only === 'e2e') {
     ensureChromium();
-    vitest('e2e (Chromium)', 'e2e', { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' });
+    // Every server the e2e tests start keeps its log here; the stage ends by searching them for secrets.
+    const logs = path.join(artifacts, 'e2e-server-logs');
+    rmSync(logs, { recursive: true, force: true });
+    vitest('e2e (Chromium)', 'e2e', { TEST_DATABASE_URL: '', TEST_REDIS_URL: '', TEST_LOG_DIR: logs });
     const databaseUrl = process.env.DATABASE_URL;
     if (databaseUrl) {
       await withFreshPostgres(databaseUrl, (url) =>
         vitest('e2e (Chromium, PostgreSQL + Redis)', 'e2e', {
           TEST_DATABASE_URL: url,
           TEST_REDIS_URL: process.env.REDIS_URL ?? '',
+          TEST_LOG_DIR: logs,
         }),
       );
     }
+    run('e2e server logs hold no secret', node, [...tsx, 'tests/scan-logs.ts', logs]);
   }
 } catch (error) {
   if (!(error instanceof StepFailed)) console.error(error);
