@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRial, formatToman } from '../../src/shared/format';
 import { rialInWords } from '../../src/shared/format/persian-words';
-import { launchBrowser, PHONE } from '../support/browser';
+import { launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { type Customer, moneyHelpers } from '../support/money';
 import { type RunningServer, startServer } from '../support/server';
 
@@ -30,9 +30,7 @@ beforeAll(async () => {
   who = await money.customer();
   await money.deposit(who, DEPOSIT);
   context = await browser.newContext({ viewport: PHONE });
-  await context.addInitScript((t) => {
-    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-  }, who.token);
+  await keepSignedIn(context, who.token);
 }, 180_000);
 afterAll(async () => {
   await context?.close();

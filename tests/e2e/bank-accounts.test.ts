@@ -14,7 +14,7 @@ import { todayIso } from '../../src/shared/calendar/month-grid';
 import { toPersianDigits } from '../../src/shared/digits';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { postTransaction, userBalance } from '../../src/server/modules/ledger/service';
-import { animationsDone, DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { animationsDone, DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { moneyHelpers, nationalCodeFor } from '../support/money';
 import { bearer, loginAdmin, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
 
@@ -36,9 +36,7 @@ afterAll(async () => {
 async function signedIn(token: string, viewport: { width: number; height: number }) {
   const context = await browser.newContext({ viewport });
   contexts.push(context);
-  await context.addInitScript((t) => {
-    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-  }, token);
+  await keepSignedIn(context, token);
   return context.newPage();
 }
 

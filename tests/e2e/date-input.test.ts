@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, PHONE } from '../support/browser';
+import { launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { jpegWithExif } from '../support/images';
 import { formatDateText } from '../../src/shared/calendar/date-text';
 import { monthLength, partsOfIso, todayIso } from '../../src/shared/calendar/month-grid';
@@ -31,9 +31,7 @@ afterAll(async () => {
 
 async function phoneSignedIn(token: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: PHONE });
-  await context.addInitScript((t) => {
-    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-  }, token);
+  await keepSignedIn(context, token);
   return { context, page: await context.newPage() };
 }
 

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, PHONE } from '../support/browser';
+import { launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { type RunningServer, startServer, verifiedCustomer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
@@ -23,9 +23,7 @@ afterAll(async () => {
 
 async function signedIn(token: string): Promise<Page> {
   const context = await browser.newContext({ viewport: PHONE });
-  await context.addInitScript((t) => {
-    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-  }, token);
+  await keepSignedIn(context, token);
   return context.newPage();
 }
 

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import {
   ADMIN_MOBILE,
   ADMIN_PASSWORD,
@@ -28,9 +28,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   token = await verifiedCustomer(server, '09191234567', '0499370899');
   customer = await browser.newContext({ viewport: PHONE });
-  await customer.addInitScript((t) => {
-    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-  }, token);
+  await keepSignedIn(customer, token);
 });
 afterAll(async () => {
   await browser?.close();

@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { formatNumber } from '../../src/shared/format';
-import { animationsDone, DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { animationsDone, DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { type Customer, moneyHelpers, type Purchase } from '../support/money';
 import { payAtBank, toBank } from '../support/pay-flow';
 import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
@@ -44,9 +44,7 @@ async function open(token: string | null, viewport: { width: number; height: num
   context.setDefaultTimeout(90_000);
   contexts.push(context);
   if (token) {
-    await context.addInitScript((t) => {
-      if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-    }, token);
+    await keepSignedIn(context, token);
   }
   return context.newPage();
 }

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { jpegWithExif } from '../support/images';
 import {
   bearer,
@@ -36,9 +36,7 @@ afterAll(async () => {
 
 async function signedIn(token: string, viewport = PHONE): Promise<Page> {
   const context = await browser.newContext({ viewport });
-  await context.addInitScript((t) => {
-    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-  }, token);
+  await keepSignedIn(context, token);
   return context.newPage();
 }
 

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, PHONE } from '../support/browser';
+import { launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { type Customer, moneyHelpers } from '../support/money';
 import { bearer, post, type RunningServer, startServer } from '../support/server';
 
@@ -31,9 +31,7 @@ beforeAll(async () => {
   await money.ready();
   who = await money.customer();
   context = await browser.newContext({ viewport: PHONE });
-  await context.addInitScript((t) => {
-    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-  }, who.token);
+  await keepSignedIn(context, who.token);
 }, 180_000);
 afterAll(async () => {
   await context?.close();

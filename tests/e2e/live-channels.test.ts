@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { jpegWithExif, uploadForm } from '../support/images';
 import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
 
@@ -25,9 +25,7 @@ afterAll(async () => {
 
 async function signedIn(token: string, viewport: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({ viewport });
-  await context.addInitScript((t) => {
-    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-  }, token);
+  await keepSignedIn(context, token);
   return context.newPage();
 }
 

@@ -15,7 +15,7 @@ import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { userBalance } from '../../src/server/modules/ledger/service';
 import { formatNumber, formatRial } from '../../src/shared/format';
 import { toPersianDigits } from '../../src/shared/digits';
-import { animationsDone, DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { animationsDone, DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { payAtBank, submitToefl, toBank } from '../support/pay-flow';
 import { bearer, loginAdmin, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
 
@@ -39,9 +39,7 @@ async function signedIn(token: string, viewport: { width: number; height: number
   // A long story on a machine shared with other test runs: waits get more time than Playwright's 30 s default.
   context.setDefaultTimeout(90_000);
   contexts.push(context);
-  await context.addInitScript((t) => {
-    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-  }, token);
+  await keepSignedIn(context, token);
   return context.newPage();
 }
 

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, PHONE } from '../support/browser';
+import { launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { loginByCode, type RunningServer, startServer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
@@ -25,9 +25,7 @@ describe('national-code lookup limit on the profile page', () => {
   it('shows the Persian 429 message with its wait, and save stays disabled', async () => {
     const token = await loginByCode(server, '09381000001');
     const context = await browser.newContext({ viewport: PHONE });
-    await context.addInitScript((t) => {
-      if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-    }, token);
+    await keepSignedIn(context, token);
     const page = await context.newPage();
     await page.goto(`${server.url}/request/myProfile`);
     await page.getByTestId('i-understand').click();

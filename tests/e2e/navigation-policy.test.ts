@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
@@ -51,9 +51,7 @@ async function staffWith(mobileNo: string, actionNames: string[]): Promise<strin
 /** A page whose browser holds this token, as after a log-in. */
 async function signedIn(token: string, viewport = PHONE): Promise<Page> {
   const context = await browser.newContext({ viewport });
-  await context.addInitScript((t) => {
-    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-  }, token);
+  await keepSignedIn(context, token);
   return context.newPage();
 }
 

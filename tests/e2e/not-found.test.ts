@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, PHONE } from '../support/browser';
+import { launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { loginAdmin, loginByCode, type RunningServer, startServer } from '../support/server';
 
 let server: RunningServer;
@@ -23,9 +23,7 @@ afterAll(async () => {
 async function pageWith(token: string | null): Promise<Page> {
   const context = await browser.newContext({ viewport: PHONE });
   if (token) {
-    await context.addInitScript((t) => {
-      if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-    }, token);
+    await keepSignedIn(context, token);
   }
   return context.newPage();
 }

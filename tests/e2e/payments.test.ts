@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNumber, formatRial, toPersianDigits } from '../../src/shared/format';
 import { rialInWords } from '../../src/shared/format/persian-words';
-import { animationsDone, launchBrowser, PHONE } from '../support/browser';
+import { animationsDone, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { bearer, loginAdmin, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
@@ -40,9 +40,7 @@ async function customer(mobileNo: string, nationalCode: string): Promise<Custome
   const token = await verifiedCustomer(server, mobileNo, nationalCode);
   const context = await browser.newContext({ viewport: PHONE });
   contexts.push(context);
-  await context.addInitScript((t) => {
-    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-  }, token);
+  await keepSignedIn(context, token);
   return { token, nationalCode, context };
 }
 

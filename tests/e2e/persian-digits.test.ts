@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATIN_EXEMPT } from '../../src/shared/format/latin';
 import { routes } from '../../src/web/lib/routes';
-import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { type Customer, moneyHelpers } from '../support/money';
 import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
 
@@ -115,9 +115,7 @@ describe('Persian digits on every screen', () => {
         const context = await browser.newContext({ viewport });
         const token = role === 'customer' ? customer.token : role === 'staff' ? adminToken : null;
         if (token) {
-          await context.addInitScript((t) => {
-            if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-          }, token);
+          await keepSignedIn(context, token);
         }
         const page = await context.newPage();
         const problems: string[] = [];

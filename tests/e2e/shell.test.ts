@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { animationsDone, DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { animationsDone, DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { loginAdmin, loginByCode, type RunningServer, startServer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
@@ -119,9 +119,7 @@ describe('shell', () => {
   it('keeps a collapsible side navigation beside the management pages at desktop width, and none on a phone', async () => {
     const token = await loginAdmin(server);
     const context = await browser.newContext({ viewport: DESKTOP });
-    await context.addInitScript((t) => {
-      if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-    }, token);
+    await keepSignedIn(context, token);
     const page = await context.newPage();
     // Not on the customer's pages.
     await page.goto(`${server.url}/`);

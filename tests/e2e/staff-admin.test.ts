@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import {
   ADMIN_MOBILE,
   ADMIN_PASSWORD,
@@ -239,9 +239,7 @@ describe('staff administration', () => {
 
   it('removes a group after a confirmation that says what its members lose', async () => {
     const phone = await (await browser.newContext({ viewport: PHONE })).newPage();
-    await phone.addInitScript((t) => {
-      if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-    }, adminToken);
+    await keepSignedIn(phone, adminToken);
     // The users page on a phone: the row menu offers every operation.
     const userRow = await findUserRow(phone, MEMBER.mobileNo, 'مینا رضایی');
     await phone.screenshot({ path: `${shots}/staff-users-phone.png`, fullPage: true });
@@ -310,9 +308,7 @@ describe('staff administration', () => {
 
     // On a phone: the same section fits, and a change there asks the same way.
     const phone = await (await browser.newContext({ viewport: PHONE })).newPage();
-    await phone.addInitScript((t) => {
-      if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-    }, adminToken);
+    await keepSignedIn(phone, adminToken);
     await phone.goto(`${server.url}/management/currencies`);
     const percent = phone.getByTestId('system-parameter').filter({ hasText: 'کارمزد خدمات' });
     const percentField = percent.getByRole('textbox', { name: 'کارمزد خدمات' });

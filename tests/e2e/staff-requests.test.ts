@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNumber } from '../../src/shared/format';
-import { animationsDone, DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { animationsDone, DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { moneyHelpers } from '../support/money';
 import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
 
@@ -35,9 +35,7 @@ afterAll(async () => {
 async function signedIn(token: string, viewport: { width: number; height: number }): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport });
   contexts.push(context);
-  await context.addInitScript((t) => {
-    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-  }, token);
+  await keepSignedIn(context, token);
   return context;
 }
 

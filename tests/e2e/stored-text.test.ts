@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser } from '../support/browser';
+import { DESKTOP, launchBrowser, keepSignedIn } from '../support/browser';
 import { jpegWithExif, uploadForm } from '../support/images';
 import { ibanMod97 } from '../../src/shared/iban';
 import { type Customer, moneyHelpers, nationalCodeFor } from '../support/money';
@@ -44,9 +44,7 @@ afterAll(async () => {
 async function pageAs(token: string): Promise<Page> {
   const context = await browser.newContext({ viewport: DESKTOP });
   contexts.push(context);
-  await context.addInitScript((t) => {
-    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
-  }, token);
+  await keepSignedIn(context, token);
   return context.newPage();
 }
 

@@ -1,5 +1,5 @@
 /** Debian's Chromium driven by playwright-core, with the flags this closed network needs. */
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -18,6 +18,16 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 export const PHONE = { width: 390, height: 844 };
+
+/**
+ * Every page of `target` starts signed in with `token`, as after a log-in on this device; a page that logged out or
+ * in as someone else since keeps what it stored.
+ */
+export async function keepSignedIn(target: BrowserContext | Page, token: string): Promise<void> {
+  await target.addInitScript((t) => {
+    if (!localStorage.getItem('token')) localStorage.setItem('token', t);
+  }, token);
+}
 export const DESKTOP = { width: 1366, height: 768 };
 
 /**
