@@ -186,6 +186,8 @@ describe('bank accounts to approve (staff page)', () => {
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => rows.count()).toBe(1);
     await page.getByRole('radio', { name: 'رد شده' }).click();
+    // The waiting list also has one row: wait for the rejected one itself.
+    await rows.filter({ hasText: reason }).waitFor();
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().getAttribute('data-row-color')).toBe('red');
     expect(await rows.first().textContent()).toContain(reason);

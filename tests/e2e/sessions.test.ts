@@ -43,12 +43,15 @@ afterAll(async () => {
 /** Logs in through the code form, typing the number as given and the code from the SMS log, key by key. */
 async function logInByCode(page: Page, typed: string, mobileNo = MOBILE): Promise<void> {
   await page.goto(`${server.url}/login`);
+  const before = server.lastSmsCode(mobileNo);
   await page.locator('#login-mobile').pressSequentially(typed);
   await page.getByTestId('send-code').click();
   await page
     .getByTestId('countdown')
     .filter({ hasText: /[۰-۹]:[۰-۹]{2}/ })
     .waitFor();
+  // The SMS reaches the captured log a moment after the answer: wait for this one, not the last log-in's code.
+  await expect.poll(() => server.lastSmsCode(mobileNo), { timeout: 10_000 }).not.toBe(before);
   await page.locator('#login-code').pressSequentially(server.lastSmsCode(mobileNo)!);
   await page.getByTestId('login-by-code').click();
   await page.waitForURL(`${server.url}/`);

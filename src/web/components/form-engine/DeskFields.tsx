@@ -15,6 +15,7 @@ import { effectiveForm } from '../../../shared/catalogue';
 import { RadixForm } from './theme';
 import { persianTranslator } from './translator';
 import { errorPath, persianErrors, useLoadedValidator } from './validator';
+import { useLatestReport } from './useLatestReport';
 
 export type DeskFormData = Record<string, unknown>;
 
@@ -59,6 +60,7 @@ export function DeskFields({
   const { schema, uiSchema, staticValues, transformErrors, validator } = useDeskForm(desk, form);
   const ownRef = useRef<Form>(null);
   const visited = useRef(new Set<string>());
+  const [shownData, report] = useLatestReport(formData);
   const visibleErrors = useCallback(
     (errors: RJSFValidationError[]) =>
       transformErrors(errors).filter((e) => e.name !== 'required' || visited.current.has(errorField(e))),
@@ -87,7 +89,7 @@ export function DeskFields({
       ref={setRefs}
       schema={schema as never}
       uiSchema={{ ...uiSchema, 'ui:submitButtonOptions': { norender: true } } as never}
-      formData={formData}
+      formData={shownData}
       formContext={{ isCashService: desk.isCashService, ...formContext }}
       validator={validator}
       translateString={persianTranslator}
@@ -99,7 +101,7 @@ export function DeskFields({
         visited.current.add(id.replace(/^root_/, ''));
         ownRef.current?.validateForm();
       }}
-      onChange={(e) => onChange({ ...(e.formData ?? {}), ...staticValues })}
+      onChange={(e) => onChange(report({ ...(e.formData ?? {}), ...staticValues }))}
       onSubmit={(e) => onSubmit?.(e)}
       // Errors are shown under their fields and beside submit; without this rjsf logs each validation to the console.
       onError={() => undefined}

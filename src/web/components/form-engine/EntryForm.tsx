@@ -15,6 +15,7 @@ import type { JsonSchemaObject } from '../../../shared/catalogue';
 import { RadixForm } from './theme';
 import { persianTranslator } from './translator';
 import type { ValidatorFactory } from '../../../shared/validation/standalone-runtime';
+import { useLatestReport } from './useLatestReport';
 import { type FormValidator, importedValidators, persianErrors, validatorFor } from './validator';
 
 export type FormData = Record<string, unknown>;
@@ -124,6 +125,7 @@ export function EntryForm<T extends FormData>({
   const visited = useRef(new Set<string>());
   const submitted = useRef(false);
   const field = useCallback((id: string) => id.slice(idPrefix.length + 1), [idPrefix]);
+  const [shownData, report] = useLatestReport(formData);
 
   const translate = useMemo(() => persianErrors(form.schema), [form.schema]);
   const transformErrors = useCallback(
@@ -161,7 +163,7 @@ export function EntryForm<T extends FormData>({
         ref={formRef}
         schema={form.schema as never}
         uiSchema={mergedUi}
-        formData={formData}
+        formData={shownData}
         formContext={formContext}
         idPrefix={idPrefix}
         validator={form.validator}
@@ -178,7 +180,7 @@ export function EntryForm<T extends FormData>({
           visited.current.add(field(id));
           formRef.current?.validateForm();
         }}
-        onChange={(e) => onChange((e.formData ?? {}) as T)}
+        onChange={(e) => onChange(report((e.formData ?? {}) as T))}
         // Problems are on the fields already; without a handler rjsf would also log them.
         onError={() => undefined}
         onSubmit={(e) => {
