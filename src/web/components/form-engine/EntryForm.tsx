@@ -180,7 +180,12 @@ export function EntryForm<T extends FormData>({
           visited.current.add(field(id));
           formRef.current?.validateForm();
         }}
-        onChange={(e) => onChange(report((e.formData ?? {}) as T))}
+        onChange={(e) => {
+          onChange(report((e.formData ?? {}) as T));
+          // After a submit was tried, every change shows the problems of the data as it now is: rjsf may skip the
+          // live validation of a change that arrives in a busy moment, leaving a fixed field's message on screen.
+          if (submitted.current) setTimeout(() => formRef.current?.validateForm());
+        }}
         // Problems are on the fields already; without a handler rjsf would also log them.
         onError={() => undefined}
         onSubmit={(e) => {
