@@ -16,13 +16,12 @@ export function RialText({
   testId?: string;
   toman?: boolean;
 }) {
-  const showToman = useAtomValue(showTomanAtom);
   const rial = (
     <span data-testid={testId} style={{ whiteSpace: 'nowrap' }}>
       <bdi dir="ltr">{formatNumber(value)}</bdi> ریال
     </span>
   );
-  if (!toman || !showToman) return rial;
+  if (!toman) return rial;
   return (
     <>
       {rial}
@@ -31,10 +30,14 @@ export function RialText({
   );
 }
 
-/** '(معادل ۱۰۳٬۵۰۰ تومان)', smaller and grey, on its own line when the space is narrow. */
+/**
+ * '(معادل ۱۰۳٬۵۰۰ تومان)', smaller and grey, on its own line when the space is narrow; nothing when the customer
+ * switched the toman off.
+ */
 export function TomanEquivalent({ value, testId }: { value: number | bigint | string; testId?: string }) {
+  const showToman = useAtomValue(showTomanAtom);
   const toman = formatToman(value);
-  if (!toman) return null;
+  if (!showToman || !toman) return null;
   return (
     <span className="toman-equivalent" data-testid={testId}>
       (معادل {toman})

@@ -1,11 +1,9 @@
 import { Box, Flex, Heading, Text } from '@radix-ui/themes';
-import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import type { components } from '../../../generated/api';
 import { formatNumber, formatRial } from '../../../shared/format';
 import { rialInWords } from '../../../shared/format/persian-words';
 import { TomanEquivalent } from '../../components/RialText';
-import { showTomanAtom } from '../../lib/amount-unit';
 import { mmss, useCountdown } from '../../lib/useCountdown';
 
 export type Quote = components['schemas']['Quote'];
@@ -48,10 +46,9 @@ function Row({
 
 /** The toman equivalent (when the customer chose to see it) and, with `words`, the amount in Persian words. */
 function AmountAside({ rial, words, testId }: { rial: number; words?: boolean; testId: string }) {
-  const showToman = useAtomValue(showTomanAtom);
   return (
     <>
-      {showToman && <TomanEquivalent value={rial} testId={`${testId}-toman`} />}
+      <TomanEquivalent value={rial} testId={`${testId}-toman`} />
       {words && (
         <Text size="1" color="gray" data-testid={`${testId}-words`}>
           {rialInWords(rial)}
@@ -122,7 +119,7 @@ export function PriceBar({ quote, expiresAt }: { quote: Quote; expiresAt: number
         <Text size="3" weight="bold" className="ltr" data-testid="price-bar-payable">
           {formatRial(quote.payablePrice)}
         </Text>
-        {quote.payablePrice > 0 && <PriceBarToman rial={quote.payablePrice} />}
+        {quote.payablePrice > 0 && <TomanEquivalent value={quote.payablePrice} testId="price-bar-payable-toman" />}
       </Flex>
       <Flex direction="column" align="end">
         <Text size="1" color="gray">
@@ -134,9 +131,4 @@ export function PriceBar({ quote, expiresAt }: { quote: Quote; expiresAt: number
       </Flex>
     </div>
   );
-}
-
-function PriceBarToman({ rial }: { rial: number }) {
-  const showToman = useAtomValue(showTomanAtom);
-  return showToman ? <TomanEquivalent value={rial} testId="price-bar-payable-toman" /> : null;
 }

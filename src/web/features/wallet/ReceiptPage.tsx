@@ -18,7 +18,6 @@ import { Latin } from '../../components/Latin';
 import { TomanEquivalent } from '../../components/RialText';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { LoadError } from '../../components/states/LoadError';
-import { showTomanAtom } from '../../lib/amount-unit';
 import { requestPath } from '../../lib/payments';
 import { collectionQuery } from '../../lib/queries/collections';
 import { pathOf } from '../../lib/routes';
@@ -41,7 +40,6 @@ const Ltr = ({ children }: { children: ReactNode }) => (
 
 function Receipt({ id }: { id: number }) {
   const { data, isPending, isError, error, refetch, isFetching } = useQuery(collectionQuery(id));
-  const showToman = useAtomValue(showTomanAtom);
   if (isPending) return <Skeleton height="420px" />;
   if (isError) {
     return (
@@ -88,7 +86,7 @@ function Receipt({ id }: { id: number }) {
           <Text size="7" weight="bold" data-testid="receipt-amount">
             <Ltr>{formatNumber(r.amount)}</Ltr> ریال
           </Text>
-          {showToman && <TomanEquivalent value={r.amount} testId="receipt-amount-toman" />}
+          <TomanEquivalent value={r.amount} testId="receipt-amount-toman" />
           <Text size="2" data-testid="receipt-amount-words">
             به حروف: {rialInWords(r.amount)}
           </Text>
