@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATIN_EXEMPT } from '../../src/shared/format/latin';
 import { routes } from '../../src/web/lib/routes';
-import { DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
+import { DESKTOP, keepSignedIn, launchBrowser, PHONE, settled } from '../support/browser';
 import { type Customer, moneyHelpers } from '../support/money';
 import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
 
@@ -18,20 +18,6 @@ let browser: Browser;
 let customer: Customer;
 let adminToken: string;
 let collectionId: number;
-
-/** Pays at the sandbox bank and comes back through the gateway's callback, as a browser would. */
-async function payAtBank(gatewayUrl: string, nationalCode: string): Promise<void> {
-  const bankPage = new URL(gatewayUrl, server.url);
-  const res = await fetch(bankPage, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ cardNo: '6037991234567890', holderNationalCode: nationalCode, action: 'pay' }),
-  });
-  expect(res.status).toBe(303);
-  const back = await fetch(new URL(res.headers.get('location')!, bankPage), { redirect: 'manual' });
-  expect(back.status).toBeLessThan(400);
-}
 
 beforeAll(async () => {
   server = await startServer();
@@ -43,7 +29,7 @@ beforeAll(async () => {
   // A request paid at the bank (a collection and its receipt), a deposit, and a request waiting for payment.
   const paid = await money.request(customer, 120);
   const paying = await money.payOk(customer, paid.id);
-  await payAtBank(paying.gatewayUrl!, customer.nationalCode);
+  await money.payAtSandboxBank(customer, paying.gatewayUrl!);
   const detail = await money.purchaseOf(customer, paid.id);
   collectionId = detail.payments.find((p) => p.collectionId !== null)!.collectionId!;
   await money.deposit(customer, 2_500_000);
@@ -93,16 +79,6 @@ function latinDigits(page: Page): Promise<{ found: string[]; persian: number }> 
     }
     return { found, persian };
   }, LATIN_EXEMPT);
-}
-
-/** Waits until the page has settled: no request in flight, no skeleton or spinner left. */
-async function settled(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await page
-    .waitForFunction(() => !document.querySelector('.rt-Skeleton, .rt-Spinner, [aria-busy=true]'), undefined, {
-      timeout: 3_000,
-    })
-    .catch(() => undefined);
 }
 
 const roles = ['guest', 'customer', 'staff'] as const;

@@ -41,3 +41,13 @@ export async function animationsDone(page: Page): Promise<void> {
       .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
   );
 }
+
+/** Waits until the page has settled: no request in flight, no skeleton or spinner left (at most 3 s for those). */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page
+    .waitForFunction(() => !document.querySelector('.rt-Skeleton, .rt-Spinner, [aria-busy=true]'), undefined, {
+      timeout: 3_000,
+    })
+    .catch(() => undefined);
+}

@@ -119,6 +119,20 @@ export function moneyHelpers(server: RunningServer) {
       return res.body.data as PayResult;
     },
 
+    /** Pays a started online payment at the sandbox bank and comes back through the gateway's callback, as a browser would. */
+    async payAtSandboxBank(who: Customer, gatewayUrl: string): Promise<void> {
+      const bankPage = new URL(gatewayUrl, server.url);
+      const res = await fetch(bankPage, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ cardNo: '6037991234567890', holderNationalCode: who.nationalCode, action: 'pay' }),
+      });
+      expect(res.status).toBe(303);
+      const back = await fetch(new URL(res.headers.get('location')!, bankPage), { redirect: 'manual' });
+      expect(back.status).toBeLessThan(400);
+    },
+
     /** Money into the wallet as staff would record a deposit (transaction_B). */
     async deposit(who: Customer, amount: number): Promise<void> {
       await db()

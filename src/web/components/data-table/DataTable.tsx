@@ -20,6 +20,7 @@ import { showSnackbar } from '../shell/snackbar';
 import { type ExportFormat, exportRows } from './export';
 import { type Column, TableView } from './TableView';
 import { type FieldView, Fields, fieldsText } from '../FieldsView';
+import { ToneBadge } from '../ToneBadge';
 
 type Row = Record<string, unknown>;
 
@@ -151,9 +152,9 @@ export function DataTable({
         return <span className="ltr">{formatPhone(String(v))}</span>;
       case 'badge':
         return (
-          <Badge style={{ background: String(row[col.colorKey ?? ''] ?? ''), color: 'white' }} data-testid="row-badge">
+          <ToneBadge tone={String(row[col.colorKey ?? ''] ?? '')} data-testid="row-badge">
             {String(v)}
-          </Badge>
+          </ToneBadge>
         );
       case 'list':
         return <span>{formatNumber(Array.isArray(v) ? v.length : 0)}</span>;

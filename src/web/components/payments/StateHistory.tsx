@@ -3,10 +3,11 @@
  * the reader chose, why (the cause in Persian) and the reason staff gave. Shared by the customer's request page and
  * the staff requests page.
  */
-import { Badge, Flex, Text } from '@radix-ui/themes';
+import { Flex, Text } from '@radix-ui/themes';
 import type { components } from '../../../generated/api';
 import { DateText } from '../date/DateText';
 import { STATE_CAUSES } from './state-causes';
+import { ToneBadge } from '../ToneBadge';
 
 type StateChange = components['schemas']['PurchaseStateChange'];
 
@@ -16,7 +17,7 @@ export function StateHistory({ history }: { history: readonly StateChange[] }) {
       {history.map((change, i) => (
         <li key={`${change.createdAt}-${i}`} style={{ borderColor: change.stateColor }}>
           <Flex gap="2" align="center" wrap="wrap">
-            <Badge style={{ background: change.stateColor, color: 'white' }}>{change.stateTitle}</Badge>
+            <ToneBadge tone={change.stateColor}>{change.stateTitle}</ToneBadge>
             <DateText value={change.createdAt} format="longDateTime" />
             {change.cause && STATE_CAUSES[change.cause] && (
               <Text size="1" color="gray">

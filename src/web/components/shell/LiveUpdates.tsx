@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { connectLive } from '../../lib/realtime';
 import { loadUser, sessionReadyAtom, userAtom } from '../../lib/session';
 import { toPersianDigits } from '../../../shared/digits';
+import { readableBehindWhite } from '../../../shared/color/contrast';
 
 interface TaskSnack {
   color: string;
@@ -70,7 +71,7 @@ export function LiveUpdates() {
     >
       <Callout.Root
         variant="surface"
-        style={{ background: snack.color, color: 'white', boxShadow: 'var(--shadow-6)' }}
+        style={{ background: readableBehindWhite(snack.color), color: 'white', boxShadow: 'var(--shadow-6)' }}
         role="status"
       >
         <Callout.Text>

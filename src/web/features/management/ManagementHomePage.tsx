@@ -8,6 +8,7 @@ import { DateText } from '../../components/date/DateText';
 import { canAtom, staffPagesAtom } from '../../lib/policy';
 import { type WaitingWork, waitingWorkQuery } from '../../lib/queries/staff-money';
 import { pathOf } from '../../lib/routes';
+import { ToneBadge } from '../../components/ToneBadge';
 
 type PaidRequest = WaitingWork['paidRequests']['items'][number];
 
@@ -56,9 +57,9 @@ function WaitingWorkPanel({ seesRequests }: { seesRequests: boolean }) {
           {(work.data?.taskTypes ?? []).map((t) => (
             <RadixLink asChild key={t.identifier} underline="none">
               <Link to={pathOf('tasks')} data-testid={`waiting-${t.identifier}`}>
-                <Badge size="2" style={{ background: t.color, color: 'white' }}>
+                <ToneBadge size="2" tone={t.color}>
                   {t.title}: {formatNumber(t.openCount)}
-                </Badge>
+                </ToneBadge>
               </Link>
             </RadixLink>
           ))}

@@ -5,7 +5,7 @@
  * a Google Ads recharge the charge dialog, for staff holding manageGoogleAds; any other request the fulfilment
  * dialog, for staff holding manageCurrencyPayments.
  */
-import { Badge, Box, Button, Card, Dialog, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
+import { Box, Button, Card, Dialog, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
@@ -20,6 +20,7 @@ import { staffPurchaseQuery } from '../../lib/queries/fulfilment';
 import { CHARGE_TASK } from '../../lib/queries/google-ads';
 import { FulfilmentDialog } from './tasks/FulfilmentDialog';
 import { GoogleAdsChargeDialog } from './tasks/GoogleAdsTaskDialogs';
+import { ToneBadge } from '../../components/ToneBadge';
 
 /** The open task of a request, and which dialog decides it. */
 interface OpenTask {
@@ -49,9 +50,9 @@ function RequestBody({ purchaseId, onFulfil }: { purchaseId: number; onFulfil: (
     <Flex direction="column" gap="3">
       <Flex gap="2" align="center" wrap="wrap">
         <Text size="2">وضعیت:</Text>
-        <Badge size="2" style={{ background: purchase.stateColor, color: 'white' }} data-testid="request-state">
+        <ToneBadge size="2" tone={purchase.stateColor} data-testid="request-state">
           {purchase.stateTitle}
-        </Badge>
+        </ToneBadge>
         <Text size="2">{purchase.deskTitle}</Text>
       </Flex>
       <PurchasePrice purchase={purchase} waiting={purchase.state === 'waitingForPayment'} />

@@ -12,6 +12,7 @@ import { purchaseCountsQuery } from '../../lib/queries/purchases';
 import { pathOf } from '../../lib/routes';
 import { userAtom } from '../../lib/session';
 import { BalanceCards } from './BalanceCards';
+import { ToneBadge } from '../../components/ToneBadge';
 
 function RequestCounts() {
   const { data, isPending, isError } = useQuery(purchaseCountsQuery);
@@ -38,14 +39,14 @@ function RequestCounts() {
       {data.states
         .filter((s) => s.count > 0)
         .map((s) => (
-          <Badge
+          <ToneBadge
             key={s.state.identifier}
             size="2"
-            style={{ background: s.state.color, color: 'white' }}
+            tone={s.state.color}
             data-testid={`request-count-${s.state.identifier}`}
           >
             {s.state.title}: {formatNumber(s.count)}
-          </Badge>
+          </ToneBadge>
         ))}
     </Flex>
   );

@@ -6,7 +6,7 @@
  * are schemas/entryForms/fulfilmentDone.json, fulfilmentFailed.json and fulfilmentRefundUserError.json.
  */
 import { EyeOpenIcon } from '@radix-ui/react-icons';
-import { Badge, Box, Button, Callout, DataList, Dialog, Flex, Heading, Skeleton, Tabs, Text } from '@radix-ui/themes';
+import { Box, Button, Callout, DataList, Dialog, Flex, Heading, Skeleton, Tabs, Text } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import doneFormJson from '../../../../../schemas/entryForms/fulfilmentDone.json';
@@ -33,6 +33,7 @@ import {
   recordFulfilmentRefundUserError,
   revealPurchaseSecret,
 } from '../../../lib/queries/fulfilment';
+import { ToneBadge } from '../../../components/ToneBadge';
 
 const DONE_FORM = asEntryForm(doneFormJson, fulfilmentDoneValidators);
 const FAILED_FORM = asEntryForm(failedFormJson, fulfilmentFailedValidators);
@@ -264,9 +265,9 @@ function FulfilmentBody({ taskId, onDecided }: { taskId: number; onDecided: () =
   return (
     <Flex direction="column" gap="4">
       <Flex gap="3" align="center" wrap="wrap">
-        <Badge size="2" style={{ background: purchase.stateColor, color: 'white' }} data-testid="fulfilment-state">
+        <ToneBadge size="2" tone={purchase.stateColor} data-testid="fulfilment-state">
           {purchase.stateTitle}
-        </Badge>
+        </ToneBadge>
         <Text size="2">
           مشتری: <b>{customer.fullName || '—'}</b>
         </Text>

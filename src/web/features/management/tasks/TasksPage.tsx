@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Flex, Heading } from '@radix-ui/themes';
+import { Button, Card, Flex, Heading } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import tasksTable from '../../../../../schemas/tables/tasks.json';
@@ -12,6 +12,7 @@ import { GoogleAdsChargeDialog, MakeGoogleAdsAccountDialog } from './GoogleAdsTa
 import { CHARGE_TASK, MAKE_ACCOUNT_TASK } from '../../../lib/queries/google-ads';
 import { ProfileReviewDialog } from './ProfileReviewDialog';
 import { formatNumber } from '../../../../shared/format';
+import { ToneBadge } from '../../../components/ToneBadge';
 
 type TaskType = components['schemas']['TaskType'];
 
@@ -33,9 +34,9 @@ export default function TasksPage() {
       <Heading size="6">کارهای جاری</Heading>
       <Flex gap="2" wrap="wrap" data-testid="task-types">
         {(types.data?.items ?? []).map((t) => (
-          <Badge key={t.identifier} size="2" style={{ background: t.color, color: 'white' }}>
+          <ToneBadge key={t.identifier} size="2" tone={t.color}>
             {t.title}: {formatNumber(t.openCount)}
-          </Badge>
+          </ToneBadge>
         ))}
       </Flex>
       <Card size="2">
