@@ -4,6 +4,7 @@
  * sees it pending; staff approve it from the task queue; the profile turns read-only at level 1;
  * a second decision on the same task is refused.
  */
+import { parseHex, readableBehindWhite } from '../../src/shared/color/contrast';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -132,7 +133,10 @@ describe('log-in, profile and staff approval', () => {
       throw error;
     }
     const badge = row.getByTestId('row-badge');
-    expect(await badge.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(30, 136, 229)');
+    // The task type's colour (#1e88e5), darkened just enough for its white text.
+    const shown = parseHex(readableBehindWhite('#1e88e5'))!;
+    expect(shown).not.toEqual(parseHex('#1e88e5'));
+    expect(await badge.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(`rgb(${shown.join(', ')})`);
     // The queue shows the task's number in Persian digits.
     const taskId = Number(toEnglishDigits((await row.locator('td').first().textContent()) ?? ''));
     await row.getByRole('button', { name: 'بررسی' }).click();
