@@ -84,8 +84,9 @@ async function startClients(url: string, n: number, deskPage?: ClientsJob['deskP
   const threads = Math.max(1, Math.min(WORKERS, n));
   const workers = Array.from({ length: threads }, (_, w) => {
     const count = Math.floor(n / threads) + (w < n % threads ? 1 : 0);
-    return new Worker(new URL('./socket-clients.ts', import.meta.url), {
-      workerData: { url, count, deskPage } satisfies ClientsJob,
+    const job: ClientsJob = { url, count, deskPage };
+    return new Worker(new URL('./ts-worker.mjs', import.meta.url), {
+      workerData: { ...job, module: new URL('./socket-clients.ts', import.meta.url).href },
     });
   });
   const done = workers.map(
