@@ -6,6 +6,7 @@ import { precompressDir } from './build/compress';
 import { fontPreload } from './build/font-preload';
 import { writeFormValidators } from './build/form-validators';
 import { prerenderPages } from './build/prerender';
+import { trimEntryStylesheets } from './build/trim-stylesheet';
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
 
@@ -18,8 +19,9 @@ export default defineConfig({
     fontPreload(),
     chunkReport(import.meta.dirname),
     {
-      // After the bundle is written: each desk's precompiled form validators (build/form-validators.ts), the public
-      // pages prerendered (build/prerender.ts), then a brotli and a gzip copy of every text file (build/compress.ts).
+      // After the bundle is written: each desk's precompiled form validators (build/form-validators.ts), the entry
+      // stylesheet trimmed to the rules the scripts can use (build/trim-stylesheet.ts), the public pages
+      // prerendered (build/prerender.ts), then a brotli and a gzip copy of every text file (build/compress.ts).
       name: 'arzpay-postbuild',
       apply: 'build',
       closeBundle: {
@@ -29,6 +31,7 @@ export default defineConfig({
           if (this.environment?.config.consumer === 'server') return;
           const outDir = path.resolve(this.environment.config.root, this.environment.config.build.outDir);
           writeFormValidators(import.meta.dirname, outDir);
+          trimEntryStylesheets(outDir);
           await prerenderPages(import.meta.dirname, outDir);
           precompressDir(outDir);
         },

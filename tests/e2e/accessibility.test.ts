@@ -7,7 +7,7 @@
  * found. One test per route and visitor, so a finding names its page; every finding is also written to
  * tests/artifacts/axe-findings.json.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../src/web/lib/routes';
 import { animationsDone, DESKTOP, keepSignedIn, launchBrowser, settled } from '../support/browser';
 import { type Customer, moneyHelpers } from '../support/money';
-import { loginAdmin, post, type RunningServer, startServer } from '../support/server';
+import { classUsage } from '../../build/trim-stylesheet';
+import { loginAdmin, post, type RunningServer, startServer, webDir } from '../support/server';
 
 const artifacts = path.resolve(import.meta.dirname, '../artifacts');
 type Visitor = 'guest' | 'customer' | 'admin';
@@ -39,6 +40,15 @@ interface Finding {
 }
 const allFindings: Finding[] = [];
 let dialogsChecked = 0;
+/** Every class name seen on a page or an open dialog, and where first; checked against the trimmed stylesheet. */
+const classesSeen = new Map<string, string>();
+
+async function collectClasses(page: Page, where: string): Promise<void> {
+  const names = await page.evaluate(() => [
+    ...new Set([...document.querySelectorAll('*')].flatMap((e) => [...e.classList])),
+  ]);
+  for (const name of names) if (!classesSeen.has(name)) classesSeen.set(name, where);
+}
 
 beforeAll(async () => {
   server = await startServer();
@@ -141,6 +151,7 @@ async function dialogFindings(page: Page, label: string, as: Visitor): Promise<F
     await settled(page);
     await animationsDone(page);
     found.push(...(await violations(page, label, as, name)));
+    await collectClasses(page, `${label} (${as}), dialog ${name}`);
     dialogsChecked += 1;
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
@@ -174,6 +185,7 @@ describe('accessibility (axe-core, RTL, 1366x768)', () => {
         await settled(page);
         await animationsDone(page);
         expect(await page.getAttribute('html', 'dir'), address).toBe('rtl');
+        await collectClasses(page, `${address} (${as})`);
         const found = [...(await violations(page, address, as, null)), ...(await dialogFindings(page, address, as))];
         allFindings.push(...found);
         expect(found, JSON.stringify(found, null, 2)).toEqual([]);
@@ -183,5 +195,19 @@ describe('accessibility (axe-core, RTL, 1366x768)', () => {
 
   it('opened dialogs, not only pages', () => {
     expect(dialogsChecked).toBeGreaterThan(5);
+  });
+
+  // The build trims the stylesheet to the classes its scripts can produce (build/trim-stylesheet.ts); a class drawn
+  // on any page or dialog walked above whose rules were trimmed would be a page drawn without its styles.
+  it('every class drawn on those pages and dialogs kept its rules in the trimmed stylesheet', () => {
+    const assets = path.join(webDir, 'assets');
+    const scripts = readdirSync(assets)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(path.join(assets, f), 'utf8'))
+      .join('\n');
+    const kept = classUsage(scripts);
+    expect(classesSeen.size).toBeGreaterThan(100);
+    const trimmed = [...classesSeen].filter(([name]) => !kept(name)).map(([name, where]) => `${name} on ${where}`);
+    expect(trimmed).toEqual([]);
   });
 });
