@@ -1,11 +1,11 @@
 /**
- * Preloads the fonts the first paint needs (issue 10): the Arabic-script Vazirmatn in the regular and bold weights
- * (body text and headings), so the browser fetches them alongside the stylesheet instead of after it. The other
- * weights and the Latin subset load on use (their @font-face rules have unicode ranges and `font-display: swap`).
+ * Preloads the font the first paint needs (issue 10): the Arabic-script Vazirmatn, variable (every weight in one
+ * file), so the browser fetches it alongside the stylesheet instead of after it. The Latin and Latin-extended files
+ * load on use (their @font-face rules have unicode ranges and `font-display: swap`).
  */
 import type { Plugin } from 'vite';
 
-const PRELOADED = ['vazirmatn-arabic-400-normal.woff2', 'vazirmatn-arabic-700-normal.woff2'];
+const PRELOADED = ['vazirmatn-arabic-wght-normal.woff2'];
 
 export function fontPreload(): Plugin {
   return {

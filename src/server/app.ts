@@ -28,6 +28,7 @@ import { HttpError } from './http/errors';
 import { loggerOptions } from './http/log-options';
 import { FormValidatorModules, registerFormValidators } from './http/form-validators';
 import { registerSecurityHeaders } from './http/security-headers';
+import { registerCompression } from './http/compression';
 import { type MessageKey, msg } from './http/messages';
 import { lockDataDir } from './lib/data-dir-lock';
 import { databaseFailureBackoff, databaseRateLimiter, redisFailureBackoff, redisRateLimiter } from './lib/rate-limit';
@@ -346,6 +347,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   const webIndex = existsSync(path.join(config.webDir, 'index.html')) ? path.join(config.webDir, 'index.html') : null;
   await registerSecurityHeaders(fastify);
+  await registerCompression(fastify);
   installErrorHandling(fastify, webIndex, webIndex ? prerenderedPages(config.webDir) : new Map());
 
   // The live catalogue: the files under schemas/ (watched) and the versions staff published (decision 014).

@@ -112,3 +112,55 @@ describe('prerendered public pages', () => {
     expect(html).toContain('<div id="root"></div>');
   });
 });
+
+/** A POST of a JSON body that leaves the answer as sent. */
+function rawPost(urlPath: string, body: unknown, acceptEncoding: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${server.url}${urlPath}`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': acceptEncoding } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe('compressed API answers', () => {
+  it('sends a large answer (the catalogue) in brotli, or gzip, and the same JSON either way', async () => {
+    const plain = await rawPost('/api/public/fetchCatalogue', {}, 'identity');
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(10_000);
+    const br = await rawPost('/api/public/fetchCatalogue', {}, 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.body.length).toBeLessThan(plain.body.length / 4);
+    expect(JSON.parse(brotliDecompressSync(br.body).toString('utf8'))).toEqual(JSON.parse(plain.body.toString('utf8')));
+    const gzip = await rawPost('/api/public/fetchCatalogue', {}, 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gzip.body).toString('utf8'))).toEqual(JSON.parse(plain.body.toString('utf8')));
+  });
+
+  it('sends a small answer, and a Persian error, as they are', async () => {
+    const small = await rawPost('/api/public/searchCurrencies', { page: 1, perPage: 1 }, 'br');
+    expect(small.status).toBe(200);
+    expect(small.body.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    const refused = await rawPost('/api/public/searchCurrencies', { page: 1e20 }, 'br');
+    expect(refused.status).toBe(400);
+    const answer = JSON.parse(
+      (refused.headers['content-encoding'] === 'br' ? brotliDecompressSync(refused.body) : refused.body).toString(
+        'utf8',
+      ),
+    ) as { msg: string };
+    expect(answer.msg).toMatch(/[\u0600-\u06FF]/);
+  });
+});

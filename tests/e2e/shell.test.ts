@@ -39,7 +39,7 @@ describe('shell', () => {
     const font = await page.evaluate(async () => {
       await document.fonts.ready;
       return {
-        check: document.fonts.check('16px Vazirmatn', 'سلام'),
+        check: document.fonts.check("16px 'Vazirmatn Variable'", 'سلام'),
         loaded: [...document.fonts].filter((f) => f.family.includes('Vazirmatn') && f.status === 'loaded').length,
         family: getComputedStyle(document.body).fontFamily,
       };
