@@ -46,19 +46,6 @@ interface OpenPayment {
   purchaseId: number | null;
 }
 
-/** Pays at the sandbox bank but never comes back to our callback: the payment stays pending. */
-async function payAtBankOnly(gatewayUrl: string, who: Customer): Promise<string> {
-  const bankPage = new URL(gatewayUrl, server.url);
-  const res = await fetch(bankPage, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ cardNo: '6037991234567890', holderNationalCode: who.nationalCode, action: 'pay' }),
-  });
-  expect(res.status).toBe(303);
-  return new URL(res.headers.get('location')!, bankPage).toString();
-}
-
 async function wallet(token: string, userId: number) {
   return post(server, '/api/sys/fetchCustomerWallet', { userId, perPage: 500 }, bearer(token));
 }
@@ -68,7 +55,7 @@ async function abandonedPayment(): Promise<{ who: Customer; purchase: Purchase; 
   const who = await money.customer();
   const purchase = await money.request(who);
   const paying = await money.payOk(who, purchase.id);
-  const back = await payAtBankOnly(paying.gatewayUrl!, who);
+  const back = await money.payAtSandboxBankOnly(who, paying.gatewayUrl!);
   const seen = await wallet(cashier.token, who.userId);
   expect(seen.status, seen.body.msg).toBe(200);
   const open = (seen.body.data as { openPayments: OpenPayment[] }).openPayments;
@@ -200,7 +187,7 @@ describe('payOffline', () => {
     const who = await money.customer();
     const purchase = await money.request(who);
     const paying = await money.payOk(who, purchase.id);
-    const back = await payAtBankOnly(paying.gatewayUrl!, who);
+    const back = await money.payAtSandboxBankOnly(who, paying.gatewayUrl!);
     const token = new URL(back).pathname.split('/').at(-1)!;
     const settled = await fetch(back, { redirect: 'manual' });
     expect(new URL(settled.headers.get('location')!, server.url).searchParams.get('payment')).toBe('success');

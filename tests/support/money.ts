@@ -119,8 +119,8 @@ export function moneyHelpers(server: RunningServer) {
       return res.body.data as PayResult;
     },
 
-    /** Pays a started online payment at the sandbox bank and comes back through the gateway's callback, as a browser would. */
-    async payAtSandboxBank(who: Customer, gatewayUrl: string): Promise<void> {
+    /** Pays a started online payment at the sandbox bank without coming back: returns the callback address. */
+    async payAtSandboxBankOnly(who: Customer, gatewayUrl: string): Promise<string> {
       const bankPage = new URL(gatewayUrl, server.url);
       const res = await fetch(bankPage, {
         method: 'POST',
@@ -129,7 +129,12 @@ export function moneyHelpers(server: RunningServer) {
         body: new URLSearchParams({ cardNo: '6037991234567890', holderNationalCode: who.nationalCode, action: 'pay' }),
       });
       expect(res.status).toBe(303);
-      const back = await fetch(new URL(res.headers.get('location')!, bankPage), { redirect: 'manual' });
+      return new URL(res.headers.get('location')!, bankPage).toString();
+    },
+
+    /** Pays a started online payment at the sandbox bank and comes back through the gateway's callback, as a browser would. */
+    async payAtSandboxBank(who: Customer, gatewayUrl: string): Promise<void> {
+      const back = await fetch(await helpers.payAtSandboxBankOnly(who, gatewayUrl), { redirect: 'manual' });
       expect(back.status).toBeLessThan(400);
     },
 
