@@ -26,6 +26,7 @@ import { PayAction } from '../../components/payments/PayAction';
 import { PurchasePrice } from '../../components/payments/PurchasePrice';
 import { StateHistory } from '../../components/payments/StateHistory';
 import { RialText } from '../../components/RialText';
+import { ToneBadge } from '../../components/ToneBadge';
 import { LoadError } from '../../components/states/LoadError';
 import { purchaseDetailQuery } from '../../lib/queries/purchases';
 import { pathOf } from '../../lib/routes';
@@ -60,13 +61,9 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
           <>
             <Flex gap="2" align="center" wrap="wrap">
               <Text size="2">وضعیت:</Text>
-              <Badge
-                size="2"
-                style={{ background: data.purchase.stateColor, color: 'white' }}
-                data-testid="request-state"
-              >
+              <ToneBadge size="2" tone={data.purchase.stateColor} data-testid="request-state">
                 {data.purchase.stateTitle}
-              </Badge>
+              </ToneBadge>
             </Flex>
             <PurchasePrice purchase={data.purchase} waiting={data.purchase.state === 'waitingForPayment'} />
             {data.purchase.fieldsView.length > 0 && (
