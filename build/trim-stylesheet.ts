@@ -11,7 +11,7 @@
  * scripts, not only on the stylesheet vite hashed), and index.html is rewritten to it. Run before prerendering.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import postcss, { type Rule } from 'postcss';
 
@@ -76,26 +76,28 @@ export function trimStylesheet(css: string, scripts: string): string {
   return root.toString();
 }
 
-/** Trims every stylesheet index.html links from /assets/, renames it by its new content and relinks it. */
-export function trimEntryStylesheets(outDir: string): Array<{ file: string; before: number; after: number }> {
+/** Every script of the build under `outDir`, as one text: what `classUsage` searches. */
+export function builtScripts(outDir: string): string {
   const assets = path.join(outDir, 'assets');
-  const scripts = readdirSync(assets)
+  return readdirSync(assets)
     .filter((f) => f.endsWith('.js'))
     .map((f) => readFileSync(path.join(assets, f), 'utf8'))
     .join('\n');
+}
+
+/** Trims every stylesheet index.html links from /assets/, renames it by its new content and relinks it. */
+export function trimEntryStylesheets(outDir: string): void {
+  const assets = path.join(outDir, 'assets');
+  const scripts = builtScripts(outDir);
   const indexFile = path.join(outDir, 'index.html');
   let html = readFileSync(indexFile, 'utf8');
-  const trimmed: Array<{ file: string; before: number; after: number }> = [];
   for (const [, name] of html.matchAll(/href="\/assets\/([\w.-]+\.css)"/g)) {
-    const css = readFileSync(path.join(assets, name!), 'utf8');
-    const out = trimStylesheet(css, scripts);
+    const out = trimStylesheet(readFileSync(path.join(assets, name!), 'utf8'), scripts);
     const hash = createHash('sha256').update(out).digest('base64url').slice(0, 8);
     const renamed = `${name!.split('-')[0]}-${hash}.css`;
-    writeFileSync(path.join(assets, name!), out);
-    renameSync(path.join(assets, name!), path.join(assets, renamed));
+    writeFileSync(path.join(assets, renamed), out);
+    rmSync(path.join(assets, name!));
     html = html.replaceAll(`/assets/${name}`, `/assets/${renamed}`);
-    trimmed.push({ file: renamed, before: css.length, after: out.length });
   }
   writeFileSync(indexFile, html);
-  return trimmed;
 }

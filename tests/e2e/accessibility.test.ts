@@ -7,7 +7,7 @@
  * found. One test per route and visitor, so a finding names its page; every finding is also written to
  * tests/artifacts/axe-findings.json.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../src/web/lib/routes';
 import { animationsDone, DESKTOP, keepSignedIn, launchBrowser, settled } from '../support/browser';
 import { type Customer, moneyHelpers } from '../support/money';
-import { classUsage } from '../../build/trim-stylesheet';
+import { builtScripts, classUsage } from '../../build/trim-stylesheet';
 import { loginAdmin, post, type RunningServer, startServer, webDir } from '../support/server';
 
 const artifacts = path.resolve(import.meta.dirname, '../artifacts');
@@ -200,12 +200,7 @@ describe('accessibility (axe-core, RTL, 1366x768)', () => {
   // The build trims the stylesheet to the classes its scripts can produce (build/trim-stylesheet.ts); a class drawn
   // on any page or dialog walked above whose rules were trimmed would be a page drawn without its styles.
   it('every class drawn on those pages and dialogs kept its rules in the trimmed stylesheet', () => {
-    const assets = path.join(webDir, 'assets');
-    const scripts = readdirSync(assets)
-      .filter((f) => f.endsWith('.js'))
-      .map((f) => readFileSync(path.join(assets, f), 'utf8'))
-      .join('\n');
-    const kept = classUsage(scripts);
+    const kept = classUsage(builtScripts(webDir));
     expect(classesSeen.size).toBeGreaterThan(100);
     const trimmed = [...classesSeen].filter(([name]) => !kept(name)).map(([name, where]) => `${name} on ${where}`);
     expect(trimmed).toEqual([]);
