@@ -31,6 +31,8 @@ export function publicPaths(catalogue: CatalogueData): string[] {
 }
 
 const escapeJson = (json: string) => json.replace(/</g, '\\u003c');
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 export async function prerenderPages(repoRoot: string, outDir: string): Promise<string[]> {
   const loaded = Catalogue.load(path.join(repoRoot, 'schemas'));
@@ -48,6 +50,7 @@ export async function prerenderPages(repoRoot: string, outDir: string): Promise<
     });
     const entry = (await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href)) as {
       renderPage: (url: string, catalogue: CatalogueData) => Promise<string>;
+      titleOf: (url: string, catalogue: CatalogueData) => string;
       PRERENDER_DATA_ID: string;
     };
     const shell = readFileSync(path.join(outDir, 'index.html'), 'utf8');
@@ -55,8 +58,11 @@ export async function prerenderPages(repoRoot: string, outDir: string): Promise<
     const written: string[] = [];
     for (const urlPath of publicPaths(catalogue)) {
       const html = await entry.renderPage(urlPath, catalogue);
-      const page = shell.replace('<div id="root"></div>', `<div id="root">${html}</div>${data}`);
-      if (page === shell) throw new Error('index.html has no empty <div id="root"></div> to prerender into');
+      const page = shell
+        // Replaced by functions: a `$` in the page's text is not a replacement pattern.
+        .replace('<div id="root"></div>', () => `<div id="root">${html}</div>${data}`)
+        .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(entry.titleOf(urlPath, catalogue))}</title>`);
+      if (!page.includes(html)) throw new Error('index.html has no empty <div id="root"></div> to prerender into');
       const file = path.join(outDir, prerenderedFile(urlPath));
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, page);

@@ -8,7 +8,7 @@
  *  - a responsive class (`md:rt-r-size-2`) for a breakpoint the app never passes (RESPONSIVE_BREAKPOINTS);
  *  - the dark appearance's classes: the app is light only (App.tsx).
  * The trimmed file gets a name from its own content, so a cached copy is never stale (the rules kept depend on the
- * scripts, not only on the stylesheet vite hashed), and index.html is rewritten to it. Run before prerendering.
+ * scripts, not only on the stylesheet vite hashed), and index.html and the scripts naming it are rewritten to it. Run before prerendering.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -85,6 +85,17 @@ export function builtScripts(outDir: string): string {
     .join('\n');
 }
 
+/**
+ * Lazy chunks that import from the entry chunk list its stylesheet among the files to load first (vite's preload
+ * map): they must name the renamed file, or the browser asks for one that is gone.
+ */
+function relinkInScripts(assets: string, from: string, to: string): void {
+  for (const file of readdirSync(assets).filter((f) => f.endsWith('.js'))) {
+    const source = readFileSync(path.join(assets, file), 'utf8');
+    if (source.includes(from)) writeFileSync(path.join(assets, file), source.replaceAll(from, to));
+  }
+}
+
 /** Trims every stylesheet index.html links from /assets/, renames it by its new content and relinks it. */
 export function trimEntryStylesheets(outDir: string): void {
   const assets = path.join(outDir, 'assets');
@@ -98,6 +109,7 @@ export function trimEntryStylesheets(outDir: string): void {
     writeFileSync(path.join(assets, renamed), out);
     rmSync(path.join(assets, name!));
     html = html.replaceAll(`/assets/${name}`, `/assets/${renamed}`);
+    relinkInScripts(assets, name!, renamed);
   }
   writeFileSync(indexFile, html);
 }

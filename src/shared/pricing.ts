@@ -36,10 +36,24 @@ export const MINOR_UNIT_DIGITS = 2;
  * decimals field of their own; an unknown code gets the 2 of the model.
  */
 export function currencyDecimals(code: string): number {
+  const key = code.trim();
+  let decimals = decimalsByCode.get(key);
+  if (decimals === undefined) {
+    decimals = intlDecimals(key);
+    // Remembered: building a NumberFormat costs more than the rest of a price inquiry. Codes are few, but a caller
+    // may pass any text, so the memory stays bounded.
+    if (decimalsByCode.size < 1000) decimalsByCode.set(key, decimals);
+  }
+  return decimals;
+}
+
+const decimalsByCode = new Map<string, number>();
+
+function intlDecimals(code: string): number {
   try {
     const { maximumFractionDigits } = new Intl.NumberFormat('en', {
       style: 'currency',
-      currency: code.trim(),
+      currency: code,
     }).resolvedOptions();
     return Math.min(MINOR_UNIT_DIGITS, maximumFractionDigits ?? MINOR_UNIT_DIGITS);
   } catch {

@@ -15,24 +15,34 @@ import '@radix-ui/themes/tokens/colors/amber.css';
 import '@radix-ui/themes/components.css';
 import '@radix-ui/themes/utilities.css';
 import './styles/global.css';
-import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app/App';
-import { queryClient } from './lib/query';
+import { recordEarlyClicks } from './lib/early-clicks';
 
-const root = document.getElementById('root') as HTMLElement;
-const app = (
-  <StrictMode>
-    <App />
-  </StrictMode>
-);
-// A prerendered public page (build/prerender.ts) carries the catalogue it was drawn with: a guest's browser
-// hydrates that HTML with the same data (marked stale, so the live catalogue is fetched right after). Someone
-// signed in sees other things (their menu, their name), so their page is drawn anew over it.
-const prerendered = document.getElementById('prerender-data');
-if (prerendered && root.firstChild && !localStorage.getItem('token')) {
-  queryClient.setQueryData(['catalogue'], JSON.parse(prerendered.textContent ?? 'null'), { updatedAt: 0 });
-  hydrateRoot(root, app);
-} else {
-  createRoot(root).render(app);
+// The app's scripts are fetched only once a prerendered page (build/prerender.ts) has painted: it is readable from
+// its HTML and stylesheet alone, and on a slow network those should not share the bandwidth with the scripts. The
+// empty shell has nothing to paint, and a hidden tab paints nothing, so those start at once; a paint that is never
+// reported (an old browser) is waited for at most PAINT_WAIT_MS.
+const PAINT_WAIT_MS = 1500;
+let started = false;
+const start = () => {
+  if (started) return;
+  started = true;
+  void import('./start');
+};
+const prerendered = document.getElementById('root')?.firstChild;
+if (prerendered) recordEarlyClicks();
+// Someone signed in gets their own page drawn over the prerendered (guest's) one: no reason to wait for its paint.
+const signedIn = Boolean(localStorage.getItem('token')); // SPEC's key (TOKEN_KEY), not imported: it would pull the API client in before the paint
+if (!prerendered || signedIn || document.visibilityState === 'hidden' || typeof PerformanceObserver === 'undefined')
+  start();
+else {
+  setTimeout(start, PAINT_WAIT_MS);
+  try {
+    new PerformanceObserver((list, observer) => {
+      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      start();
+    }).observe({ type: 'paint', buffered: true });
+  } catch {
+    start();
+  }
 }

@@ -3,6 +3,7 @@
  * Debian's Chromium (no network needed): performance, accessibility and best-practices scores, Largest Contentful
  * Paint, and the bytes each page transfers. The first page of a new visitor is `/`.
  */
+import { writeFile } from 'node:fs/promises';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { startServer } from '../support/server';
@@ -28,16 +29,25 @@ export async function benchLighthouse(paths: string[]): Promise<Record<string, P
   const out: Record<string, PageFigures> = {};
   try {
     for (const path of paths) {
-      const result = await lighthouse(
-        server.url + path,
-        { port: chrome.port, output: 'json', logLevel: 'error' },
-        {
-          extends: 'lighthouse:default',
-          settings: { onlyCategories: ['performance', 'accessibility', 'best-practices'] },
-        },
-      );
+      const audit = () =>
+        lighthouse(
+          server.url + path,
+          { port: chrome.port, output: 'json', logLevel: 'error' },
+          {
+            extends: 'lighthouse:default',
+            settings: { onlyCategories: ['performance', 'accessibility', 'best-practices'] },
+          },
+        );
+      let result = await audit();
+      // A trace Chromium failed to record (NO_NAVSTART, seen on a cold browser) says nothing about the page: again.
+      for (let retry = 0; retry < 2 && result?.lhr.runtimeError; retry++) result = await audit();
       if (!result) throw new Error(`lighthouse gave no result for ${path}`);
+      if (result.lhr.runtimeError) throw new Error(`lighthouse failed on ${path}: ${result.lhr.runtimeError.code}`);
       const { categories, audits } = result.lhr;
+      if (process.env.BENCH_LIGHTHOUSE_DUMP) {
+        const file = `${process.env.BENCH_LIGHTHOUSE_DUMP}/${path.replaceAll('/', '_') || '_'}.json`;
+        await writeFile(file, JSON.stringify(result.lhr));
+      }
       if (process.env.BENCH_LIGHTHOUSE_DETAILS) {
         const items = (audits['total-byte-weight']?.details as { items?: Array<{ url: string; totalBytes: number }> })
           ?.items;

@@ -63,4 +63,41 @@ describe('first load', () => {
       expect(modules.filter((m) => unwanted.test(m))).toEqual([]);
     }
   });
+
+  it("paints a prerendered page before it asks for the app's scripts", async () => {
+    const start = Object.keys(report).find((file) => 'src/web/start.tsx' in report[file]!.modules);
+    expect(start).toBeDefined();
+    const page = await browser.newPage({ viewport: PHONE });
+    await page.goto(server.url + '/services/educational', { waitUntil: 'networkidle' });
+    const { paint, scriptFetch } = await page.evaluate((file) => {
+      const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+      const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith(`/${file}`));
+      return { paint: fcp?.startTime ?? null, scriptFetch: script?.startTime ?? null };
+    }, start!);
+    await page.close();
+    expect(paint).not.toBeNull();
+    expect(scriptFetch).not.toBeNull();
+    expect(scriptFetch!).toBeGreaterThanOrEqual(paint!);
+  });
+
+  it('answers a tap on the menu made before the scripts had run, once they have, and only once', async () => {
+    const page = await browser.newPage({ viewport: PHONE });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(server.url + '/', { waitUntil: 'domcontentloaded' });
+    await page.getByRole('button', { name: 'باز کردن منو' }).click();
+    // Nothing can answer yet: the drawer's scripts are held back.
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('drawer').count()).toBe(0);
+    release();
+    await page.getByTestId('drawer').waitFor();
+    // Replayed once: a second click would have closed it again.
+    await page.waitForTimeout(500);
+    expect(await page.getByTestId('drawer').isVisible()).toBe(true);
+    await page.close();
+  });
 });

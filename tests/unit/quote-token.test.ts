@@ -22,6 +22,12 @@ describe('quote tokens', () => {
     expect(signer.sign(terms, 7, 'uafCpr')).not.toBe(token);
   });
 
+  it('are each different for the same terms, across refills of the nonce pool', () => {
+    const tokens = new Set(Array.from({ length: 3000 }, () => signer.sign(terms, 7, 'uafCpr')));
+    expect(tokens.size).toBe(3000);
+    for (const token of [...tokens].slice(-600)) expect(signer.verify(token, 7, 'uafCpr')).toEqual(terms);
+  });
+
   it('verify as nothing for another customer, desk or key, or with any character changed', () => {
     const token = signer.sign(terms, 7, 'uafCpr');
     expect(signer.verify(token, 8, 'uafCpr')).toBeNull();

@@ -1,5 +1,5 @@
 /**
- * Security headers on every response (issue 12; docs/decisions/013-security-headers.md), through @fastify/helmet.
+ * Security headers on every response (issue 12; docs/decisions/013-security-headers.md), through helmet.
  * The Content-Security-Policy is the web app's: scripts only from this origin, with neither 'unsafe-eval' (the
  * forms' validators are precompiled, decision 015) nor 'unsafe-inline'; styles
  * from this origin and inline (Radix Themes sets style attributes); the API and the live socket on this origin.
@@ -8,8 +8,8 @@
  * Strict-Transport-Security only when the request came over TLS (directly, or per X-Forwarded-Proto from a proxy
  * named in TRUST_PROXY): sent over plain HTTP it would be ignored at best and lock out a LAN address at worst.
  */
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 
 export const CONTENT_SECURITY_POLICY = {
   'default-src': ["'self'"],
@@ -29,7 +29,9 @@ export const CONTENT_SECURITY_POLICY = {
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 export async function registerSecurityHeaders(fastify: FastifyInstance): Promise<void> {
-  await fastify.register(fastifyHelmet, {
+  // Built once: @fastify/helmet built helmet's middleware anew on every request (parsing the policy each time),
+  // which cost a price inquiry about a tenth of its time (issue 10).
+  const applyHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: Object.fromEntries(Object.entries(CONTENT_SECURITY_POLICY).map(([k, v]) => [k, [...v]])),
@@ -41,7 +43,8 @@ export async function registerSecurityHeaders(fastify: FastifyInstance): Promise
     // The bank's pages are a top-level navigation away; nothing here is embedded cross-origin.
     crossOriginEmbedderPolicy: false,
   });
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    applyHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
   });
 }

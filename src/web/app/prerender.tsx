@@ -6,12 +6,19 @@
 import './ssr-globals';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import { documentTitle } from '../components/shell/Breadcrumbs';
+import { routeAt } from '../lib/current-route';
 import { queryClient } from '../lib/query';
 import type { CatalogueData } from '../lib/queries/catalogue';
 import { AppProviders, appRoutes } from './App';
 
 /** Where the prerendered page puts the catalogue it was drawn with; main.tsx reads it back before hydrating. */
 export const PRERENDER_DATA_ID = 'prerender-data';
+
+/** The page's tab title, as the browser's Breadcrumbs sets it once the app runs. */
+export function titleOf(url: string, catalogue: CatalogueData): string {
+  return documentTitle(routeAt(url), catalogue);
+}
 
 export async function renderPage(url: string, catalogue: CatalogueData): Promise<string> {
   // The first pass loads the page's lazy modules; the second, with nothing left to wait for, writes every part in

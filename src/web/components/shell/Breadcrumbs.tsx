@@ -3,7 +3,7 @@ import { Flex, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
-import { useCurrentRoute } from '../../lib/current-route';
+import { type RouteAt, useCurrentRoute } from '../../lib/current-route';
 import { type CatalogueData, catalogueAtom } from '../../lib/queries/catalogue';
 import { type RouteDef, routeByName } from '../../lib/routes';
 
@@ -38,16 +38,23 @@ function crumbsOf(route: RouteDef, params: Record<string, string>, catalogue: Ca
   return crumbs;
 }
 
+/** The tab title of the page at `current`: the last crumb's, or the app's own on the home page. */
+export function documentTitle(current: RouteAt | null, catalogue: CatalogueData | undefined): string {
+  const pageTitle = current ? crumbsOf(current.route, current.params, catalogue).at(-1)?.title : undefined;
+  const isHome = !current || current.route.name === 'dashboard';
+  return isHome || !pageTitle ? `${APP_NAME} — پرداخت ارزی با ریال` : `${pageTitle} | ${APP_NAME}`;
+}
+
 export function Breadcrumbs() {
   const current = useCurrentRoute();
   const catalogue = useAtomValue(catalogueAtom).data;
   const crumbs = current ? crumbsOf(current.route, current.params, catalogue) : [];
   const isHome = !current || current.route.name === 'dashboard';
-  const pageTitle = crumbs.at(-1)?.title;
+  const title = documentTitle(current, catalogue);
 
   useEffect(() => {
-    document.title = isHome || !pageTitle ? `${APP_NAME} — پرداخت ارزی با ریال` : `${pageTitle} | ${APP_NAME}`;
-  }, [isHome, pageTitle]);
+    document.title = title;
+  }, [title]);
 
   if (isHome) return null;
   return (

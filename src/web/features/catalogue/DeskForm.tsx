@@ -11,7 +11,7 @@ import { Box, Button, Callout, Checkbox, Flex, Text } from '@radix-ui/themes';
 import type Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { components } from '../../../generated/api';
@@ -21,7 +21,7 @@ import { TermsText } from '../../components/TermsText';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { POLICY_OPERATIONS } from '../../lib/policy-approval';
 import type { Desk, FormType } from '../../lib/queries/catalogue';
-import { loadUser, loginDialogOpenAtom, userAtom } from '../../lib/session';
+import { loadUser, userAtom } from '../../lib/session';
 import { PriceBar, PriceSummary, type Quote } from './PriceSummary';
 
 type FormData = Record<string, unknown>;
@@ -75,7 +75,6 @@ function priceInputsReady(form: FormType, data: FormData): boolean {
 
 export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
   const user = useAtomValue(userAtom);
-  const openLogin = useSetAtom(loginDialogOpenAtom);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { schema, staticValues, transformErrors, validator } = useDeskForm(desk, form);
@@ -248,14 +247,6 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
         onSubmit={(e) => void submit(e)}
       />
 
-      {!user && (
-        <Callout.Root color="blue">
-          <Callout.Text>برای دیدن قیمت و ثبت درخواست، وارد حساب کاربری خود شوید.</Callout.Text>
-          <Button mt="2" onClick={() => openLogin(true)} style={{ alignSelf: 'flex-start' }}>
-            ورود
-          </Button>
-        </Callout.Root>
-      )}
       {quoteQuery.isError && ready && (
         <Callout.Root color="red" role="alert">
           <Callout.Text>{digMessage(quoteQuery.error) ?? FALLBACK_MESSAGE}</Callout.Text>

@@ -1,9 +1,10 @@
-import { Callout, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
-import { useAtomValue } from 'jotai';
+import { Button, Callout, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { LoadError } from '../../components/states/LoadError';
 import { useHydrated } from '../../lib/hydrated';
 import { catalogueAtom } from '../../lib/queries/catalogue';
+import { loginDialogOpenAtom, storedTokenAtom, userAtom } from '../../lib/session';
 import { DeskForm } from './DeskForm';
 import { PayStep } from './PayStep';
 
@@ -50,6 +51,7 @@ export default function DeskPage() {
         <Text as="p" style={{ lineHeight: 1.9 }}>
           {desk.description}
         </Text>
+        {!closed && form && !submitted && <GuestLoginNote />}
         {closed || !form ? (
           <Callout.Root color="orange" data-testid="desk-closed">
             <Callout.Text>این خدمت در دست راه‌اندازی است و به‌زودی می‌توانید درخواست آن را ثبت کنید.</Callout.Text>
@@ -63,5 +65,25 @@ export default function DeskPage() {
         )}
       </Flex>
     </Card>
+  );
+}
+
+/**
+ * A guest is asked to log in above the form, in the prerendered page itself: it is the first thing a guest can act
+ * on, and it is there before the form engine has loaded. Someone with a stored token is not a guest while their
+ * user is still loading.
+ */
+function GuestLoginNote() {
+  const user = useAtomValue(userAtom);
+  const storedToken = useAtomValue(storedTokenAtom);
+  const openLogin = useSetAtom(loginDialogOpenAtom);
+  if (user || storedToken) return null;
+  return (
+    <Callout.Root color="blue" data-testid="guest-login-note">
+      <Callout.Text>برای دیدن قیمت و ثبت درخواست، وارد حساب کاربری خود شوید.</Callout.Text>
+      <Button mt="2" onClick={() => openLogin(true)} style={{ alignSelf: 'flex-start' }}>
+        ورود
+      </Button>
+    </Callout.Root>
   );
 }

@@ -1,0 +1,38 @@
+/**
+ * Starts the app (main.tsx loads this after the first paint): hydrates a prerendered public page, or draws the app
+ * anew.
+ */
+import { StrictMode, startTransition, useEffect } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { replayEarlyClick, stopRecordingEarlyClicks } from './lib/early-clicks';
+import { queryClient } from './lib/query';
+
+const root = document.getElementById('root') as HTMLElement;
+/** Renders nothing; its effect runs once the first render (the hydration) has committed. */
+function AfterFirstCommit({ run }: { run: () => void }) {
+  useEffect(run, [run]);
+  return null;
+}
+
+const app = (
+  <StrictMode>
+    <App />
+    <AfterFirstCommit run={replayEarlyClick} />
+  </StrictMode>
+);
+// A prerendered public page (build/prerender.ts) carries the catalogue it was drawn with: a guest's browser
+// hydrates that HTML with the same data (marked stale, so the live catalogue is fetched right after). Someone
+// signed in sees other things (their menu, their name), so their page is drawn anew over it.
+// Both as a transition: React then works in slices and lets the browser answer input between them, where a default
+// update would hold the main thread for the whole first render (a long task a slow phone feels).
+const prerendered = document.getElementById('prerender-data');
+if (prerendered && root.firstChild && !localStorage.getItem('token')) {
+  queryClient.setQueryData(['catalogue'], JSON.parse(prerendered.textContent ?? 'null'), { updatedAt: 0 });
+  stopRecordingEarlyClicks();
+  startTransition(() => void hydrateRoot(root, app));
+} else {
+  // Clicks on the prerendered page until the new one is drawn are replayed on it (replayEarlyClick).
+  const reactRoot = createRoot(root);
+  startTransition(() => reactRoot.render(app));
+}
