@@ -19,8 +19,8 @@ import { recordEarlyClicks } from './lib/early-clicks';
 
 // The app's scripts are fetched only once a prerendered page (build/prerender.ts) has painted: it is readable from
 // its HTML and stylesheet alone, and on a slow network those should not share the bandwidth with the scripts. The
-// empty shell has nothing to paint, and a hidden tab paints nothing, so those start at once; a paint that is never
-// reported (an old browser) is waited for at most PAINT_WAIT_MS.
+// empty shell has nothing to paint, a hidden tab paints nothing and an old browser does not report its paints, so
+// those start at once; a paint that is still not reported is waited for at most PAINT_WAIT_MS.
 const PAINT_WAIT_MS = 1500;
 let started = false;
 const start = () => {
@@ -31,11 +31,15 @@ const start = () => {
 const prerendered = document.getElementById('root')?.firstChild;
 if (prerendered) recordEarlyClicks();
 // Someone signed in gets their own page drawn over the prerendered (guest's) one: no reason to wait for its paint.
-const signedIn = Boolean(localStorage.getItem('token')); // SPEC's key (TOKEN_KEY), not imported: it would pull the API client in before the paint
-if (!prerendered || signedIn || document.visibilityState === 'hidden' || typeof PerformanceObserver === 'undefined')
-  start();
+// SPEC's key (TOKEN_KEY), not imported: that would bring the API client in before the paint.
+const signedIn = Boolean(localStorage.getItem('token'));
+const paintReported =
+  typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('paint');
+if (!prerendered || signedIn || document.visibilityState === 'hidden' || !paintReported) start();
 else {
   setTimeout(start, PAINT_WAIT_MS);
+  // Someone already reaching for the page should not wait for the paint to be reported.
+  for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, start, { once: true, capture: true });
   try {
     new PerformanceObserver((list, observer) => {
       if (list.getEntriesByName('first-contentful-paint').length === 0) return;
