@@ -19,8 +19,9 @@ import { recordEarlyClicks } from './lib/early-clicks';
 
 // The app's scripts are fetched only once a prerendered page (build/prerender.ts) has painted: it is readable from
 // its HTML and stylesheet alone, and on a slow network those should not share the bandwidth with the scripts. The
-// empty shell has nothing to paint, a hidden tab paints nothing and an old browser does not report its paints, so
-// those start at once; a paint that is still not reported is waited for at most PAINT_WAIT_MS.
+// empty shell (or a page cleared for someone signed in) has nothing to paint, a hidden tab paints nothing and an old
+// browser does not report its paints, so those start at once; a paint not yet reported is waited for at most
+// PAINT_WAIT_MS.
 const PAINT_WAIT_MS = 1500;
 let started = false;
 const start = () => {
@@ -28,14 +29,17 @@ const start = () => {
   started = true;
   void import('./start');
 };
-const prerendered = document.getElementById('root')?.firstChild;
-if (prerendered) recordEarlyClicks();
-// Someone signed in gets their own page drawn over the prerendered (guest's) one: no reason to wait for its paint.
 // SPEC's key (TOKEN_KEY), not imported: that would bring the API client in before the paint.
 const signedIn = Boolean(localStorage.getItem('token'));
+const root = document.getElementById('root');
+// Someone signed in is not shown the guest's prerendered page (a log-in note, no name of theirs) to act on while
+// their own is drawn: it goes at once, and the app starts at once.
+if (signedIn) root?.replaceChildren();
+const prerendered = root?.firstChild;
+if (prerendered) recordEarlyClicks();
 const paintReported =
   typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('paint');
-if (!prerendered || signedIn || document.visibilityState === 'hidden' || !paintReported) start();
+if (!prerendered || document.visibilityState === 'hidden' || !paintReported) start();
 else {
   setTimeout(start, PAINT_WAIT_MS);
   // Someone already reaching for the page should not wait for the paint to be reported.

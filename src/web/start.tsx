@@ -23,7 +23,7 @@ const app = (
 );
 // A prerendered public page (build/prerender.ts) carries the catalogue it was drawn with: a guest's browser
 // hydrates that HTML with the same data (marked stale, so the live catalogue is fetched right after). Someone
-// signed in sees other things (their menu, their name), so their page is drawn anew over it.
+// signed in sees other things (their menu, their name): main.tsx has cleared the guest's page, and theirs is drawn.
 // Both as a transition: React then works in slices and lets the browser answer input between them, where a default
 // update would hold the main thread for the whole first render (a long task a slow phone feels).
 const prerendered = document.getElementById('prerender-data');
@@ -32,7 +32,6 @@ if (prerendered && root.firstChild && !localStorage.getItem('token')) {
   stopRecordingEarlyClicks();
   startTransition(() => void hydrateRoot(root, app));
 } else {
-  // Clicks on the prerendered page until the new one is drawn are replayed on it (replayEarlyClick).
   const reactRoot = createRoot(root);
   startTransition(() => reactRoot.render(app));
 }

@@ -1,7 +1,7 @@
 /**
  * A prerendered page shows its buttons before the app's scripts have run (main.tsx starts them after the first
  * paint), and a click then has nobody to answer it. The last button clicked before hydration began is remembered and
- * clicked again once the app has drawn, so a tap on the menu is not lost on a slow phone. Links need no help: they
+ * clicked again once the app has hydrated, so a tap on the menu is not lost on a slow phone. Links need no help: they
  * navigate without scripts. Once hydration has begun, React itself replays clicks on parts not yet hydrated.
  */
 let last: HTMLElement | null = null;
@@ -24,29 +24,10 @@ export function stopRecordingEarlyClicks(): void {
   document.removeEventListener('click', remember, true);
 }
 
-/**
- * The app has drawn its first render: the remembered button is clicked again. A page drawn anew over the prerendered
- * one (someone signed in) has new elements: the button is found again by its test id or its accessible name.
- */
+/** The app has hydrated: the remembered button, if it is still on the page, is clicked again. */
 export function replayEarlyClick(): void {
   stopRecordingEarlyClicks();
   const target = last;
   last = null;
-  if (!target) return;
-  if (target.isConnected) {
-    target.click();
-    return;
-  }
-  const found = sameButtonIn(document, target);
-  if (found) found.click();
-}
-
-function sameButtonIn(document: Document, gone: HTMLElement): HTMLElement | null {
-  for (const name of ['data-testid', 'aria-label']) {
-    const value = gone.getAttribute(name);
-    if (!value) continue;
-    const found = document.querySelector(`[${name}="${CSS.escape(value)}"]`);
-    if (found instanceof HTMLElement) return found;
-  }
-  return null;
+  if (target?.isConnected) target.click();
 }
