@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { Catalogue } from '../src/server/modules/desks/catalogue';
+import { escapeHtml } from '../src/shared/escape-html';
 import type { CatalogueData } from '../src/web/lib/queries/catalogue';
 
 /** Where a prerendered page lives in the build, by its path (`/` → pages/index.html). */
@@ -31,8 +32,6 @@ export function publicPaths(catalogue: CatalogueData): string[] {
 }
 
 const escapeJson = (json: string) => json.replace(/</g, '\\u003c');
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 export async function prerenderPages(repoRoot: string, outDir: string): Promise<string[]> {
   const loaded = Catalogue.load(path.join(repoRoot, 'schemas'));
@@ -54,6 +53,9 @@ export async function prerenderPages(repoRoot: string, outDir: string): Promise<
       PRERENDER_DATA_ID: string;
     };
     const shell = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+    if (!shell.includes('<div id="root"></div>')) {
+      throw new Error('index.html has no empty <div id="root"></div> to prerender into');
+    }
     const data = `<script type="application/json" id="${entry.PRERENDER_DATA_ID}">${escapeJson(JSON.stringify(catalogue))}</script>`;
     const written: string[] = [];
     for (const urlPath of publicPaths(catalogue)) {
@@ -62,7 +64,6 @@ export async function prerenderPages(repoRoot: string, outDir: string): Promise<
         // Replaced by functions: a `$` in the page's text is not a replacement pattern.
         .replace('<div id="root"></div>', () => `<div id="root">${html}</div>${data}`)
         .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(entry.titleOf(urlPath, catalogue))}</title>`);
-      if (!page.includes(html)) throw new Error('index.html has no empty <div id="root"></div> to prerender into');
       const file = path.join(outDir, prerenderedFile(urlPath));
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, page);

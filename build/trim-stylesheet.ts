@@ -8,7 +8,8 @@
  *  - a responsive class (`md:rt-r-size-2`) for a breakpoint the app never passes (RESPONSIVE_BREAKPOINTS);
  *  - the dark appearance's classes: the app is light only (App.tsx).
  * The trimmed file gets a name from its own content, so a cached copy is never stale (the rules kept depend on the
- * scripts, not only on the stylesheet vite hashed), and index.html and the scripts naming it are rewritten to it. Run before prerendering.
+ * scripts, not only on the stylesheet vite hashed), and index.html and the scripts naming it are rewritten to it.
+ * Run before prerendering.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

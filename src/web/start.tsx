@@ -23,11 +23,11 @@ const app = (
 );
 // A prerendered public page (build/prerender.ts) carries the catalogue it was drawn with: a guest's browser
 // hydrates that HTML with the same data (marked stale, so the live catalogue is fetched right after). Someone
-// signed in sees other things (their menu, their name): main.tsx has cleared the guest's page, and theirs is drawn.
+// signed in sees other things (their menu, their name): main.tsx has emptied #root for them, so theirs is drawn anew.
 // Both as a transition: React then works in slices and lets the browser answer input between them, where a default
 // update would hold the main thread for the whole first render (a long task a slow phone feels).
 const prerendered = document.getElementById('prerender-data');
-if (prerendered && root.firstChild && !localStorage.getItem('token')) {
+if (prerendered && root.firstChild) {
   queryClient.setQueryData(['catalogue'], JSON.parse(prerendered.textContent ?? 'null'), { updatedAt: 0 });
   stopRecordingEarlyClicks();
   startTransition(() => void hydrateRoot(root, app));

@@ -5,7 +5,6 @@
  * navigate without scripts. Once hydration has begun, React itself replays clicks on parts not yet hydrated.
  */
 let last: HTMLElement | null = null;
-let recording = false;
 
 const remember = (event: MouseEvent) => {
   const target = event.target instanceof Element ? event.target.closest('button, [role="button"]') : null;
@@ -13,14 +12,11 @@ const remember = (event: MouseEvent) => {
 };
 
 export function recordEarlyClicks(): void {
-  recording = true;
   document.addEventListener('click', remember, true);
 }
 
 /** Hydration begins: React sees clicks from now on. */
 export function stopRecordingEarlyClicks(): void {
-  if (!recording) return;
-  recording = false;
   document.removeEventListener('click', remember, true);
 }
 

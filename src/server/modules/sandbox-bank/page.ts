@@ -4,11 +4,9 @@
  * the style carry the response's CSP nonce. Every value printed is escaped.
  */
 import { toPersianDigits } from '../../../shared/digits';
+import { escapeHtml } from '../../../shared/escape-html';
 import { formatRial } from '../../../shared/format';
 import { rialInWords } from '../../../shared/format/persian-words';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** Where the bank's own files (fonts) are served. */
 export const ASSET_PATH = '/sandbox-bank/assets';

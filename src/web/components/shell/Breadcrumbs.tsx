@@ -38,19 +38,24 @@ function crumbsOf(route: RouteDef, params: Record<string, string>, catalogue: Ca
   return crumbs;
 }
 
+const isHomeAt = (current: RouteAt | null) => !current || current.route.name === 'dashboard';
+
+function titleFrom(crumbs: Crumb[], isHome: boolean): string {
+  const pageTitle = crumbs.at(-1)?.title;
+  return isHome || !pageTitle ? `${APP_NAME} — پرداخت ارزی با ریال` : `${pageTitle} | ${APP_NAME}`;
+}
+
 /** The tab title of the page at `current`: the last crumb's, or the app's own on the home page. */
 export function documentTitle(current: RouteAt | null, catalogue: CatalogueData | undefined): string {
-  const pageTitle = current ? crumbsOf(current.route, current.params, catalogue).at(-1)?.title : undefined;
-  const isHome = !current || current.route.name === 'dashboard';
-  return isHome || !pageTitle ? `${APP_NAME} — پرداخت ارزی با ریال` : `${pageTitle} | ${APP_NAME}`;
+  return titleFrom(current ? crumbsOf(current.route, current.params, catalogue) : [], isHomeAt(current));
 }
 
 export function Breadcrumbs() {
   const current = useCurrentRoute();
   const catalogue = useAtomValue(catalogueAtom).data;
   const crumbs = current ? crumbsOf(current.route, current.params, catalogue) : [];
-  const isHome = !current || current.route.name === 'dashboard';
-  const title = documentTitle(current, catalogue);
+  const isHome = isHomeAt(current);
+  const title = titleFrom(crumbs, isHome);
 
   useEffect(() => {
     document.title = title;
