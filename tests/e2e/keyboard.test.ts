@@ -5,9 +5,9 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, PHONE } from '../support/browser';
+import { keepSignedIn, launchBrowser, PHONE } from '../support/browser';
 import { moneyHelpers, nationalCodeFor } from '../support/money';
-import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import { bearer, loginByCode, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
 
 let server: RunningServer;
 let browser: Browser;
@@ -129,4 +129,35 @@ describe('keyboard alone', () => {
     await page.getByTestId('request-detail').getByTestId('request-state').getByText('پرداخت شده').waitFor();
     await context.close();
   }, 300_000);
+
+  it("keeps the focus on the user menu's button while the menu loads, and the menu then opens from it", async () => {
+    const context = await browser.newContext({ viewport: PHONE });
+    await keepSignedIn(context, await loginByCode(server, '09128880002'));
+    const page = await context.newPage();
+    // The menu's own chunk (it loads once the page is idle) is held back until the button has the focus.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let menuFetched = false;
+    await page.route(/\/assets\/UserMenu-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+      menuFetched = true;
+    });
+    await page.goto(`${server.url}/services/educational`);
+    await page.getByTestId('user-menu').waitFor();
+    await tabTo(page, '[data-testid=user-menu]');
+    release();
+    await expect.poll(() => menuFetched).toBe(true);
+    await page.waitForTimeout(500);
+    expect(await focusedMatches(page, '[data-testid=user-menu]')).toBe(true);
+    expect(await focusVisible(page)).toBe(true);
+
+    await page.keyboard.press('Enter');
+    await page.getByTestId('user-menu-content').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('user-menu-content').waitFor({ state: 'hidden' });
+    expect(await focusedMatches(page, '[data-testid=user-menu]')).toBe(true);
+    expect(await focusVisible(page)).toBe(true);
+    await context.close();
+  }, 120_000);
 });

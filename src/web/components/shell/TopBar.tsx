@@ -1,45 +1,50 @@
 import { HamburgerMenuIcon, HomeIcon, PersonIcon } from '@radix-ui/react-icons';
 import { Flex, IconButton, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
-import { type ComponentType, lazy, type Ref, Suspense, useEffect, useState } from 'react';
+import { type ComponentType, type Ref, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { whenIdle } from '../../lib/idle';
 import { userAtom } from '../../lib/session';
 
 const loadUserMenu = () => import('./UserMenu');
-const UserMenu = lazy(loadUserMenu);
+type UserMenuComponent = Awaited<ReturnType<typeof loadUserMenu>>['default'];
 
 /** The dialog the user menu's "change password" opens; the app passes it in (it belongs to the auth area). */
 export type PasswordDialog = ComponentType<{ open: boolean; onOpenChange: (open: boolean) => void }>;
 
 /**
  * The user menu loads once the first page is idle. Until then a look-alike button stands in; pressing it
- * loads the menu and opens it.
+ * loads the menu and opens it. The real menu's button is another element, so the stand-in is not swapped out while
+ * it has the focus (a keyboard user would lose their place to the page): the swap waits until the focus leaves it.
  */
 function UserMenuSlot({ onChangePassword }: { onChangePassword: () => void }) {
-  const [wanted, setWanted] = useState(false);
-  const [openOnLoad, setOpenOnLoad] = useState(false);
-  useEffect(() => whenIdle(() => setWanted(true)), []);
-  const standIn = (
+  const [menu, setMenu] = useState<{ Menu: UserMenuComponent; open: boolean } | null>(null);
+  const standInRef = useRef<HTMLButtonElement>(null);
+  useEffect(
+    () =>
+      whenIdle(() => {
+        void loadUserMenu().then(({ default: Menu }) => {
+          const swap = () => setMenu((current) => current ?? { Menu, open: false });
+          const standIn = standInRef.current;
+          if (standIn && document.activeElement === standIn) standIn.addEventListener('blur', swap, { once: true });
+          else swap();
+        });
+      }),
+    [],
+  );
+  if (menu) return <menu.Menu defaultOpen={menu.open} onChangePassword={onChangePassword} />;
+  return (
     <IconButton
+      ref={standInRef}
       variant="soft"
       size="3"
       aria-label="منوی کاربر"
       aria-haspopup="menu"
       data-testid="user-menu"
-      onClick={() => {
-        setOpenOnLoad(true);
-        setWanted(true);
-      }}
+      onClick={() => void loadUserMenu().then(({ default: Menu }) => setMenu({ Menu, open: true }))}
     >
       <PersonIcon width={20} height={20} />
     </IconButton>
-  );
-  if (!wanted) return standIn;
-  return (
-    <Suspense fallback={standIn}>
-      <UserMenu defaultOpen={openOnLoad} onChangePassword={onChangePassword} />
-    </Suspense>
   );
 }
 
