@@ -1,12 +1,14 @@
 /**
  * Live updates in Chromium now that userProfile.changed no longer goes out on the public channel: when a
  * customer's profile changes on another device, their open profile page follows it (their own channel) and
- * staff's open customer list shows the new name (the staff channel), both without a reload.
+ * staff's open customer list shows the new name (the staff channel), both without a reload. The list also catches
+ * up when its first answer was read before the change but arrived after the news, and when the news came while the
+ * connection was down.
  */
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
+import { DESKTOP, keepSignedIn, launchBrowser, PHONE, settled } from '../support/browser';
 import { jpegWithExif, uploadForm } from '../support/images';
 import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
 
@@ -40,6 +42,26 @@ function joined(page: Page, channel: string): Promise<void> {
   });
 }
 
+/** The customer saves their profile, with a card image, as from another device. */
+async function saveProfile(
+  customer: string,
+  person: { nationalCode: string; firstName: string; lastName: string },
+): Promise<void> {
+  const upload = await fetch(`${server.url}/api/me/uploadFile`, {
+    method: 'POST',
+    headers: bearer(customer),
+    body: uploadForm(await jpegWithExif(), 'card.jpg'),
+  });
+  const card = ((await upload.json()) as { path: string }).path;
+  const saved = await post(
+    server,
+    '/api/me/updateUserData',
+    { ...person, dateOfBirth: '1995-03-21', nationalCardImageAddress: card },
+    bearer(customer),
+  );
+  expect(saved.status).toBe(200);
+}
+
 describe('live profile changes', () => {
   it("reach the customer's open profile page and staff's customer list without a reload", async () => {
     const mobileNo = '09190000001';
@@ -60,29 +82,72 @@ describe('live profile changes', () => {
     expect(await staffPage.getByText('مریم احمدی').count()).toBe(0);
 
     // The same customer saves the profile from another device.
-    const upload = await fetch(`${server.url}/api/me/uploadFile`, {
-      method: 'POST',
-      headers: bearer(customer),
-      body: uploadForm(await jpegWithExif(), 'card.jpg'),
-    });
-    const card = ((await upload.json()) as { path: string }).path;
-    const saved = await post(
-      server,
-      '/api/me/updateUserData',
-      {
-        nationalCode: '0499370899',
-        firstName: 'مریم',
-        lastName: 'احمدی',
-        dateOfBirth: '1995-03-21',
-        nationalCardImageAddress: card,
-      },
-      bearer(customer),
-    );
-    expect(saved.status).toBe(200);
+    await saveProfile(customer, { nationalCode: '0499370899', firstName: 'مریم', lastName: 'احمدی' });
 
     await profilePage.getByTestId('profile-status').getByText('در انتظار بررسی').waitFor();
     await staffPage.getByText('مریم احمدی').first().waitFor();
     await profilePage.screenshot({ path: `${shots}/live-profile-phone.png`, fullPage: true });
     await staffPage.screenshot({ path: `${shots}/live-customers-desktop.png` });
   });
+
+  it('fetch a list again whose first answer, read before the change, was still on its way when the news came', async () => {
+    const customer = await loginByCode(server, '09190000002');
+    const staffPage = await signedIn(await loginAdmin(server), DESKTOP);
+    const staffJoined = joined(staffPage, 'private-staff');
+    const news = new Promise<void>((resolve) => {
+      staffPage.on('websocket', (ws) =>
+        ws.on('framereceived', ({ payload }) => {
+          if (String(payload).includes('userProfile.changed')) resolve();
+        }),
+      );
+    });
+    // The list's first answer is read from the server now, before the save, and handed to the page only after
+    // the live news of the save has arrived: the order a slow network or a busy server can produce.
+    let firstAnswer = true;
+    let answerHeld!: () => void;
+    const held = new Promise<void>((resolve) => (answerHeld = resolve));
+    await staffPage.route('**/api/sys/searchCustomers', async (route) => {
+      if (!firstAnswer) return route.continue();
+      firstAnswer = false;
+      const response = await route.fetch();
+      answerHeld();
+      await news;
+      await route.fulfill({ response });
+    });
+    await staffPage.goto(`${server.url}/management/customers`);
+    await Promise.all([staffJoined, held]);
+
+    await saveProfile(customer, { nationalCode: '0499370902', firstName: 'سارا', lastName: 'کریمی' });
+    await news;
+    await staffPage.getByText('سارا کریمی').first().waitFor({ timeout: 10_000 });
+  });
+
+  it('fetch a list again once the connection is back, for news sent while it was down', async () => {
+    const customer = await loginByCode(server, '09190000003');
+    const context = await browser.newContext({ viewport: DESKTOP });
+    await keepSignedIn(context, await loginAdmin(server));
+    const staffPage = await context.newPage();
+    let joins = 0;
+    let closed = false;
+    staffPage.on('websocket', (ws) => {
+      ws.on('framereceived', ({ payload }) => {
+        if (String(payload).includes('"subscription_succeeded","private-staff"')) joins += 1;
+      });
+      ws.on('close', () => (closed = true));
+    });
+    await staffPage.goto(`${server.url}/management/customers`);
+    await expect.poll(() => joins, { timeout: 20_000 }).toBe(1);
+    await settled(staffPage);
+
+    // The network goes, the profile is saved meanwhile, the network comes back.
+    await context.setOffline(true);
+    await expect.poll(() => closed, { timeout: 40_000 }).toBe(true);
+    await saveProfile(customer, { nationalCode: '0499370910', firstName: 'نگار', lastName: 'رضایی' });
+    await staffPage.waitForTimeout(500);
+    expect(await staffPage.getByText('نگار رضایی').count()).toBe(0);
+    await context.setOffline(false);
+    await expect.poll(() => joins, { timeout: 20_000 }).toBe(2);
+    await staffPage.getByText('نگار رضایی').first().waitFor({ timeout: 10_000 });
+    await context.close();
+  }, 120_000);
 });

@@ -38,6 +38,16 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
   'task.claimed': [['table', 'tasks'], ['taskTypes'], ['staff', 'waitingWork'], ['table', 'bankAccounts']],
 };
 
+/**
+ * Makes what `event` affects fetch again. A fetch already under way may have read the data before the change, and
+ * React Query lets a query that has no data yet keep that answer rather than fetch again: it is cancelled first.
+ */
+function refreshAfter(event: string): void {
+  for (const queryKey of LIVE_QUERIES[event] ?? []) {
+    void queryClient.cancelQueries({ queryKey }).then(() => queryClient.invalidateQueries({ queryKey }));
+  }
+}
+
 export type LiveHandler = (event: string, data: unknown) => void;
 
 interface Connection {
@@ -52,7 +62,7 @@ export async function connectLive(options: {
   const [{ default: Echo }, { io }] = await Promise.all([import('laravel-echo'), import('socket.io-client')]);
   const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
   const token = localStorage.getItem(TOKEN_KEY);
-  const echo = new Echo({
+  const echo = new Echo<'socket.io'>({
     broadcaster: 'socket.io',
     client: io,
     host: window.location.origin,
@@ -67,26 +77,46 @@ export async function connectLive(options: {
     auth: { headers: { 'X-CSRF-TOKEN': csrf, ...(token ? { Authorization: `Bearer ${token}` } : {}) } },
   });
 
-  const listen = (channel: { listen(e: string, cb: (d: unknown) => void): unknown }, events: string[]) => {
+  /** Channel name → the events listened to on it. */
+  const eventsOn = new Map<string, string[]>();
+  const listen = (
+    name: string,
+    channel: { listen(e: string, cb: (d: unknown) => void): unknown },
+    events: string[],
+  ) => {
+    eventsOn.set(name, events);
     for (const event of events) {
       channel.listen(`.${event}`, (data: unknown) => {
-        for (const key of LIVE_QUERIES[event] ?? []) void queryClient.invalidateQueries({ queryKey: key });
+        refreshAfter(event);
         options.onEvent(event, data);
       });
     }
   };
+  // Events sent while the connection was down are lost: once a channel is joined again after a reconnect, what its
+  // events feed is fetched anew. (The server confirms each join with subscription_succeeded.)
+  const joinedBefore = new Set<string>();
+  echo.connector.socket.on('subscription_succeeded', (name: string) => {
+    if (joinedBefore.has(name)) for (const event of eventsOn.get(name) ?? []) refreshAfter(event);
+    joinedBefore.add(name);
+  });
   // The public channel carries public data only; news about a person goes to their private channel, and to
   // the staff whose actions it concerns (the server refuses the staff channel to staff without such actions).
-  listen(echo.channel('public-general-channel'), ['currency.updated', 'systemParameters.updated', 'catalogue.changed']);
+  listen('public-general-channel', echo.channel('public-general-channel'), [
+    'currency.updated',
+    'systemParameters.updated',
+    'catalogue.changed',
+  ]);
   const accountEvents = ['userProfile.changed', 'googleAdsAccount.changed', 'googleMccAccount.changed'];
   if (options.userUid) {
-    listen(echo.private(`user.${options.userUid}`), [
+    const own = `user.${options.userUid}`;
+    listen(`private-${own}`, echo.private(own), [
       'purchase.changed',
       'wallet.changed',
       'profile.reviewed',
       ...accountEvents,
     ]);
   }
-  if (options.isStaff) listen(echo.private('staff'), ['task.created', 'task.claimed', ...accountEvents]);
+  if (options.isStaff)
+    listen('private-staff', echo.private('staff'), ['task.created', 'task.claimed', ...accountEvents]);
   return { stop: () => echo.disconnect() };
 }
