@@ -1,6 +1,6 @@
 /**
- * Prerenders the public pages after the client build (issue 10): home, the service lists and every desk page, as a
- * guest sees them, from the same React components (src/web/app/prerender.tsx, built here for Node). The catalogue
+ * Prerenders the public pages after the client build (issue 10): home, the service lists, every desk page and the
+ * customer's own pages, as a guest sees them, from the same React components (src/web/app/prerender.tsx, built here for Node). The catalogue
  * is data (schemas/), so a desk added as JSON is prerendered on the next build. Each page is written as
  * `pages/<path>.html` beside the client build, from the built index.html with the page's HTML in #root and the
  * catalogue it was drawn with as JSON (not a script: the CSP runs no inline script); index.html stays the empty shell
@@ -21,13 +21,27 @@ export function prerenderedFile(urlPath: string): string {
   return `pages${clean === '' ? '/index' : clean}.html`;
 }
 
-/** The paths prerendered: home, the service lists, and each desk open to requests. */
+/**
+ * The customer's own pages, as a guest sees them (what they are, and the log-in). Someone signed in never sees this
+ * HTML: main.tsx empties it and draws their page.
+ */
+const GUEST_VIEWS = [
+  '/request/myRequests',
+  '/request/myWallet',
+  '/request/myProfile',
+  '/request/myAccount',
+  '/myGoogleAdsAccounts',
+  '/request/termsAndConditions',
+];
+
+/** The paths prerendered: home, the service lists, each desk open to requests, and the guest views above. */
 export function publicPaths(catalogue: CatalogueData): string[] {
   return [
     '/',
     '/services',
     ...catalogue.categories.map((c) => `/services/${c.key}`),
     ...catalogue.desks.filter((d) => !d.underConstruction).map((d) => `/desks/${d.identifier}`),
+    ...GUEST_VIEWS,
   ];
 }
 

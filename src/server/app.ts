@@ -69,6 +69,7 @@ import { taskHandlers } from './modules/tasks/handlers';
 import { waitingWorkHandlers } from './modules/tasks/waiting-work';
 import { LiveEvents } from './realtime/events';
 import { attachRealtime } from './realtime/server';
+import { hasSignedInHint } from '../shared/signed-in-hint';
 
 export interface App {
   fastify: FastifyInstance;
@@ -166,11 +167,15 @@ function installErrorHandling(fastify: FastifyInstance, webIndex: string | null,
   fastify.setNotFoundHandler((request, reply) => {
     if (webIndex && isPageRoute(request.url) && (request.method === 'GET' || request.method === 'HEAD')) {
       // A prerendered public page, else the history fallback: the web app's router decides what the path shows.
+      // Prerendered pages are drawn for a guest: a browser holding a session (the hint cookie) gets the empty shell,
+      // and its own page is drawn there without a guest's page showing first.
       const pathname = (request.url.split(/[?#]/, 1)[0] ?? '/').replace(/(.)\/+$/, '$1');
+      const prerendered = pages.get(pathname);
+      if (prerendered) reply.header('vary', 'Cookie');
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
-        .sendFile(pages.get(pathname) ?? 'index.html');
+        .sendFile(prerendered && !hasSignedInHint(request.headers.cookie) ? prerendered : 'index.html');
     }
     return reply.status(404).send({ result: false, msg: msg('http.notFound'), data: null });
   });

@@ -16,6 +16,7 @@ import '@radix-ui/themes/components.css';
 import '@radix-ui/themes/utilities.css';
 import './styles/global.css';
 import { recordEarlyClicks } from './lib/early-clicks';
+import { markSignedIn } from './lib/signed-in-hint';
 
 // The app's scripts are fetched only once a prerendered page (build/prerender.ts) has painted: it is readable from
 // its HTML and stylesheet alone, and on a slow network those should not share the bandwidth with the scripts. The
@@ -32,8 +33,11 @@ const start = () => {
 // SPEC's key (TOKEN_KEY), not imported: that would bring the API client in before the paint.
 const signedIn = Boolean(localStorage.getItem('token'));
 const root = document.getElementById('root');
-// Someone signed in is not shown the guest's prerendered page (a log-in note, no name of theirs) to act on while
-// their own is drawn: it goes at once, and the app starts at once.
+// The server sends someone signed in the empty shell (the hint cookie says so); a browser whose token predates the
+// cookie, or whose cookie was lost, gets it set here for next time.
+markSignedIn(signedIn);
+// Someone signed in whose request still got the guest's prerendered page (a log-in note, no name of theirs) is not
+// shown it to act on while their own is drawn: it goes at once, and the app starts at once.
 if (signedIn) root?.replaceChildren();
 const prerendered = root?.firstChild;
 if (prerendered) recordEarlyClicks();

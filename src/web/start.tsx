@@ -2,23 +2,16 @@
  * Starts the app (main.tsx loads this after the first paint): hydrates a prerendered public page, or draws the app
  * anew.
  */
-import { StrictMode, startTransition, useEffect } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { replayEarlyClick, stopRecordingEarlyClicks } from './lib/early-clicks';
+import { reactListensToClicks } from './lib/early-clicks';
 import { queryClient } from './lib/query';
 
 const root = document.getElementById('root') as HTMLElement;
-/** Renders nothing; its effect runs once the first render (the hydration) has committed. */
-function AfterFirstCommit({ run }: { run: () => void }) {
-  useEffect(run, [run]);
-  return null;
-}
-
 const app = (
   <StrictMode>
     <App />
-    <AfterFirstCommit run={replayEarlyClick} />
   </StrictMode>
 );
 // A prerendered public page (build/prerender.ts) carries the catalogue it was drawn with: a guest's browser
@@ -29,7 +22,7 @@ const app = (
 const prerendered = document.getElementById('prerender-data');
 if (prerendered && root.firstChild) {
   queryClient.setQueryData(['catalogue'], JSON.parse(prerendered.textContent ?? 'null'), { updatedAt: 0 });
-  stopRecordingEarlyClicks();
+  reactListensToClicks();
   startTransition(() => void hydrateRoot(root, app));
 } else {
   const reactRoot = createRoot(root);

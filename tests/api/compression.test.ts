@@ -28,9 +28,10 @@ interface Raw {
 }
 
 /** A GET that leaves the body as sent (fetch would decompress it and hide the encoding). */
-function rawGet(urlPath: string, acceptEncoding: string): Promise<Raw> {
+function rawGet(urlPath: string, acceptEncoding: string, cookie?: string): Promise<Raw> {
+  const headers = { 'accept-encoding': acceptEncoding, ...(cookie ? { cookie } : {}) };
   return new Promise((resolve, reject) => {
-    const req = http.get(`${server.url}${urlPath}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+    const req = http.get(`${server.url}${urlPath}`, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -107,10 +108,40 @@ describe('prerendered public pages', () => {
     expect(inline.every((attrs) => /type="application\/json"/.test(attrs ?? ''))).toBe(true);
   });
 
-  it('a page with no prerendered file gets the empty shell', async () => {
+  it("a customer's own page arrives as a guest sees it: what it is, and the log-in", async () => {
     const html = brotliDecompressSync((await rawGet('/request/myWallet', 'br')).body).toString('utf8');
+    const root = html.slice(html.indexOf('<div id="root">'));
+    expect(root).toContain('موجودی مالی من');
+    expect(root).toContain('کاربری در سیستم وارد نشده است.');
+  });
+
+  it('a page with no prerendered file gets the empty shell', async () => {
+    const html = brotliDecompressSync((await rawGet('/request/receipts/7', 'br')).body).toString('utf8');
     expect(html).toContain('<div id="root"></div>');
   });
+
+  it.each(['/', '/desks/toeflGeneralCpr', '/request/myWallet'])(
+    '%s: a browser with the signed-in hint gets the empty shell, and caches are told the page varies by cookie',
+    async (urlPath) => {
+      const guest = await rawGet(urlPath, 'br');
+      expect(String(guest.headers.vary)).toMatch(/cookie/i);
+      expect(String(guest.headers.vary)).toMatch(/accept-encoding/i);
+      expect(brotliDecompressSync(guest.body).toString('utf8')).not.toContain('<div id="root"></div>');
+      // Among other cookies, in any order.
+      for (const cookie of ['arzpay_signed_in=1', 'theme=dark; arzpay_signed_in=1', 'arzpay_signed_in=1;x=2']) {
+        const signedIn = await rawGet(urlPath, 'br', cookie);
+        expect(signedIn.status).toBe(200);
+        expect(String(signedIn.headers.vary)).toMatch(/cookie/i);
+        expect(signedIn.headers['cache-control']).toBe('no-cache');
+        expect(brotliDecompressSync(signedIn.body).toString('utf8')).toContain('<div id="root"></div>');
+      }
+      // Anything else is no hint.
+      for (const cookie of ['arzpay_signed_in=0', 'arzpay_signed_in=', 'xarzpay_signed_in=1', 'arzpay_signed_in=11']) {
+        const other = await rawGet(urlPath, 'br', cookie);
+        expect(brotliDecompressSync(other.body).toString('utf8')).not.toContain('<div id="root"></div>');
+      }
+    },
+  );
 });
 
 /** A POST of a JSON body that leaves the answer as sent. */

@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_REPORT, type ChunkReport } from '../../build/chunk-report';
-import { launchBrowser, PHONE } from '../support/browser';
-import { type RunningServer, startServer, webDir } from '../support/server';
+import { keepSignedIn, launchBrowser, PHONE } from '../support/browser';
+import { loginByCode, type RunningServer, startServer, webDir } from '../support/server';
 
 let server: RunningServer;
 let browser: Browser;
@@ -64,20 +64,72 @@ describe('first load', () => {
     }
   });
 
-  it("paints a prerendered page before it asks for the app's scripts", async () => {
-    const start = Object.keys(report).find((file) => 'src/web/start.tsx' in report[file]!.modules);
-    expect(start).toBeDefined();
-    const page = await browser.newPage({ viewport: PHONE });
-    await page.goto(server.url + '/services/educational', { waitUntil: 'networkidle' });
-    const { paint, scriptFetch } = await page.evaluate((file) => {
-      const fcp = performance.getEntriesByName('first-contentful-paint')[0];
-      const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith(`/${file}`));
-      return { paint: fcp?.startTime ?? null, scriptFetch: script?.startTime ?? null };
-    }, start!);
-    await page.close();
-    expect(paint).not.toBeNull();
-    expect(scriptFetch).not.toBeNull();
-    expect(scriptFetch!).toBeGreaterThanOrEqual(paint!);
+  it.each(['/services/educational', '/request/myWallet'])(
+    "paints a prerendered page (%s) before it asks for the app's scripts",
+    async (urlPath) => {
+      const start = Object.keys(report).find((file) => 'src/web/start.tsx' in report[file]!.modules);
+      expect(start).toBeDefined();
+      const page = await browser.newPage({ viewport: PHONE });
+      await page.goto(server.url + urlPath, { waitUntil: 'networkidle' });
+      const { paint, scriptFetch } = await page.evaluate((file) => {
+        const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+        const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith(`/${file}`));
+        return { paint: fcp?.startTime ?? null, scriptFetch: script?.startTime ?? null };
+      }, start!);
+      await page.close();
+      expect(paint).not.toBeNull();
+      expect(scriptFetch).not.toBeNull();
+      expect(scriptFetch!).toBeGreaterThanOrEqual(paint!);
+    },
+  );
+
+  it("sends someone signed in the empty shell, never a guest's page, and the guest's page again after log-out", async () => {
+    const mobileNo = '09127770001';
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    const guestPrompt = 'کاربری در سیستم وارد نشده است.';
+    const documentOf = async (urlPath: string) => await (await page.goto(server.url + urlPath))!.text();
+
+    // A guest's wallet page comes drawn, with the log-in.
+    expect(await documentOf('/request/myWallet')).toContain(guestPrompt);
+    await page.getByRole('button', { name: 'ورود' }).last().click();
+    await page.locator('#login-mobile').pressSequentially(mobileNo);
+    await page.getByTestId('send-code').click();
+    await expect.poll(() => server.lastSmsCode(mobileNo), { timeout: 10_000 }).toBeDefined();
+    await page.locator('#login-code').pressSequentially(server.lastSmsCode(mobileNo)!);
+    await page.getByTestId('login-by-code').click();
+    await page.getByTestId('wallet-balance').waitFor();
+
+    // Signed in: the server sends the empty shell, and the customer's own page is drawn in it.
+    for (const urlPath of ['/request/myWallet', '/desks/toeflGeneralCpr', '/']) {
+      const html = await documentOf(urlPath);
+      expect(html).toContain('<div id="root"></div>');
+      expect(html).not.toContain(guestPrompt);
+    }
+    await page.goto(server.url + '/request/myWallet');
+    await page.getByTestId('wallet-balance').waitFor();
+    expect(await page.getByText(guestPrompt).count()).toBe(0);
+
+    // Logged out: a guest's pages again.
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'خروج' }).click();
+    await page.waitForURL(server.url + '/');
+    expect(await documentOf('/request/myWallet')).toContain(guestPrompt);
+    await page.getByText(guestPrompt).waitFor();
+    await context.close();
+  });
+
+  it('sets the hint for a browser signed in before it existed, which gets the empty shell from then on', async () => {
+    const context = await browser.newContext({ viewport: PHONE });
+    await keepSignedIn(context, await loginByCode(server, '09127770002'));
+    const page = await context.newPage();
+    // This first answer is the guest's page; the boot clears it and draws the customer's own.
+    expect(await (await page.goto(server.url + '/request/myWallet'))!.text()).toContain('<div id="root"><');
+    await page.getByTestId('wallet-balance').waitFor();
+    expect((await context.cookies()).some((c) => c.name === 'arzpay_signed_in' && c.value === '1')).toBe(true);
+    expect(await (await page.goto(server.url + '/request/myWallet'))!.text()).toContain('<div id="root"></div>');
+    await page.getByTestId('wallet-balance').waitFor();
+    await context.close();
   });
 
   it('answers a tap on the menu made before the scripts had run, once they have, and only once', async () => {
@@ -98,6 +150,27 @@ describe('first load', () => {
     // Replayed once: a second click would have closed it again.
     await page.waitForTimeout(500);
     expect(await page.getByTestId('drawer').isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it("answers a tap on a page's own button made while the page's chunk was still loading, once it has", async () => {
+    const page = await browser.newPage({ viewport: PHONE });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/MyWalletPage-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const appStarted = page.waitForResponse(/\/assets\/start-[\w-]+\.js$/);
+    await page.goto(server.url + '/request/myWallet', { waitUntil: 'domcontentloaded' });
+    await appStarted;
+    // The app runs, but the page's part of it cannot hydrate yet: React alone would drop this tap.
+    await page.getByRole('button', { name: 'ورود' }).click();
+    await page.waitForTimeout(300);
+    expect(await page.locator('#login-mobile').count()).toBe(0);
+    release();
+    await page.locator('#login-mobile').waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(1);
     await page.close();
   });
 });

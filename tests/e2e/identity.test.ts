@@ -41,6 +41,9 @@ describe('log-in, profile and staff approval', () => {
     await page.goto(`${server.url}/login`);
     const login = page.getByTestId('login-by-code');
     expect(await login.isDisabled()).toBe(true);
+    // No code yet: no timer at zero, but what to do first.
+    expect(await page.getByTestId('code-hint').textContent()).toBe('ابتدا کد تایید را دریافت کنید.');
+    expect(await page.getByTestId('countdown').count()).toBe(0);
     await page.getByTestId('send-code').click();
     await page.getByText('شماره موبایل را وارد نمایید.').waitFor();
     await page.fill('#login-mobile', '0912');

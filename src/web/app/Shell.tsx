@@ -10,6 +10,7 @@ import { Snackbar } from '../components/shell/snackbar';
 import { TopBar } from '../components/shell/TopBar';
 import { whenIdle } from '../lib/idle';
 import { loginDialogOpenAtom } from '../lib/session';
+import { replayEarlyClick } from '../lib/early-clicks';
 
 // The drawer and the log-in form are not part of the first page: they load once it is idle, or when first opened.
 const loadDrawer = () => import('../components/shell/Drawer');
@@ -37,6 +38,15 @@ export const PageFallback = () => (
     <Spinner size="3" />
   </Flex>
 );
+
+/**
+ * Renders nothing. Its effect runs once the page beside it has hydrated: the page is lazy, so its boundary hydrates
+ * after the rest of the app, and a tap replayed any earlier on one of its buttons would find no handler there yet.
+ */
+function ReplayEarlyClick() {
+  useEffect(replayEarlyClick, []);
+  return null;
+}
 
 export function Shell() {
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -79,6 +89,7 @@ export function Shell() {
           <Breadcrumbs />
           <Suspense fallback={<PageFallback />}>
             <Outlet />
+            <ReplayEarlyClick />
           </Suspense>
         </main>
       </div>

@@ -7,6 +7,7 @@ import { atom } from 'jotai';
 import type { components } from '../../generated/api';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE, onUnauthorized, TOKEN_KEY } from './api-client';
 import { queryClient } from './query';
+import { markSignedIn } from './signed-in-hint';
 import { store } from './store';
 
 export type User = components['schemas']['User'];
@@ -35,6 +36,7 @@ const set = store.set;
 
 export function clearSession(): void {
   localStorage.removeItem(TOKEN_KEY);
+  markSignedIn(false);
   set(storedTokenAtom, null);
   set(memoryTokenAtom, null);
   set(userAtom, null);
@@ -75,6 +77,7 @@ export async function loadUser(): Promise<User | null> {
 
 export async function completeLogin(userToken: string): Promise<User | null> {
   localStorage.setItem(TOKEN_KEY, userToken);
+  markSignedIn(true);
   set(storedTokenAtom, userToken);
   return loadUser();
 }

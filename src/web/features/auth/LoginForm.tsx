@@ -120,9 +120,16 @@ function CodeLogin({ onDone }: { onDone: () => void }) {
           />
         </FormField>
         <Flex align="center" justify="between" gap="3">
-          <Text size="2" color={counting ? 'teal' : 'gray'} className="ltr" data-testid="countdown" aria-live="off">
-            {mmss(left)}
-          </Text>
+          {/* The time left on the code; before a code is sent, or once it has expired, what to do instead. */}
+          {counting ? (
+            <Text size="2" color="teal" className="ltr" data-testid="countdown" aria-live="off">
+              {mmss(left)}
+            </Text>
+          ) : (
+            <Text size="2" color="gray" data-testid="code-hint">
+              {deadline === null ? 'ابتدا کد تایید را دریافت کنید.' : 'کد منقضی شد؛ دوباره ارسال کنید.'}
+            </Text>
+          )}
           <Button
             type="button"
             onClick={() => void login()}
