@@ -109,6 +109,17 @@ describe('a desk enables submit when it can succeed', () => {
     const token = await verifiedCustomer(server, '09161230002', '0499370899');
     const admin = await loginAdmin(server);
     const page = await signedIn(token);
+    // When the live news of a rate came, and when the page asked for a price.
+    let rateNewsAt = 0;
+    const inquiriesAt: number[] = [];
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        if (String(payload).includes('currency.updated')) rateNewsAt ||= Date.now();
+      }),
+    );
+    page.on('request', (request) => {
+      if (request.url().endsWith('/priceInquiry')) inquiriesAt.push(Date.now());
+    });
     await page.goto(`${server.url}/desks/sevisGeneralCpr`);
     await page.getByTestId('desk-page').waitFor();
     const submit = page.getByTestId('submit-request');
@@ -164,10 +175,17 @@ describe('a desk enables submit when it can succeed', () => {
         },
         bearer(admin),
       );
+    // The page's own random draw decides its wait within the re-quote spread (decision 016): a half here, 1.5 s.
+    await page.evaluate(() => {
+      Math.random = () => 0.5;
+    });
     expect((await saveRate(1_150_000)).status).toBe(200);
 
     const notice = page.getByTestId('quote-renewed');
     await notice.waitFor();
+    expect(rateNewsAt).toBeGreaterThan(0);
+    const requote = inquiriesAt.find((at) => at >= rateNewsAt);
+    expect(requote! - rateNewsAt).toBeGreaterThanOrEqual(1400);
     const newPayable = await page.getByTestId('payable-price').textContent();
     expect(newPayable).not.toBe(oldPayable);
     expect(await notice.textContent()).toBe(

@@ -7,6 +7,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import { TOKEN_KEY } from './api-client';
 import { queryClient } from './query';
+import { requoteDelay } from '../../shared/requote';
 
 /** Event → the query keys it makes stale (a prefix invalidates every query under it). */
 export const LIVE_QUERIES: Record<string, QueryKey[]> = {
@@ -44,7 +45,12 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
  */
 function refreshAfter(event: string): void {
   for (const queryKey of LIVE_QUERIES[event] ?? []) {
-    void queryClient.cancelQueries({ queryKey }).then(() => queryClient.invalidateQueries({ queryKey }));
+    const refresh = () =>
+      void queryClient.cancelQueries({ queryKey }).then(() => queryClient.invalidateQueries({ queryKey }));
+    // Every open desk page re-quotes on a rate change: each waits its own random part of the spread, so the server
+    // gets them over REQUOTE_SPREAD_MS rather than at once (decision 016). The quote held meanwhile is honoured.
+    if (queryKey[0] === 'quote') setTimeout(refresh, requoteDelay());
+    else refresh();
   }
 }
 
