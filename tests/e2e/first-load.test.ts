@@ -95,7 +95,7 @@ describe('first load', () => {
     await page.getByRole('button', { name: 'ورود' }).last().click();
     await page.locator('#login-mobile').pressSequentially(mobileNo);
     await page.getByTestId('send-code').click();
-    await expect.poll(() => server.lastSmsCode(mobileNo), { timeout: 10_000 }).toBeDefined();
+    await expect.poll(() => server.lastSmsCode(mobileNo), { timeout: 10_000 }).not.toBeNull();
     await page.locator('#login-code').pressSequentially(server.lastSmsCode(mobileNo)!);
     await page.getByTestId('login-by-code').click();
     await page.getByTestId('wallet-balance').waitFor();

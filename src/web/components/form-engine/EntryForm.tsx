@@ -10,7 +10,7 @@
  */
 import type Form from '@rjsf/core';
 import type { FormValidation, RJSFValidationError, UiSchema } from '@rjsf/utils';
-import { type ReactNode, useCallback, useMemo, useRef } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef } from 'react';
 import type { JsonSchemaObject } from '../../../shared/catalogue';
 import { RadixForm } from './theme';
 import { persianTranslator } from './translator';
@@ -152,6 +152,13 @@ export function EntryForm<T extends FormData>({
     return merged as UiSchema;
   }, [form.uiSchema, uiSchema]);
 
+  // After a submit was tried, every change shows the problems of the data as it now is. rjsf may skip the live
+  // validation of a change that arrives in a busy moment, or redo it on data a re-render handed back, leaving a fixed
+  // field's message on screen; validating once the change has committed (rjsf's update included) is the last word.
+  useEffect(() => {
+    if (submitted.current) formRef.current?.validateForm();
+  }, [shownData]);
+
   // A submit shows every problem: the flag is set before rjsf validates the submit (capture runs first).
   return (
     <div
@@ -180,12 +187,7 @@ export function EntryForm<T extends FormData>({
           visited.current.add(field(id));
           formRef.current?.validateForm();
         }}
-        onChange={(e) => {
-          onChange(report((e.formData ?? {}) as T));
-          // After a submit was tried, every change shows the problems of the data as it now is: rjsf may skip the
-          // live validation of a change that arrives in a busy moment, leaving a fixed field's message on screen.
-          if (submitted.current) setTimeout(() => formRef.current?.validateForm());
-        }}
+        onChange={(e) => onChange(report((e.formData ?? {}) as T))}
         // Problems are on the fields already; without a handler rjsf would also log them.
         onError={() => undefined}
         onSubmit={(e) => {
