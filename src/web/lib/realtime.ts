@@ -40,17 +40,17 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
 };
 
 /**
- * Makes what `event` affects fetch again. A fetch already under way may have read the data before the change, and
+ * Makes the queries under `keys` fetch again. A fetch already under way may have read the data before the change, and
  * React Query lets a query that has no data yet keep that answer rather than fetch again: it is cancelled first.
  */
-function refreshAfter(event: string): void {
-  for (const queryKey of LIVE_QUERIES[event] ?? []) {
-    const refresh = () =>
+function refresh(keys: Iterable<QueryKey>): void {
+  for (const queryKey of keys) {
+    const again = () =>
       void queryClient.cancelQueries({ queryKey }).then(() => queryClient.invalidateQueries({ queryKey }));
     // Every open desk page re-quotes on a rate change: each waits its own random part of the spread, so the server
     // gets them over REQUOTE_SPREAD_MS rather than at once (decision 016). The quote held meanwhile is honoured.
-    if (queryKey[0] === 'quote') setTimeout(refresh, requoteDelay());
-    else refresh();
+    if (queryKey[0] === 'quote') setTimeout(again, requoteDelay());
+    else again();
   }
 }
 
@@ -83,17 +83,16 @@ export async function connectLive(options: {
     auth: { headers: { 'X-CSRF-TOKEN': csrf, ...(token ? { Authorization: `Bearer ${token}` } : {}) } },
   });
 
-  /** Channel name → the events listened to on it. */
-  const eventsOn = new Map<string, string[]>();
+  /** Channel name → the query keys its events make stale, each once. */
+  const keysOn = new Map<string, Map<string, QueryKey>>();
   const listen = (
-    name: string,
-    channel: { listen(e: string, cb: (d: unknown) => void): unknown },
+    channel: { name: string; listen(e: string, cb: (d: unknown) => void): unknown },
     events: string[],
   ) => {
-    eventsOn.set(name, events);
+    keysOn.set(channel.name, new Map(events.flatMap((e) => LIVE_QUERIES[e] ?? []).map((k) => [JSON.stringify(k), k])));
     for (const event of events) {
       channel.listen(`.${event}`, (data: unknown) => {
-        refreshAfter(event);
+        refresh(LIVE_QUERIES[event] ?? []);
         options.onEvent(event, data);
       });
     }
@@ -102,27 +101,21 @@ export async function connectLive(options: {
   // events feed is fetched anew. (The server confirms each join with subscription_succeeded.)
   const joinedBefore = new Set<string>();
   echo.connector.socket.on('subscription_succeeded', (name: string) => {
-    if (joinedBefore.has(name)) for (const event of eventsOn.get(name) ?? []) refreshAfter(event);
+    if (joinedBefore.has(name)) refresh(keysOn.get(name)?.values() ?? []);
     joinedBefore.add(name);
   });
   // The public channel carries public data only; news about a person goes to their private channel, and to
   // the staff whose actions it concerns (the server refuses the staff channel to staff without such actions).
-  listen('public-general-channel', echo.channel('public-general-channel'), [
-    'currency.updated',
-    'systemParameters.updated',
-    'catalogue.changed',
-  ]);
+  listen(echo.channel('public-general-channel'), ['currency.updated', 'systemParameters.updated', 'catalogue.changed']);
   const accountEvents = ['userProfile.changed', 'googleAdsAccount.changed', 'googleMccAccount.changed'];
   if (options.userUid) {
-    const own = `user.${options.userUid}`;
-    listen(`private-${own}`, echo.private(own), [
+    listen(echo.private(`user.${options.userUid}`), [
       'purchase.changed',
       'wallet.changed',
       'profile.reviewed',
       ...accountEvents,
     ]);
   }
-  if (options.isStaff)
-    listen('private-staff', echo.private('staff'), ['task.created', 'task.claimed', ...accountEvents]);
+  if (options.isStaff) listen(echo.private('staff'), ['task.created', 'task.claimed', ...accountEvents]);
   return { stop: () => echo.disconnect() };
 }
