@@ -4,6 +4,7 @@ import { defineConfig } from 'vite';
 import { chunkReport } from './build/chunk-report';
 import { precompressDir } from './build/compress';
 import { fontPreload } from './build/font-preload';
+import { lazyMarkdown } from './build/lazy-markdown';
 import { writeFormValidators } from './build/form-validators';
 import { prerenderPages } from './build/prerender';
 import { trimEntryStylesheets } from './build/trim-stylesheet';
@@ -16,6 +17,7 @@ export default defineConfig({
   publicDir: 'public',
   plugins: [
     react(),
+    lazyMarkdown(import.meta.dirname),
     fontPreload(),
     chunkReport(import.meta.dirname),
     {

@@ -8,7 +8,7 @@ import type Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import { Flex, Spinner, Text } from '@radix-ui/themes';
 import type { RJSFValidationError } from '@rjsf/utils';
-import { type Ref, useCallback, useMemo, useRef } from 'react';
+import { type Ref, useCallback, useDeferredValue, useMemo, useRef } from 'react';
 import type { Desk } from '../../../generated/schemas/desk';
 import type { FormType } from '../../../generated/schemas/form';
 import { effectiveForm } from '../../../shared/catalogue';
@@ -74,7 +74,11 @@ export function DeskFields({
     },
     [formRef],
   );
-  if (!validator || preparing) {
+  // The form's first drawing is the page's heaviest render (rjsf computes its state, every field renders): as a
+  // deferred render React does it in slices and the page answers taps meanwhile, instead of one long task at the
+  // moment the validator's code or the customer's last request arrives (issue 10: blocking time of the desk page).
+  const drawable = useDeferredValue(Boolean(validator) && !preparing, false);
+  if (!validator || preparing || !drawable) {
     return (
       <Flex align="center" gap="2" py="4" role="status">
         <Spinner />

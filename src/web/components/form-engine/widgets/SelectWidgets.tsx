@@ -3,7 +3,7 @@
 import { Select, Skeleton, Text } from '@radix-ui/themes';
 import type { WidgetProps } from '@rjsf/utils';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { startTransition, useDeferredValue, useEffect } from 'react';
 import { formatRial } from '../../../../shared/format';
 import { type Currency, currenciesQuery } from '../../../lib/queries/currencies';
 import { myGoogleAdsAccountsQuery } from '../../../lib/queries/google-ads';
@@ -63,8 +63,20 @@ function useOnlyChoice(items: Array<{ id: number }> | null, value: unknown, onCh
   const only = items?.length === 1 ? items[0]!.id : null;
   const empty = value === undefined || value === null || value === '';
   useEffect(() => {
-    if (only !== null && empty) onChange(only);
+    // A transition: the form re-renders and re-validates with it in slices rather than in one long task.
+    if (only !== null && empty) startTransition(() => onChange(only));
   }, [only, empty, onChange]);
+}
+
+const NO_ITEMS: never[] = [];
+
+/**
+ * The rows of a list query, null while it loads, handed on as a deferred value: the select and its options are drawn
+ * in a render React can slice once the answer is in, not inside the answer's own urgent render (a long task on a
+ * slow phone; issue 10).
+ */
+function useLoadedItems<T>(query: { isPending: boolean; data?: { items: T[] } }): T[] | null {
+  return useDeferredValue(query.isPending ? null : (query.data?.items ?? NO_ITEMS), null);
 }
 
 interface SelectContext {
@@ -78,9 +90,8 @@ export function CurrencySelectWidget(widget: WidgetProps) {
   const query = useQuery(currenciesQuery);
   const flag = options.filter as keyof Currency | undefined;
   const codes = (registry.formContext as SelectContext | undefined)?.currencies;
-  const items = query.isPending
-    ? null
-    : (query.data?.items ?? []).filter((c) => (!flag || c[flag]) && (!codes || codes.includes(c.code.trim())));
+  const loaded = useLoadedItems(query);
+  const items = loaded && loaded.filter((c) => (!flag || c[flag]) && (!codes || codes.includes(c.code.trim())));
   useOnlyChoice(items, value, onChange);
   if (!items) return <Skeleton height="32px" />;
   return (
@@ -96,7 +107,8 @@ export function PaymentMethodGroupSelectWidget(widget: WidgetProps) {
   const { value, onChange, registry } = widget;
   const query = useQuery(paymentMethodGroupsQuery);
   const cash = Boolean((registry.formContext as SelectContext | undefined)?.isCashService);
-  const items = query.isPending ? null : (query.data?.items ?? []).filter((g) => g.isCash === cash);
+  const loaded = useLoadedItems(query);
+  const items = loaded && loaded.filter((g) => g.isCash === cash);
   useOnlyChoice(items, value, onChange);
   if (!items) return <Skeleton height="32px" />;
   return (
