@@ -12,7 +12,7 @@ import type Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { components } from '../../../generated/api';
 import { formatRial, toPersianDigits } from '../../../shared/format';
@@ -157,12 +157,9 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
     }
   }, [quote, inputsKey]);
 
-  // Validated as a deferred value: a change redraws its field at once, and the list beside submit follows in a
-  // render React can slice (validating every field is the costliest part of a change on a slow phone; issue 10).
-  const validatedData = useDeferredValue(data);
   const formErrors = useMemo(
-    () => validator?.validateFormData(validatedData, schema as never, undefined, transformErrors).errors ?? [],
-    [validatedData, schema, validator, transformErrors],
+    () => validator?.validateFormData(data, schema as never, undefined, transformErrors).errors ?? [],
+    [data, schema, validator, transformErrors],
   );
 
   // When the quote runs out, ask for a fresh one; the customer must confirm the new price.
@@ -177,13 +174,7 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
   const needsPolicy = Boolean(user) && !user?.[policyKey];
   const canTry = Boolean(user) && !needsLevel && !needsPolicy;
   const canSubmit =
-    canTry &&
-    Boolean(validator) &&
-    validatedData === data &&
-    formErrors.length === 0 &&
-    Boolean(quote) &&
-    !quoteQuery.isError &&
-    confirmed;
+    canTry && Boolean(validator) && formErrors.length === 0 && Boolean(quote) && !quoteQuery.isError && confirmed;
   const missing = [...new Set(formErrors.map((e) => e.message ?? ''))].filter(Boolean);
   if (canTry && ready && !quote && quoteQuery.isFetching) missing.push('قیمت در حال استعلام است…');
   // After a price change the box itself says it needs confirming again.
