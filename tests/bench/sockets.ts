@@ -18,7 +18,9 @@ const root = path.resolve(import.meta.dirname, '../..');
 const ADMIN = { username: '09120000000', password: 'bench-admin-password' };
 
 export function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
+  // BENCH_SERVER_EXEC_ARGS adds Node options to the server process (`--cpu-prof --cpu-prof-dir=…` to profile it).
+  const execArgs = process.env.BENCH_SERVER_EXEC_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...execArgs, '--import', 'tsx', 'src/server/start.ts'], {
     cwd: root,
     env: {
       ...process.env,
@@ -136,22 +138,37 @@ async function startClients(url: string, n: number, deskPage?: ClientsJob['deskP
   };
 }
 
-/** Changes the USD rate by one rial through `writeUrl` as the administrator; returns when the change was sent. */
-async function changeRate(writeUrl: string, token: string): Promise<void> {
+/**
+ * A change of the USD rate by one rial through `writeUrl` as the administrator, ready to send: the current row is
+ * read first, so that `send()` is the one request that changes the rate. Resolves when the answer is in; `sentAt`
+ * is when its request left.
+ */
+async function rateChange(writeUrl: string, token: string): Promise<{ send(): Promise<{ sentAt: number }> }> {
   const list = await json(`${writeUrl}/api/public/searchCurrencies`, { search: 'USD' });
   const usd = (list.data.items as Array<Record<string, unknown>>)[0]!;
-  await json(
-    `${writeUrl}/api/sys/saveCurrency`,
-    {
-      id: usd.id,
-      title: usd.title,
-      code: 'USD',
-      rate: Number(usd.rate) + 1,
-      useForUafCpr: usd.useForUafCpr,
-      useForGoogleAdsAccountCr: usd.useForGoogleAdsAccountCr,
+  return {
+    async send() {
+      const sentAt = now();
+      await json(
+        `${writeUrl}/api/sys/saveCurrency`,
+        {
+          id: usd.id,
+          title: usd.title,
+          code: 'USD',
+          rate: Number(usd.rate) + 1,
+          useForUafCpr: usd.useForUafCpr,
+          useForGoogleAdsAccountCr: usd.useForGoogleAdsAccountCr,
+        },
+        token,
+      );
+      return { sentAt };
     },
-    token,
-  );
+  };
+}
+
+/** Changes the USD rate by one rial; resolves when the change was made. */
+async function changeRate(writeUrl: string, token: string): Promise<void> {
+  await (await rateChange(writeUrl, token)).send();
 }
 
 const stats = (times: number[], from: number) => {
@@ -167,10 +184,12 @@ const stats = (times: number[], from: number) => {
 async function measure(listenUrl: string, writeUrl: string, n: number) {
   const login = await json(`${writeUrl}/api/me/loginByPassword`, ADMIN);
   const token = String(login.data.userToken);
+  // A first change with no one listening, so that the one measured is not the server's first write of a rate.
+  await changeRate(writeUrl, token);
   const clients = await startClients(listenUrl, n);
   try {
-    const sentAt = now();
-    await changeRate(writeUrl, token);
+    const change = await rateChange(writeUrl, token);
+    const { sentAt } = await change.send();
     const { delivered } = await clients.results(15_000);
     return { sockets: n, delivered: delivered.length, ...stats(delivered, sentAt) };
   } finally {
@@ -195,8 +214,8 @@ async function measureDeskPages(url: string, pages: number) {
   };
   const clients = await startClients(url, pages, { tokens, desk: 'uafCpr', body });
   try {
-    const sentAt = now();
-    await changeRate(url, tokens[0]!);
+    const change = await rateChange(url, tokens[0]!);
+    const { sentAt } = await change.send();
     const { delivered, requoted, failures } = await clients.results(60_000);
     const all = stats(requoted, sentAt);
     return {

@@ -182,7 +182,10 @@ const weekdaysOf = (locale: string): readonly string[] =>
       .format('dddd'),
   );
 
-const WEEKDAYS: Record<CalendarKind, readonly string[]> = { en: weekdaysOf('en'), fa: weekdaysOf('fa') };
+const weekdayNamesFound: Partial<Record<CalendarKind, readonly string[]>> = {};
+/** Found on first use, not at load: a page that shows no weekday does not run dayjs's locales while it starts. */
+const weekdaysIn = (calendar: CalendarKind): readonly string[] =>
+  (weekdayNamesFound[calendar] ??= weekdaysOf(calendar));
 
 /**
  * Formats a date as YYYY-MM-DD, YYYY/MM/DD, 'dddd YYYY/MM/DD' or 'YYYY/MM/DD HH:mm' in the Jalali ('fa',
@@ -191,7 +194,7 @@ const WEEKDAYS: Record<CalendarKind, readonly string[]> = { en: weekdaysOf('en')
 export function formatDate(value: Date | string | number, format: DateFormatName, calendar: CalendarKind): string {
   const g = toMoment(value);
   if (!g) return '';
-  const common = { weekday: WEEKDAYS[calendar][g.weekday] ?? '', time: g.time };
+  const common = { weekday: format === 'weekdayDate' ? (weekdaysIn(calendar)[g.weekday] ?? '') : '', time: g.time };
   if (calendar === 'en') return LAYOUTS[format]({ year: g.year, month: g.month, day: g.day, ...common });
   try {
     return LAYOUTS[format]({ ...gregorianToJalaliParts(g.year, g.month, g.day), ...common });
@@ -206,7 +209,7 @@ export function weekStartsOn(calendar: CalendarKind): 0 | 6 {
 
 /** Weekday names from the calendar's first day of the week (fa: شنبه … جمعه; en: Sunday … Saturday). */
 export function weekdayNames(calendar: CalendarKind): string[] {
-  const names = WEEKDAYS[calendar];
+  const names = weekdaysIn(calendar);
   const start = weekStartsOn(calendar);
   return [...names.slice(start), ...names.slice(0, start)];
 }
