@@ -163,6 +163,13 @@ describe('formatDate', () => {
     expect(formatDate('1994-12-31', 'weekdayDate', 'en')).toBe('Saturday 1994/12/31');
     expect(formatDate('2025-03-20', 'dateTime', 'fa')).toBe('1403/12/30 00:00');
     expect(formatDate('2025-03-21T10:00', 'dateTime', 'fa')).toBe('1404/01/01 10:00');
+    expect(formatDate('2025-03-21 10:05:59.123456', 'dateTime', 'fa')).toBe('1404/01/01 10:05');
+    // An instant with an offset is shown in local time.
+    const tehran = new Date(Date.UTC(2025, 2, 21, 6, 35));
+    const local = (n: number) => String(n).padStart(2, '0');
+    expect(formatDate('2025-03-21T10:05:00+03:30', 'dateTime', 'en')).toBe(
+      `${tehran.getFullYear()}/${local(tehran.getMonth() + 1)}/${local(tehran.getDate())} ${local(tehran.getHours())}:${local(tehran.getMinutes())}`,
+    );
     expect(formatDate(instant.getTime(), 'date', 'en')).toBe('2025-03-20');
     expect(formatDate(new Date('2025-03-20T08:30:00Z').toISOString(), 'date', 'en')).toBe(
       iso(new Date('2025-03-20T08:30:00Z')),

@@ -132,9 +132,17 @@ function toMoment(value: Date | string | number): GregorianMoment | null {
     value = s;
   }
   if (typeof value === 'number' && !Number.isFinite(value)) return null;
-  const d = dayjs(value).calendar('gregory');
-  if (!d.isValid()) return null;
-  return { year: d.year(), month: d.month() + 1, day: d.date(), weekday: d.day(), time: d.format('HH:mm') };
+  // The Date's own local fields, as dayjs would read them: a date-time without an offset is local time, one with an
+  // offset or Z that instant. No dayjs here, since a table of dates calls this for every cell while the page starts.
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return null;
+  return {
+    year: d.getFullYear(),
+    month: d.getMonth() + 1,
+    day: d.getDate(),
+    weekday: d.getDay(),
+    time: `${pad(d.getHours())}:${pad(d.getMinutes())}`,
+  };
 }
 
 export function jalaliToGregorian(jalali: string): string {
