@@ -7,7 +7,10 @@ import { fontPreload } from './build/font-preload';
 import { lazyMarkdown } from './build/lazy-markdown';
 import { writeFormValidators } from './build/form-validators';
 import { prerenderPages } from './build/prerender';
+import { radixIconsPerFile } from './build/radix-icons-per-file';
 import { trimEntryStylesheets } from './build/trim-stylesheet';
+
+let buildFailed = false;
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
 
@@ -18,6 +21,7 @@ export default defineConfig({
   plugins: [
     react(),
     lazyMarkdown(import.meta.dirname),
+    radixIconsPerFile(),
     fontPreload(),
     chunkReport(import.meta.dirname),
     {
@@ -26,11 +30,18 @@ export default defineConfig({
       // prerendered (build/prerender.ts), then a brotli and a gzip copy of every text file (build/compress.ts).
       name: 'arzpay-postbuild',
       apply: 'build',
+      buildEnd(error) {
+        buildFailed ||= Boolean(error);
+      },
+      renderError() {
+        buildFailed = true;
+      },
       closeBundle: {
         order: 'post',
         sequential: true,
         async handler() {
-          if (this.environment?.config.consumer === 'server') return;
+          // A failed build has nothing to post-process: its own error is the one to see.
+          if (buildFailed || this.environment?.config.consumer === 'server') return;
           const outDir = path.resolve(this.environment.config.root, this.environment.config.build.outDir);
           writeFormValidators(import.meta.dirname, outDir);
           trimEntryStylesheets(outDir);

@@ -59,6 +59,11 @@ describe('first load', () => {
     for (const unwanted of [FORM_ENGINE, AJV, XLSX, MANAGEMENT]) {
       expect(modules.filter((m) => unwanted.test(m))).toEqual([]);
     }
+    // Icons come one module each (build/radix-icons-per-file.ts): the shell's, not the form engine's or a table's.
+    expect(modules).toContain('virtual:radix-icon/HamburgerMenuIcon');
+    expect(modules.filter((m) => m.startsWith('npm:@radix-ui/react-icons/'))).toEqual([]);
+    expect(modules).not.toContain('virtual:radix-icon/TrashIcon');
+    expect(modules).not.toContain('virtual:radix-icon/MagnifyingGlassIcon');
   });
 
   it('a service list loads no form engine, Ajv, xlsx or management area either', async () => {
