@@ -6,6 +6,9 @@
  * catalogue it was drawn with as JSON (not a script: the CSP runs no inline script); index.html stays the empty shell
  * for every other path. The server sends the prerendered file when there is one (src/server/app.ts).
  */
+// Before the built module is imported: its chunks are evaluated before its entry's first line, and a chunk may read
+// localStorage as it loads (the session's stored token).
+import '../src/web/app/ssr-globals';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -1,6 +1,7 @@
 /**
  * What the app reads from the browser when its modules load, for the build-time prerender in Node: an empty
- * localStorage (a guest: no token). Imported by app/prerender.tsx before anything of the app.
+ * localStorage (a guest: no token). Imported by build/prerender.ts before it loads the built prerender module, whose
+ * chunks run before the module's own first line, and by app/prerender.tsx for any other runner.
  */
 if (typeof globalThis.localStorage === 'undefined') {
   const items = new Map<string, string>();
