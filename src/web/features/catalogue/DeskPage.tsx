@@ -79,7 +79,7 @@ function GuestLoginNote() {
   const openLogin = useSetAtom(loginDialogOpenAtom);
   if (user || storedToken) return null;
   return (
-    <Callout.Root color="blue" data-testid="guest-login-note">
+    <Callout.Root data-testid="guest-login-note">
       <Callout.Text>برای دیدن قیمت و ثبت درخواست، وارد حساب کاربری خود شوید.</Callout.Text>
       <Button mt="2" onClick={() => openLogin(true)} style={{ alignSelf: 'flex-start' }}>
         ورود
