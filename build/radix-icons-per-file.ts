@@ -40,16 +40,16 @@ export function importsPerIcon(code: string): string {
   );
 }
 
+/** The source of the library's one ES module (its package.json's `module`). */
+export function librarySource(): string {
+  const manifest = createRequire(import.meta.url).resolve(`${LIBRARY}/package.json`);
+  const { module } = JSON.parse(readFileSync(manifest, 'utf8')) as { module: string };
+  return readFileSync(path.join(path.dirname(manifest), module), 'utf8');
+}
+
 export function radixIconsPerFile(): Plugin {
   let cut: ReturnType<typeof cutIcons> | undefined;
-  const icons = () => {
-    if (!cut) {
-      const manifest = createRequire(import.meta.url).resolve(`${LIBRARY}/package.json`);
-      const { module } = JSON.parse(readFileSync(manifest, 'utf8')) as { module: string };
-      cut = cutIcons(readFileSync(path.join(path.dirname(manifest), module), 'utf8'));
-    }
-    return cut;
-  };
+  const icons = () => (cut ??= cutIcons(librarySource()));
   return {
     name: 'arzpay-radix-icons-per-file',
     enforce: 'pre',

@@ -1,14 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cutIcons, importsPerIcon } from '../../build/radix-icons-per-file';
+import { cutIcons, importsPerIcon, librarySource } from '../../build/radix-icons-per-file';
 
-const manifest = createRequire(import.meta.url).resolve('@radix-ui/react-icons/package.json');
-const library = readFileSync(
-  path.join(path.dirname(manifest), (JSON.parse(readFileSync(manifest, 'utf8')) as { module: string }).module),
-  'utf8',
-);
+const library = librarySource();
 
 describe('radix icons, one module each', () => {
   it('cuts every icon the library exports, each defining itself and nothing else', () => {
