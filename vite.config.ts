@@ -10,6 +10,7 @@ import { prerenderPages } from './build/prerender';
 import { radixIconsPerFile } from './build/radix-icons-per-file';
 import { trimEntryStylesheets } from './build/trim-stylesheet';
 
+/** Whether the build under way failed (set by the post-build plugin's hooks below). */
 let buildFailed = false;
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
@@ -30,6 +31,9 @@ export default defineConfig({
       // prerendered (build/prerender.ts), then a brotli and a gzip copy of every text file (build/compress.ts).
       name: 'arzpay-postbuild',
       apply: 'build',
+      buildStart() {
+        buildFailed = false;
+      },
       buildEnd(error) {
         buildFailed ||= Boolean(error);
       },
