@@ -109,16 +109,17 @@ describe('a desk enables submit when it can succeed', () => {
     const token = await verifiedCustomer(server, '09161230002', '0499370899');
     const admin = await loginAdmin(server);
     const page = await signedIn(token);
-    // When the live news of a rate came, and when the page asked for a price.
+    // When the live news of a rate came, and when the page asked for a price: the browser's own timestamps (one
+    // clock, ms), not when this process heard of them, which lags by a varying amount on a loaded machine.
     let rateNewsAt = 0;
     const inquiriesAt: number[] = [];
-    page.on('websocket', (ws) =>
-      ws.on('framereceived', ({ payload }) => {
-        if (String(payload).includes('currency.updated')) rateNewsAt ||= Date.now();
-      }),
-    );
-    page.on('request', (request) => {
-      if (request.url().endsWith('/priceInquiry')) inquiriesAt.push(Date.now());
+    const devtools = await page.context().newCDPSession(page);
+    await devtools.send('Network.enable');
+    devtools.on('Network.webSocketFrameReceived', ({ timestamp, response }) => {
+      if (response.payloadData.includes('currency.updated')) rateNewsAt ||= timestamp * 1000;
+    });
+    devtools.on('Network.requestWillBeSent', ({ timestamp, request }) => {
+      if (request.url.endsWith('/priceInquiry')) inquiriesAt.push(timestamp * 1000);
     });
     await page.goto(`${server.url}/desks/sevisGeneralCpr`);
     await page.getByTestId('desk-page').waitFor();
