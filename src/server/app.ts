@@ -49,8 +49,9 @@ import { FulfilmentService } from './modules/fulfilment/service';
 import { identityHandlers } from './modules/identity/handlers';
 import { loginGuard } from './modules/identity/login-limits';
 import { createSmsSender } from './modules/identity/sms';
-import { tokenAuthenticator } from './modules/identity/tokens';
+import { SESSION_CACHE_MS, sessionCache, tokenAuthenticator } from './modules/identity/tokens';
 import { ledgerHandlers } from './modules/ledger/handlers';
+import { balanceCache } from './modules/ledger/service';
 import { createPaymentGateway } from './modules/payments/gateways';
 import { paymentHandlers } from './modules/payments/handlers';
 import { collectionHandlers } from './modules/payments/staff-handlers';
@@ -68,7 +69,7 @@ import { Storage } from './modules/storage/storage';
 import { taskHandlers } from './modules/tasks/handlers';
 import { waitingWorkHandlers } from './modules/tasks/waiting-work';
 import { LiveEvents } from './realtime/events';
-import { attachRealtime } from './realtime/server';
+import { attachRealtime, type Peers } from './realtime/server';
 import { hasSignedInHint } from '../shared/signed-in-hint';
 
 export interface App {
@@ -98,6 +99,33 @@ async function connectRedis(url: string, keyPrefix: string): Promise<Redis> {
     );
   }
   return redis;
+}
+
+/** A customer's balances on a quote are only shown, so they may be this much older than a posting nobody announced. */
+const BALANCE_CACHE_MS = 60_000;
+
+/**
+ * Sessions and customers' balances are read from memory between changes (issue 10: a price inquiry costs no query).
+ * Only where every change reaches this process: the embedded database has one process, and several processes on
+ * PostgreSQL tell each other through Redis. Without Redis another process's logout would go unheard, so nothing
+ * is kept.
+ */
+function rememberSessionsAndBalances(db: DatabaseHandle['db'], peers: Peers, everyChangeHeard: boolean): void {
+  const sessions = sessionCache(db);
+  const balances = balanceCache(db);
+  if (everyChangeHeard) {
+    sessions.setLifetime(SESSION_CACHE_MS);
+    balances.setLifetime(BALANCE_CACHE_MS);
+  }
+  sessions.onForget(() => peers.tell('sessions'));
+  balances.onForget((users) => peers.tell(`balances:${users === 'all' ? 'all' : users.join(',')}`));
+  peers.onMessage((message) => {
+    if (message === 'sessions') sessions.forgetAll({ quiet: true });
+    else if (message === 'balances:all') balances.forgetAll({ quiet: true });
+    else if (message.startsWith('balances:')) {
+      balances.forget(message.slice('balances:'.length).split(',').map(Number), { quiet: true });
+    }
+  });
 }
 
 /** Fastify's own client errors, by code, and the Persian message each becomes. */
@@ -381,6 +409,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     requests.sources.invalidate(kind);
     peers.tell(`prices:${kind}`);
   };
+  rememberSessionsAndBalances(db, peers, database.kind === 'pglite' || redis !== null);
   peers.onMessage((message) => {
     if (message === 'prices:currencies' || message === 'prices:parameters') {
       requests.sources.invalidate(message.slice('prices:'.length) as PriceSourceKind);

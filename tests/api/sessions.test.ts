@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/server/config';
+import { sessionCache } from '../../src/server/modules/identity/tokens';
 import { connectEcho, socketOf, subscription, waitConnected } from '../support/echo';
 import { bearer, post, type RunningServer, startServer } from '../support/server';
 
@@ -223,13 +224,28 @@ describe('own sessions', () => {
 
 describe('token lifetimes', () => {
   const db = () => server.app.database.db;
+  /**
+   * Ages a session by moving its times back: what hours passing would do. The server remembers a session it read
+   * (never past the expiry it read), and a hand edit of the database is announced to no one, so the test forgets
+   * what it remembers, as those hours would have.
+   */
   const moveBack = async (id: number, column: 'lastUsedAt' | 'createdAt', seconds: number) => {
     await db()
       .updateTable('userTokens')
       .set({ [column]: sql`now() - make_interval(secs => ${seconds})` })
       .where('id', '=', id)
       .execute();
+    sessionCache(db()).forgetAll({ quiet: true });
   };
+
+  it('does not remember a session past the expiry it read', async () => {
+    const token = await logIn('09151230019');
+    const id = await currentId(token);
+    await moveBack(id, 'createdAt', MAX_AGE - 2);
+    expect(await works(token)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await works(token)).toBe(false);
+  });
 
   it('ends a session unused for longer than the idle lifetime, and keeps one used just within it', async () => {
     const idle = await logIn('09151230007');

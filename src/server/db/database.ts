@@ -9,6 +9,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { DB as Database } from '../../generated/db';
+import { trackCommits } from './after-commit';
 
 export type DB = Kysely<Database>;
 
@@ -66,7 +67,9 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
       `cannot connect to PostgreSQL at ${where.hostname}:${where.port || 5432}${where.pathname}: ${reason}`,
     );
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+  const db = trackCommits(
+    new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] }),
+  );
   const runScript = async (on: DB, text: string) => {
     await sql.raw(text).execute(on);
   };
@@ -84,7 +87,9 @@ async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
     pglite = new PGlite(dir, { parsers });
   }
   await pglite.waitReady;
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins: [new CamelCasePlugin()] });
+  const db = trackCommits(
+    new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins: [new CamelCasePlugin()] }),
+  );
   const runScript = async (_on: DB, text: string) => {
     await pglite.exec(text);
   };

@@ -6,7 +6,7 @@ import { HttpError, ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';
 import { hashPassword } from '../../lib/crypto';
-import { revokeAllTokens } from '../identity/tokens';
+import { revokeAllTokens, sessionsChanged } from '../identity/tokens';
 import { createAccount, updateAccount } from '../identity/accounts';
 import { balancesOf } from '../ledger/service';
 import { displayName } from '../identity/users-store';
@@ -367,6 +367,7 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
         ]);
         // Memberships and grants go with the group (on delete cascade); the audit entry keeps them.
         await trx.deleteFrom('groups').where('id', '=', body.id).execute();
+        sessionsChanged(trx);
         await audit(trx, {
           actorUserId: actor(principal),
           action: 'removeGroup',
@@ -431,6 +432,7 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
             .set({ name: body.name, title: body.title, description: body.description ?? '' })
             .where('id', '=', body.id)
             .execute();
+          sessionsChanged(db);
           await audit(db, {
             actorUserId: actor(principal),
             action: 'saveAction',
@@ -468,6 +470,7 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
         const groups = await trx.selectFrom('groupActions').select('groupId').where('actionId', '=', body.id).execute();
         // Grants go with the action (on delete cascade); the audit entry keeps which groups had it.
         await trx.deleteFrom('actions').where('id', '=', body.id).execute();
+        sessionsChanged(trx);
         await audit(trx, {
           actorUserId: actor(principal),
           action: 'removeAction',

@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database';
 import { audit } from '../../lib/audit';
+import { sessionsChanged } from '../identity/tokens';
 
 /** One side of a join table: the rows whose `owner` column holds the owner's id list its members in `member`. */
 export interface JoinSide {
@@ -39,6 +40,8 @@ export async function replaceJoinRows(
       .values(memberIds.map((id) => ({ [side.owner]: ownerId, [side.member]: id })))
       .execute();
   }
+  // A staff member's actions come from their groups' grants.
+  sessionsChanged(trx);
   await audit(trx, {
     actorUserId: by.actorUserId,
     action: by.action,

@@ -4,6 +4,7 @@
  * of them, and its own writes, in one transaction. Profile levels change only through profile.ts.
  */
 import type { DB } from '../../db/database';
+import { sessionsChanged } from './tokens';
 import { newUid } from './users-store';
 
 /** What staff screens and the account's owner may set on an account. Left out: unchanged. */
@@ -41,6 +42,8 @@ export async function updateAccount(db: DB, userId: number, fields: AccountField
     .set({ ...stored(fields), updatedAt: new Date() })
     .where('id', '=', userId)
     .execute();
+  // The staff flag and deactivation are part of a signed-in principal.
+  sessionsChanged(db);
 }
 
 /**
@@ -58,6 +61,7 @@ export async function ensureAdministratorAccount(
       .set({ isStaff: true, ...(admin.passwordHash ? { passwordHash: admin.passwordHash } : {}) })
       .where('id', '=', existing.id)
       .execute();
+    sessionsChanged(db);
     return { userId: existing.id, created: false };
   }
   const row = await db

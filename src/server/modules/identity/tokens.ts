@@ -8,8 +8,10 @@ import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
+import { afterCommit } from '../../db/after-commit';
 import { HttpError } from '../../http/errors';
 import { randomToken, sha256 } from '../../lib/crypto';
+import { ReadThroughCache } from '../../lib/read-through-cache';
 
 /** last_used_at is refreshed at most this often, so reads do not write on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -43,8 +45,42 @@ export async function issueToken(db: DB, userId: number, client?: Client): Promi
   return token;
 }
 
+/** A signed-in request's session as the authenticator keeps it between reads. */
+interface CachedSession {
+  tokenId: number;
+  userId: number;
+  uid: string;
+  isStaff: boolean;
+  actions: ReadonlySet<string>;
+}
+
+const sessionCaches = new WeakMap<DB, ReadThroughCache<string, CachedSession | null>>();
+
+/**
+ * The sessions this process remembers for `db` (by token hash). Off until the app turns it on where every change
+ * reaches it: one process on the embedded database, or processes that tell each other through Redis.
+ */
+export function sessionCache(db: DB): ReadThroughCache<string, CachedSession | null> {
+  let cache = sessionCaches.get(db);
+  if (!cache) {
+    cache = new ReadThroughCache();
+    sessionCaches.set(db, cache);
+  }
+  return cache;
+}
+
+/**
+ * Call after writing what a session's principal is made of (a token's revocation, a user's staff flag or
+ * deactivation, group memberships, grants, action names): once `db`'s transaction commits, no process keeps a
+ * session read before it. Rare writes, so every remembered session goes.
+ */
+export function sessionsChanged(db: DB): void {
+  afterCommit(db, (root) => sessionCache(root).forgetAll());
+}
+
 export async function revokeToken(db: DB, tokenId: number): Promise<void> {
   await db.updateTable('userTokens').set({ revokedAt: new Date() }).where('id', '=', tokenId).execute();
+  sessionsChanged(db);
 }
 
 export async function revokeAllTokens(db: DB, userId: number): Promise<void> {
@@ -54,6 +90,7 @@ export async function revokeAllTokens(db: DB, userId: number): Promise<void> {
     .where('userId', '=', userId)
     .where('revokedAt', 'is', null)
     .execute();
+  sessionsChanged(db);
 }
 
 /** Revokes every live token of the user but `keepTokenId`; returns the ids it ended. */
@@ -66,6 +103,7 @@ export async function revokeOtherTokens(db: DB, userId: number, keepTokenId: num
     .where('revokedAt', 'is', null)
     .returning('id')
     .execute();
+  sessionsChanged(db);
   return rows.map((r) => r.id);
 }
 
@@ -79,6 +117,7 @@ export async function revokeOwnToken(db: DB, userId: number, tokenId: number): P
     .where('revokedAt', 'is', null)
     .returning('id')
     .executeTakeFirst();
+  sessionsChanged(db);
   return row !== undefined;
 }
 
@@ -175,30 +214,62 @@ function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
+/** How long this process trusts a session it read (bounded also by the session's own expiry). */
+export const SESSION_CACHE_MS = 10_000;
+
 export function tokenAuthenticator(db: DB, policy: SessionPolicy) {
-  return async function authenticate(request: FastifyRequest): Promise<Principal | null> {
-    const token = bearerToken(request);
-    if (!token) return null;
+  const cache = sessionCache(db);
+  const read = async (tokenHash: string) => {
     const { idleSince, issuedSince } = live(policy);
     const row = await db
       .selectFrom('userTokens')
       .innerJoin('users', 'users.id', 'userTokens.userId')
-      .select(['userTokens.id as tokenId', 'userTokens.lastUsedAt', 'users.id as userId', 'users.uid', 'users.isStaff'])
-      .where('userTokens.tokenHash', '=', sha256(token))
+      .select([
+        'userTokens.id as tokenId',
+        'userTokens.lastUsedAt',
+        'userTokens.createdAt',
+        'users.id as userId',
+        'users.uid',
+        'users.isStaff',
+        sql<Date>`now()`.as('now'),
+      ])
+      .where('userTokens.tokenHash', '=', tokenHash)
       .where('userTokens.revokedAt', 'is', null)
       .where('userTokens.lastUsedAt', '>', idleSince)
       .where('userTokens.createdAt', '>', issuedSince)
       .where('users.deactivatedAt', 'is', null)
       .executeTakeFirst();
-    if (!row) return null;
-    if (Date.now() - new Date(row.lastUsedAt).getTime() > TOUCH_INTERVAL_MS) {
+    if (!row) return { value: null, keep: false };
+    const now = new Date(row.now).getTime();
+    let lastUsed = new Date(row.lastUsedAt).getTime();
+    if (now - lastUsed > TOUCH_INTERVAL_MS) {
       await db
         .updateTable('userTokens')
         .set({ lastUsedAt: sql`now()` })
         .where('id', '=', row.tokenId)
         .execute();
+      lastUsed = now;
     }
     const actions = row.isStaff ? await actionsOf(db, row.userId) : [];
-    return { userId: row.userId, uid: row.uid, isStaff: row.isStaff, actions: new Set(actions), tokenId: row.tokenId };
+    const session: CachedSession = {
+      tokenId: row.tokenId,
+      userId: row.userId,
+      uid: row.uid,
+      isStaff: row.isStaff,
+      actions: new Set(actions),
+    };
+    // Not kept past the moment the database would refuse it.
+    const expiresAt = Math.min(
+      lastUsed + policy.idleSeconds * 1000,
+      new Date(row.createdAt).getTime() + policy.maxAgeSeconds * 1000,
+    );
+    return { value: session, maxAgeMs: expiresAt - now };
+  };
+  return async function authenticate(request: FastifyRequest): Promise<Principal | null> {
+    const token = bearerToken(request);
+    if (!token) return null;
+    const tokenHash = sha256(token);
+    const session = await cache.get(tokenHash, () => read(tokenHash));
+    return session && { ...session };
   };
 }

@@ -10,8 +10,10 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DB as Database } from '../../../generated/db';
+import { afterCommit } from '../../db/after-commit';
 import { HttpError } from '../../http/errors';
 import { numericCode } from '../../lib/crypto';
+import { ReadThroughCache } from '../../lib/read-through-cache';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import {
   type AccountKind,
@@ -180,6 +182,10 @@ export async function postTransaction(trx: Db, input: PostTransactionInput): Pro
     .executeTakeFirst();
   if (!row) return (await firstWithKey(trx, input))!;
 
+  if (input.userId !== null) {
+    const userId = input.userId;
+    afterCommit(trx, (root) => balanceCache(root).forget([userId]));
+  }
   await trx
     .insertInto('ledgerEntries')
     .values([...moves].map(([kind, amount]) => ({ transactionId: row.id, accountId: ids.get(kind)!, amount })))
@@ -242,6 +248,30 @@ export async function userBalance(db: Db, userId: number): Promise<UserBalance> 
     .execute();
   const of = (kind: string) => rows.find((r) => r.kind === kind)?.balance ?? 0;
   return { balance: of('wallet'), reserved: of('reserved') };
+}
+
+const balanceCaches = new WeakMap<Db, ReadThroughCache<number, UserBalance>>();
+
+/**
+ * The customers' balances this process remembers for `db` (the root handle, never a transaction). Off until the
+ * app turns it on where every posting's forget reaches it (one process, or Redis between processes); a posting
+ * forgets its customer once its transaction commits.
+ */
+export function balanceCache(db: Db): ReadThroughCache<number, UserBalance> {
+  let cache = balanceCaches.get(db);
+  if (!cache) {
+    cache = new ReadThroughCache();
+    balanceCaches.set(db, cache);
+  }
+  return cache;
+}
+
+/**
+ * `userBalance` through the cache, for what is only shown (a quote's wallet line): a decision on money reads the
+ * balance under a lock in its own transaction (`lockedWalletBalance`).
+ */
+export function shownUserBalance(db: Db, userId: number): Promise<UserBalance> {
+  return balanceCache(db).get(userId, async () => ({ value: await userBalance(db, userId) }));
 }
 
 /** The balances of several customers at once (a customer without accounts has zero in both). */

@@ -31,7 +31,7 @@ import type { DB as Database } from '../../../generated/db';
 import { HttpError } from '../../http/errors';
 import { type MessageKey, msg } from '../../http/messages';
 import messageCatalogue from '../../../../schemas/messages/fa.json' with { type: 'json' };
-import { userBalance } from '../ledger/service';
+import { shownUserBalance, userBalance } from '../ledger/service';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import { whereContains } from '../../lib/sql';
 import type { Catalogue, DeskForm } from '../desks/catalogue';
@@ -251,7 +251,8 @@ export class RequestService {
       expiresAt: Date.now() + params.quoteLifetimeSeconds * 1000,
     };
     const id = this.signer.sign(terms, principal.userId, deskIdentifier);
-    return this.toQuote({ id, ...terms, ...price }, currency, await this.walletBalance(principal.userId));
+    const wallet = (await shownUserBalance(this.db, principal.userId)).balance;
+    return this.toQuote({ id, ...terms, ...price }, currency, wallet);
   }
 
   /**
