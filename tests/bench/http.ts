@@ -1,6 +1,8 @@
 /**
  * Price inquiries per second under autocannon, against a bare Fastify JSON route started in the same run: on the
- * embedded database, and on PostgreSQL when BENCH_DATABASE_URL names a database of its own (the run empties it).
+ * embedded database, and on PostgreSQL when BENCH_DATABASE_URL names a database of its own (the run empties it),
+ * with Redis when REDIS_URL is set, as several processes on PostgreSQL run (without it a process keeps no sessions
+ * or balances in memory, decision 022).
  */
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -57,7 +59,7 @@ async function inquiryRps(): Promise<{ database: string; priceInquiryRps: number
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body,
     });
-    return { database: server.app.database.kind, priceInquiryRps };
+    return { database: server.app.database.kind, redis: server.app.redis !== null, priceInquiryRps };
   } finally {
     await server.stop();
   }
@@ -74,12 +76,16 @@ export async function benchPriceInquiry() {
   const url = process.env.BENCH_DATABASE_URL;
   if (url?.startsWith('postgres')) {
     process.env.TEST_DATABASE_URL = url;
+    const previousRedis = process.env.TEST_REDIS_URL;
+    if (process.env.REDIS_URL) process.env.TEST_REDIS_URL = process.env.REDIS_URL;
     try {
       const measured = await inquiryRps();
       postgres = { ...measured, ratio: ratio(measured.priceInquiryRps) };
     } finally {
       if (previous === undefined) delete process.env.TEST_DATABASE_URL;
       else process.env.TEST_DATABASE_URL = previous;
+      if (previousRedis === undefined) delete process.env.TEST_REDIS_URL;
+      else process.env.TEST_REDIS_URL = previousRedis;
     }
   } else if (previous !== undefined) {
     process.env.TEST_DATABASE_URL = previous;

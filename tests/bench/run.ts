@@ -5,7 +5,8 @@
  *     the same for a desk page (which also loads the form engine).
  *   - Lighthouse's mobile run (tests/bench/lighthouse.ts) on the home page, a service list, a desk page and the
  *     wallet: performance, accessibility, best practices, LCP, and the bytes the first page (/) transfers.
- *   - price inquiries per second vs. a bare Fastify JSON route, on the embedded database and on PostgreSQL.
+ *   - price inquiries per second vs. a bare Fastify JSON route, on the embedded database and on PostgreSQL (in a
+ *     fresh process, tests/bench/fresh-process.ts).
  *   - paid requests per second (quote + submit + pay from the wallet) with p50/p99, vs. price quotes alone.
  *   - real-time fan-out to N sockets: p50/p99 delivery, one process and two processes through Redis; a rate
  *     change with N open desk pages: how long until every page holds a quote at the new rate.
@@ -17,10 +18,11 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { firstLoadJs } from './bundle-size';
-import { benchPriceInquiry } from './http';
+import { inFreshProcess } from './fresh-process';
+import type { benchPriceInquiry } from './http';
 import { benchLighthouse } from './lighthouse';
 import { benchPageJs } from './pages';
-import { benchPaidRequests } from './payments';
+import type { benchPaidRequests } from './payments';
 import { benchSockets } from './sockets';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -65,8 +67,8 @@ async function main(): Promise<void> {
     },
     lighthouseMobile: lighthouse,
     firstPageTransferredBytes: lighthouse['/']?.transferredBytes,
-    priceInquiry: await benchPriceInquiry(),
-    paidRequests: await benchPaidRequests(),
+    priceInquiry: await inFreshProcess<Awaited<ReturnType<typeof benchPriceInquiry>>>('price-inquiry-only.ts'),
+    paidRequests: await inFreshProcess<Awaited<ReturnType<typeof benchPaidRequests>>>('paid-requests-only.ts'),
     realtime: await benchSockets(SOCKETS),
   };
   // Written as prettier writes it, so the repository's format check passes on the file as the bench left it.

@@ -10,7 +10,7 @@
  */
 import type { Kysely, Transaction, TransactionBuilder } from 'kysely';
 
-type Hook<D> = (root: Kysely<D>) => void;
+type Hook<D> = (root: NoInfer<Kysely<D>>) => void;
 
 /** Hooks of one open transaction (typed loosely: a map holds transactions of any database type). */
 interface Pending {
@@ -22,7 +22,7 @@ const pendingByTransaction = new WeakMap<object, Pending>();
 const tracked = new WeakSet<object>();
 
 /** Runs `hook` once the transaction `db` belongs to has committed, at once when `db` is not a transaction. */
-export function afterCommit<D>(db: Kysely<D>, hook: Hook<D>): void {
+export function afterCommit<D>(db: Kysely<D> | Transaction<D>, hook: Hook<D>): void {
   const pending = pendingByTransaction.get(db);
   if (pending) {
     pending.hooks.push(hook as (root: unknown) => void);
