@@ -1,6 +1,7 @@
-// One variable font file per script (Arabic, Latin) holds every weight: fewer and smaller downloads than one
-// file per weight. Each @font-face has a unicode range, so a page loads only the scripts it shows.
-import '@fontsource-variable/vazirmatn/wght.css';
+// One variable font file per script (Arabic, Latin) holds the weights in use: fewer and smaller downloads than one
+// file per weight. Each @font-face has a unicode range, so a page loads only the scripts it shows. Cut from
+// @fontsource-variable at codegen (codegen/fonts.ts).
+import '../generated/fonts/vazirmatn.css';
 // Radix Themes in parts: the base tokens, only the colour scales the app uses (accent teal, gray slate, and the
 // status colours red, green, orange, blue, amber), then components and utilities. A new `color=` needs its scale here.
 import '@radix-ui/themes/tokens/base.css';

@@ -66,6 +66,34 @@ describe('first load', () => {
     expect(modules).not.toContain('virtual:radix-icon/MagnifyingGlassIcon');
   });
 
+  it('/ draws its text in Vazirmatn from the two cut font files, preloaded', async () => {
+    const page = await browser.newPage({ viewport: PHONE });
+    const fonts: Array<{ file: string; bytes: number }> = [];
+    page.on('response', async (res) => {
+      const { pathname } = new URL(res.url());
+      if (pathname.endsWith('.woff2')) fonts.push({ file: pathname, bytes: (await res.body()).length });
+    });
+    await page.goto(server.url + '/', { waitUntil: 'networkidle' });
+    const drawn = await page.evaluate(async () => {
+      await document.fonts.ready;
+      const heading = document.querySelector('h1, h2')!;
+      return {
+        family: getComputedStyle(heading).fontFamily,
+        persian: document.fonts.check(`700 16px "Vazirmatn Variable"`, 'پرداخت‌های ارزی'),
+        loaded: [...document.fonts].filter((f) => f.family === 'Vazirmatn Variable' && f.status === 'loaded').length,
+        preloaded: [...document.querySelectorAll('link[rel="preload"][as="font"]')].map((l) => l.getAttribute('href')),
+      };
+    });
+    await page.close();
+    expect(drawn.family).toContain('Vazirmatn Variable');
+    expect(drawn.persian).toBe(true);
+    expect(drawn.loaded).toBe(2);
+    expect(fonts.map((f) => f.file).sort()).toEqual([...drawn.preloaded].sort());
+    expect(fonts.map((f) => f.file).every((file) => /\/vazirmatn-(arabic|latin)-[\w-]+\.woff2$/.test(file))).toBe(true);
+    // Cut to Persian and Latin-1 in weights 400–700 (codegen/fonts.ts): 50 kB where the whole files were 82 kB.
+    expect(fonts.reduce((sum, f) => sum + f.bytes, 0)).toBeLessThan(55_000);
+  });
+
   it('a service list loads no form engine, Ajv, xlsx or management area either', async () => {
     const modules = await modulesLoaded('/services/educational');
     for (const unwanted of [FORM_ENGINE, AJV, XLSX, MANAGEMENT]) {
