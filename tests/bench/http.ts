@@ -32,7 +32,7 @@ async function bareFastifyRps(): Promise<number> {
   }
 }
 
-async function inquiryRps(): Promise<{ database: string; priceInquiryRps: number }> {
+async function inquiryRps(): Promise<{ database: string; redis: boolean; priceInquiryRps: number }> {
   const server = await startServer({ web: false });
   try {
     const token = await loginByCode(server, '09129990000');
