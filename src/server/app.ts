@@ -27,7 +27,7 @@ import { inputDatabaseError } from './http/database-errors';
 import { HttpError } from './http/errors';
 import { loggerOptions } from './http/log-options';
 import { FormValidatorModules, registerFormValidators } from './http/form-validators';
-import { registerSecurityHeaders } from './http/security-headers';
+import { keepSubresourceHeaders, registerSecurityHeaders } from './http/security-headers';
 import { registerCompression } from './http/compression';
 import { type MessageKey, msg } from './http/messages';
 import { lockDataDir } from './lib/data-dir-lock';
@@ -515,6 +515,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         // Everything else (the HTML pages, the favicon, images) is revalidated on each use.
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        if (immutable && /\.(?:js|css|woff2)(?:\.br|\.gz)?$/.test(filePath)) keepSubresourceHeaders(res.raw);
       },
     });
   }
