@@ -131,6 +131,28 @@ describe('desks', () => {
     });
   }
 
+  it.each([
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const)(
+    'asks a guest to log in above the form with a button sized to its label (%s)',
+    async (_name, viewport) => {
+      const guest = await browser.newContext({ viewport });
+      const page = await guest.newPage();
+      await page.goto(`${server.url}/desks/uafCpr`);
+      const note = page.getByTestId('guest-login-note');
+      const button = note.getByRole('button', { name: 'ورود' });
+      await button.waitFor();
+      const [noteBox, buttonBox] = [(await note.boundingBox())!, (await button.boundingBox())!];
+      // At the start of the line (the right, in Persian), not stretched across the note's column.
+      expect(buttonBox.width).toBeLessThan(120);
+      expect(noteBox.x + noteBox.width - (buttonBox.x + buttonBox.width)).toBeLessThan(40);
+      await button.click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(1);
+      await guest.close();
+    },
+  );
+
   // The pound, so the dollar quotes of the tests above stay what they expect whatever the order.
   it('re-quotes an open desk page when staff change the rate in another browser', async () => {
     const page = await customer.newPage();

@@ -81,7 +81,7 @@ function GuestLoginNote() {
   return (
     <Callout.Root data-testid="guest-login-note">
       <Callout.Text>برای دیدن قیمت و ثبت درخواست، وارد حساب کاربری خود شوید.</Callout.Text>
-      <Button mt="2" onClick={() => openLogin(true)} style={{ alignSelf: 'flex-start' }}>
+      <Button mt="2" onClick={() => openLogin(true)} style={{ justifySelf: 'start' }}>
         ورود
       </Button>
     </Callout.Root>
