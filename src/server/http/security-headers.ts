@@ -61,9 +61,11 @@ function helmetHeaders(): { set: Array<[string, string]>; removed: string[] } {
   return { set, removed };
 }
 
-const DOCUMENT_ONLY_HEADERS = helmetHeaders()
-  .set.map(([name]) => name.toLowerCase())
-  .filter((name) => !['x-content-type-options', 'cross-origin-resource-policy', 'referrer-policy'].includes(name));
+const HELMET_HEADERS = helmetHeaders();
+const SUBRESOURCE_HEADERS = ['x-content-type-options', 'cross-origin-resource-policy', 'referrer-policy'];
+const DOCUMENT_ONLY_HEADERS = HELMET_HEADERS.set
+  .map(([name]) => name.toLowerCase())
+  .filter((name) => !SUBRESOURCE_HEADERS.includes(name));
 
 /**
  * Leaves a built script, stylesheet or font (content-hashed under /assets/, served by the static plugin) only the
@@ -78,7 +80,7 @@ export function keepSubresourceHeaders(res: { removeHeader(name: string): void }
 }
 
 export async function registerSecurityHeaders(fastify: FastifyInstance): Promise<void> {
-  const { set, removed } = helmetHeaders();
+  const { set, removed } = HELMET_HEADERS;
   fastify.addHook('onRequest', (request, reply, done) => {
     const raw = reply.raw;
     if (request.protocol === 'https') raw.setHeader('strict-transport-security', HSTS);

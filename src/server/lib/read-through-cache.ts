@@ -87,3 +87,19 @@ export class ReadThroughCache<K, V> {
     return this.entries.size;
   }
 }
+
+/**
+ * One cache per database handle, created off on first use: writers that hold only a transaction reach the cache
+ * of its root through `afterCommit`'s hook, and the app turns each on (`setLifetime`) where it is safe.
+ */
+export function cachePerDatabase<K, V>(): (db: object) => ReadThroughCache<K, V> {
+  const caches = new WeakMap<object, ReadThroughCache<K, V>>();
+  return (db) => {
+    let cache = caches.get(db);
+    if (!cache) {
+      cache = new ReadThroughCache<K, V>();
+      caches.set(db, cache);
+    }
+    return cache;
+  };
+}

@@ -11,7 +11,7 @@ import type { DB } from '../../db/database';
 import { afterCommit } from '../../db/after-commit';
 import { HttpError } from '../../http/errors';
 import { randomToken, sha256 } from '../../lib/crypto';
-import { ReadThroughCache } from '../../lib/read-through-cache';
+import { cachePerDatabase, type ReadThroughCache } from '../../lib/read-through-cache';
 
 /** last_used_at is refreshed at most this often, so reads do not write on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -54,20 +54,11 @@ interface CachedSession {
   actions: ReadonlySet<string>;
 }
 
-const sessionCaches = new WeakMap<DB, ReadThroughCache<string, CachedSession | null>>();
-
 /**
  * The sessions this process remembers for `db` (by token hash). Off until the app turns it on where every change
  * reaches it: one process on the embedded database, or processes that tell each other through Redis.
  */
-export function sessionCache(db: DB): ReadThroughCache<string, CachedSession | null> {
-  let cache = sessionCaches.get(db);
-  if (!cache) {
-    cache = new ReadThroughCache();
-    sessionCaches.set(db, cache);
-  }
-  return cache;
-}
+export const sessionCache: (db: DB) => ReadThroughCache<string, CachedSession | null> = cachePerDatabase();
 
 /**
  * Call after writing what a session's principal is made of (a token's revocation, a user's staff flag or

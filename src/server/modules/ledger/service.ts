@@ -13,7 +13,7 @@ import type { DB as Database } from '../../../generated/db';
 import { afterCommit } from '../../db/after-commit';
 import { HttpError } from '../../http/errors';
 import { numericCode } from '../../lib/crypto';
-import { ReadThroughCache } from '../../lib/read-through-cache';
+import { cachePerDatabase, type ReadThroughCache } from '../../lib/read-through-cache';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import {
   type AccountKind,
@@ -250,21 +250,12 @@ export async function userBalance(db: Db, userId: number): Promise<UserBalance> 
   return { balance: of('wallet'), reserved: of('reserved') };
 }
 
-const balanceCaches = new WeakMap<Db, ReadThroughCache<number, UserBalance>>();
-
 /**
  * The customers' balances this process remembers for `db` (the root handle, never a transaction). Off until the
  * app turns it on where every posting's forget reaches it (one process, or Redis between processes); a posting
  * forgets its customer once its transaction commits.
  */
-export function balanceCache(db: Db): ReadThroughCache<number, UserBalance> {
-  let cache = balanceCaches.get(db);
-  if (!cache) {
-    cache = new ReadThroughCache();
-    balanceCaches.set(db, cache);
-  }
-  return cache;
-}
+export const balanceCache: (db: Db) => ReadThroughCache<number, UserBalance> = cachePerDatabase();
 
 /**
  * `userBalance` through the cache, for what is only shown (a quote's wallet line): a decision on money reads the
