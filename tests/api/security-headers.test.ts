@@ -44,6 +44,24 @@ function expectEveryResponseHeaders(res: Response): void {
   expect(res.headers.get('strict-transport-security')).toBeNull();
 }
 
+/** An API answer: a policy allowing nothing, no framing, not stored (OWASP's REST Security Cheat Sheet). */
+function expectApiAnswerPolicy(res: Response): void {
+  const csp = directives(res.headers.get('content-security-policy'));
+  expect([...csp.keys()].sort()).toEqual(['default-src', 'frame-ancestors']);
+  expect(csp.get('default-src')).toEqual(["'none'"]);
+  expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+  expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  expect(res.headers.get('cache-control')).toBe('no-store');
+  // A page's policies: an answer is never a page (~500 bytes less on each).
+  for (const name of [
+    'cross-origin-opener-policy',
+    'origin-agent-cluster',
+    'x-dns-prefetch-control',
+    'x-xss-protection',
+  ])
+    expect(res.headers.get(name), name).toBeNull();
+}
+
 function expectWebPolicy(res: Response): void {
   const csp = directives(res.headers.get('content-security-policy'));
   expect(csp.get('default-src')).toEqual(["'self'"]);
@@ -63,12 +81,26 @@ describe('security headers', () => {
     const res = await fetch(`${server.url}/api/health`);
     expect(res.status).toBe(200);
     expectEveryResponseHeaders(res);
-    expectWebPolicy(res);
+    expectApiAnswerPolicy(res);
   });
 
   it('on an API error', async () => {
-    const res = await fetch(`${server.url}/api/me/fetchUserData`, { method: 'POST' });
-    expect(res.status).toBe(401);
+    for (const [path, status] of [
+      ['/api/me/fetchUserData', 401],
+      ['/api/no-such-operation', 404],
+    ] as const) {
+      const res = await fetch(server.url + path, { method: 'POST' });
+      expect(res.status).toBe(status);
+      expectEveryResponseHeaders(res);
+      expectApiAnswerPolicy(res);
+    }
+  });
+
+  it("keeps a route's own cache-control on an API answer (the captcha image)", async () => {
+    const captcha = await post(server, '/api/public/createCaptcha');
+    const res = await fetch(server.url + (captcha.body.data as { url: string }).url);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expectEveryResponseHeaders(res);
   });
 
@@ -144,7 +176,7 @@ describe('security headers', () => {
   });
 
   it('on a 404', async () => {
-    for (const missing of ['/api/no-such-operation', '/assets/no-such-file.js']) {
+    for (const missing of ['/assets/no-such-file.js', '/no-such-page.png']) {
       const res = await fetch(server.url + missing);
       expect(res.status).toBe(404);
       expectEveryResponseHeaders(res);
