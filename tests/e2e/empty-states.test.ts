@@ -7,9 +7,9 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, PHONE, keepSignedIn } from '../support/browser';
+import { animationsDone, DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { type Customer, moneyHelpers } from '../support/money';
-import { type RunningServer, startServer } from '../support/server';
+import { loginAdmin, type RunningServer, startServer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -86,5 +86,25 @@ describe("a new customer's empty lists", () => {
       'صفحهٔ ۱ از ۱ (۱ مورد)',
     );
     await page.close();
+  });
+
+  it('a staff table says what is missing in its own words, and a search that finds nothing says so', async () => {
+    const staff = await browser.newContext({ viewport: DESKTOP });
+    await keepSignedIn(staff, await loginAdmin(server));
+    const page = await staff.newPage();
+    await page.goto(server.url + '/management/withdrawals');
+    // The page opens on those waiting for a transfer: none, which is not the same as none at all.
+    const table = page.getByTestId('table-withdrawals-requested');
+    await table.getByText('موردی با این فیلتر یافت نشد').waitFor();
+    await page.getByRole('radio', { name: 'همه' }).click();
+    const all = page.getByTestId('table-withdrawals-all');
+    await all.getByText('هنوز درخواست برداشتی ثبت نشده است.').waitFor();
+    expect(await page.getByText('داده‌ای موجود نیست').count()).toBe(0);
+    expect(await page.getByTestId('table-pager').count()).toBe(0);
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/empty-staff-withdrawals.png` });
+    await all.getByRole('textbox', { name: 'جستجو' }).pressSequentially('۹۹۹');
+    await all.getByText('موردی مطابق جستجو یافت نشد').waitFor();
+    await staff.close();
   });
 });

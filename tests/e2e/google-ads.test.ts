@@ -168,7 +168,10 @@ describe('Google Ads accounts', () => {
     await staff.goto(`${server.url}/management/googleMccAccounts`);
     const panels = staff.getByTestId('table-googleMccAccounts');
     await panels.waitFor();
-    await panels.getByText('داده‌ای موجود نیست').or(staff.getByTestId('googleMccAccounts-row').first()).waitFor();
+    await panels
+      .getByText('هنوز پنل مدیریت تبلیغاتی ثبت نشده است.')
+      .or(staff.getByTestId('googleMccAccounts-row').first())
+      .waitFor();
     let panelTitle: string | RegExp = /./;
     if ((await staff.getByTestId('googleMccAccounts-row').count()) === 0) {
       await staff.getByTestId('mcc-add').click();

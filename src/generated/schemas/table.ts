@@ -7,6 +7,10 @@ export interface DataTable {
   $schema?: string;
   name: string;
   title: string;
+  /**
+   * What the table says when it has no rows and no search or filter narrows it: what is missing, in the reader's words (a page may show a fuller empty state of its own)
+   */
+  emptyText: string;
   rowKey: string;
   source: {
     path: string;

@@ -60,6 +60,7 @@ export function DataTable({
   decorate,
   stackOnMobile = false,
   empty,
+  narrowed = false,
 }: {
   def: TableDef;
   actions?: (row: Row) => ReactNode;
@@ -74,6 +75,8 @@ export function DataTable({
   stackOnMobile?: boolean;
   /** Drawn instead of the table while the list has nothing in it at all (no search or filter narrowing it). */
   empty?: ReactNode;
+  /** The page's own filters (a state, a date range, in the source's parameters) narrow the rows. */
+  narrowed?: boolean;
 }) {
   const calendar = useAtomValue(calendarAtom);
   const now = useNow();
@@ -192,7 +195,8 @@ export function DataTable({
   }));
   if (actions) columns.push({ key: 'actions', title: 'عملیات', cell: actions });
 
-  const nothingYet = !query.isPending && !query.isError && total === 0 && !search && Object.keys(filters).length === 0;
+  const filtered = narrowed || Object.keys(filters).length > 0;
+  const nothingYet = !query.isPending && !query.isError && total === 0 && !search && !filtered;
   if (empty && nothingYet) {
     return <div data-testid={`table-${def.name}`}>{empty}</div>;
   }
@@ -261,7 +265,7 @@ export function DataTable({
         }}
         loading={query.isPending}
         error={query.isError ? query.error : undefined}
-        emptyText={search ? 'موردی مطابق جستجو یافت نشد' : 'داده‌ای موجود نیست'}
+        emptyText={search ? 'موردی مطابق جستجو یافت نشد' : filtered ? 'موردی با این فیلتر یافت نشد' : def.emptyText}
         variant="surface"
         stackOnMobile={stackOnMobile}
       />

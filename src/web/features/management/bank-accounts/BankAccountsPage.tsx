@@ -70,6 +70,7 @@ export default function BankAccountsPage() {
             </Flex>
           </Flex>
           <DataTable
+            narrowed={Object.keys(def.source.params).length > 0}
             def={def}
             decorate={decorateBankAccounts}
             refreshKey={refreshKey}

@@ -156,7 +156,12 @@ export default function CollectionsPage() {
               <JalaliDateInput id="collections-to" value={to} onChange={setTo} calendar={calendar} />
             </Flex>
           </Flex>
-          <DataTable def={def} refreshKey={refreshKey} stackOnMobile />
+          <DataTable
+            narrowed={Object.keys(def.source.params).length > 0}
+            def={def}
+            refreshKey={refreshKey}
+            stackOnMobile
+          />
         </Flex>
       </Card>
       {open && (

@@ -72,6 +72,7 @@ export default function CurrencyPaymentsPage() {
             </Flex>
           </Flex>
           <DataTable
+            narrowed={Object.keys(def.source.params).length > 0}
             def={def}
             refreshKey={refreshKey}
             stackOnMobile

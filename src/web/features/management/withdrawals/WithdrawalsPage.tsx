@@ -145,6 +145,7 @@ export default function WithdrawalsPage() {
       </SegmentedControl.Root>
       <Card size="2">
         <DataTable
+          narrowed={state !== 'all'}
           def={def}
           decorate={decorateWithdrawals}
           refreshKey={refreshKey}
