@@ -1,8 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
-// Three suites, run one at a time by tests/run.ts: unit (pure), api (real server + database), e2e (Chromium).
+/**
+ * The e2e files that also run on the embedded database (PGlite). The whole e2e suite runs on PostgreSQL + Redis,
+ * the production shape; what the embedded database changes is the server, which the API suite covers on both.
+ * These walk what PGlite touches in a person's way: the first start with the administrator's password (identity:
+ * staff sign in with it and approve a profile), the phone journey to a paid request, the form engine's nested
+ * values stored and shown, and the catalogue editor's publish (versions written and read back).
+ */
+export const E2E_SMOKE_ON_PGLITE = [
+  'tests/e2e/identity.test.ts',
+  'tests/e2e/journey.test.ts',
+  'tests/e2e/form-engine.test.ts',
+  'tests/e2e/catalogue.test.ts',
+];
+
+// Each api and e2e file has a database of its own, copied from one migrated per stage (tests/support/
+// global-setup.ts, tests/support/file-database.ts), a Redis key prefix of its own (tests/support/server.ts) and
+// servers on ports the system picks, so files run side by side: two at a time, one per core of the machine CI
+// runs on. Nothing left that files share needs a serial group.
+const serverSuite = {
+  environment: 'node' as const,
+  globalSetup: ['tests/support/global-setup.ts'],
+  setupFiles: ['tests/support/file-database.ts'],
+};
+
 export default defineConfig({
   test: {
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     projects: [
       {
         // A few unit tests build a TypeScript program of the whole source (layers, table owners): seconds, more
@@ -13,20 +37,27 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
-          environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
+          ...serverSuite,
         },
       },
       {
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          ...serverSuite,
+        },
+      },
+      {
+        test: {
+          name: 'e2e-smoke',
+          include: E2E_SMOKE_ON_PGLITE,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          ...serverSuite,
         },
       },
     ],

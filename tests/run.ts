@@ -2,12 +2,14 @@
  * `npm test`: every check, in order, stopping at the first failure.
  *   lint · format · typecheck · schemas · codegen freshness · OpenAPI lint · npm audit · unit · build · API (embedded PGlite)
  *   · API again on PostgreSQL when DATABASE_URL is set (in a fresh database created and dropped here)
- *   · end-to-end in Chromium (installs Debian's chromium when missing and running as root), again on
- *     PostgreSQL and Redis when DATABASE_URL is set · the e2e servers' logs searched for secrets.
- * Ends with one line "tests: N passed, N failed" summed over every vitest run.
+ *   · end-to-end in Chromium (installs Debian's chromium when missing and running as root): the whole suite on
+ *     PostgreSQL and Redis when DATABASE_URL is set, with a smoke set on PGlite (vitest.config.ts names it and why);
+ *     the whole suite on PGlite otherwise · the e2e servers' logs searched for secrets.
+ * Ends with a table of the stages and their seconds and the ten slowest test files (also written to
+ * tests/artifacts/ci-times.json), and one line "tests: N passed, N failed" summed over every vitest run.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 
@@ -20,12 +22,16 @@ class StepFailed extends Error {}
 
 let passed = 0;
 let failed = 0;
+const stages: Array<{ stage: string; seconds: number; ok: boolean }> = [];
+const files: Array<{ file: string; stage: string; seconds: number }> = [];
+const runStarted = Date.now();
 
 function run(title: string, command: string, args: string[], env: Record<string, string> = {}): void {
   const started = Date.now();
   console.log(`\n▶ ${title}`);
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  stages.push({ stage: title, seconds: Number(seconds), ok: result.status === 0 });
   if (result.status !== 0) {
     console.error(`✖ ${title} failed (${seconds}s)`);
     throw new StepFailed(title);
@@ -44,14 +50,43 @@ function vitest(title: string, project: string, env: Record<string, string> = {}
     );
   } finally {
     if (existsSync(report)) {
-      const summary = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+      const summary = JSON.parse(readFileSync(report, 'utf8')) as VitestReport;
       passed += summary.numPassedTests;
       failed += summary.numFailedTests;
+      for (const file of summary.testResults) {
+        const seconds = Math.round((file.endTime - file.startTime) / 100) / 10;
+        files.push({ file: path.relative(root, file.name), stage: title, seconds });
+      }
     }
   }
 }
 
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: Array<{ name: string; startTime: number; endTime: number }>;
+}
+
+/** The budget you can see: each stage's seconds and the slowest files, printed and kept for the next run's note. */
+function reportTimes(): void {
+  const total = Math.round((Date.now() - runStarted) / 1000);
+  const slowest = [...files].sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+  const width = Math.max(...stages.map((s) => s.stage.length), 5);
+  console.log('\nstage'.padEnd(width + 1) + '  seconds');
+  for (const s of stages) console.log(`${s.stage.padEnd(width)}  ${String(s.seconds).padStart(7)}${s.ok ? '' : '  ✖'}`);
+  console.log(`${'total'.padEnd(width)}  ${String(total).padStart(7)}`);
+  if (slowest.length > 0) {
+    console.log('\nslowest test files');
+    for (const f of slowest) console.log(`${String(f.seconds).padStart(7)} s  ${f.file}  (${f.stage})`);
+  }
+  writeFileSync(
+    path.join(artifacts, 'ci-times.json'),
+    `${JSON.stringify({ finishedAt: new Date().toISOString(), totalSeconds: total, stages, slowestFiles: slowest }, null, 2)}\n`,
+  );
+}
+
 function finish(code: number): never {
+  reportTimes();
   console.log(`\ntests: ${passed} passed, ${failed} failed`);
   process.exit(code);
 }
@@ -115,9 +150,11 @@ try {
     // Every server the e2e tests start keeps its log here; the stage ends by searching them for secrets.
     const logs = path.join(artifacts, 'e2e-server-logs');
     rmSync(logs, { recursive: true, force: true });
-    vitest('e2e (Chromium)', 'e2e', { TEST_DATABASE_URL: '', TEST_REDIS_URL: '', TEST_LOG_DIR: logs });
     const databaseUrl = process.env.DATABASE_URL;
+    const onPglite = { TEST_DATABASE_URL: '', TEST_REDIS_URL: '', TEST_LOG_DIR: logs };
     if (databaseUrl) {
+      // The pictures are taken once, in the whole suite's run below.
+      vitest('e2e smoke (Chromium, PGlite)', 'e2e-smoke', { ...onPglite, TEST_SCREENSHOTS: 'off' });
       await withFreshPostgres(databaseUrl, (url) =>
         vitest('e2e (Chromium, PostgreSQL + Redis)', 'e2e', {
           TEST_DATABASE_URL: url,
@@ -125,6 +162,8 @@ try {
           TEST_LOG_DIR: logs,
         }),
       );
+    } else {
+      vitest('e2e (Chromium, PGlite)', 'e2e', onPglite);
     }
     run('e2e server logs hold no secret', node, [...tsx, 'tests/scan-logs.ts', logs]);
   }

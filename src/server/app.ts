@@ -286,6 +286,8 @@ function answerClientError(this: FastifyInstance, error: Error & { code?: string
 export interface BuildOptions {
   /** Where JSON log lines go (default stdout); tests capture them to read SMS codes of the log driver. */
   logStream?: NodeJS.WritableStream;
+  /** An in-memory database (`memory://`) starts from this dumped data directory: tests' migrated template. */
+  memoryImage?: Blob;
 }
 
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<App> {
@@ -342,7 +344,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   };
   let database: DatabaseHandle;
   try {
-    database = await openDatabase(config);
+    database = await openDatabase({ ...config, memoryImage: options.memoryImage });
   } catch (error) {
     await unlockDataDir();
     throw error;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toEnglishDigits } from '../../src/shared/digits';
-import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
+import { DESKTOP, launchBrowser, PHONE, takeScreenshots } from '../support/browser';
 import { jpegWithExif } from '../support/images';
 import { ADMIN_MOBILE, ADMIN_PASSWORD, bearer, post, type RunningServer, startServer } from '../support/server';
 import { step } from '../support/steps';
@@ -58,7 +58,7 @@ describe('log-in, profile and staff approval', () => {
     await page.getByTestId('send-code').click();
     await page.getByTestId('active-code-notice').waitFor();
     expect(server.logs.filter((l) => l.msg === 'sms' && l.mobileNo === mobileNo)).toHaveLength(1);
-    await page.screenshot({ path: `${shots}/login-code-phone.png` });
+    if (takeScreenshots) await page.screenshot({ path: `${shots}/login-code-phone.png` });
 
     await page.fill('#login-code', '00000' === server.lastSmsCode(mobileNo) ? '11111' : '00000');
     await login.click();
@@ -103,7 +103,7 @@ describe('log-in, profile and staff approval', () => {
     );
     await save.click();
     await page.getByTestId('profile-status').getByText('در انتظار بررسی').waitFor();
-    await page.screenshot({ path: `${shots}/profile-pending-phone.png`, fullPage: true });
+    if (takeScreenshots) await page.screenshot({ path: `${shots}/profile-pending-phone.png`, fullPage: true });
 
     const token = (await page.evaluate(() => localStorage.getItem('token')))!;
     const me = await post(server, '/api/me/fetchUserData', undefined, bearer(token));
@@ -148,7 +148,7 @@ describe('log-in, profile and staff approval', () => {
       const img = document.querySelector('[data-testid=review-card-image]') as HTMLImageElement | null;
       return Boolean(img?.complete && img.naturalWidth > 0);
     });
-    await page.screenshot({ path: `${shots}/task-review-desktop.png` });
+    if (takeScreenshots) await page.screenshot({ path: `${shots}/task-review-desktop.png` });
     await page.getByTestId('approve-profile').click();
     await page.getByText('پروفایل تایید شد.').waitFor();
 
@@ -157,7 +157,7 @@ describe('log-in, profile and staff approval', () => {
     await cpage.getByTestId('profile-status').getByText('هویت تایید شده').waitFor();
     expect(await cpage.locator('#profile_nationalCode').isDisabled()).toBe(true);
     expect(await cpage.getByTestId('save-profile').count()).toBe(0);
-    await cpage.screenshot({ path: `${shots}/profile-approved-phone.png`, fullPage: true });
+    if (takeScreenshots) await cpage.screenshot({ path: `${shots}/profile-approved-phone.png`, fullPage: true });
     const token = (await cpage.evaluate(() => localStorage.getItem('token')))!;
     const me = await post(server, '/api/me/fetchUserData', undefined, bearer(token));
     expect(me.body.data).toMatchObject({ approvedLevel: 1 });

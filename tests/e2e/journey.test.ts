@@ -9,7 +9,7 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, PHONE, keepSignedIn } from '../support/browser';
+import { keepSignedIn, launchBrowser, PHONE, takeScreenshots } from '../support/browser';
 import { type Customer, moneyHelpers } from '../support/money';
 import { bearer, post, type RunningServer, startServer } from '../support/server';
 
@@ -44,7 +44,8 @@ function journey(page: Page, name: string) {
   let actions = 0;
   const started = Date.now();
   const shot = async (label: string) => {
-    await page.screenshot({ path: `${shots}/journey-${name}-${String(actions).padStart(2, '0')}-${label}.png` });
+    if (takeScreenshots)
+      await page.screenshot({ path: `${shots}/journey-${name}-${String(actions).padStart(2, '0')}-${label}.png` });
   };
   return {
     get actions() {
@@ -192,7 +193,7 @@ describe('paying a TOEFL fee on a phone', () => {
       await page.goto(server.url + address);
       await ready().waitFor();
       await page.waitForLoadState('networkidle');
-      await page.screenshot({ path: `${shots}/phone-${name}.png`, fullPage: true });
+      if (takeScreenshots) await page.screenshot({ path: `${shots}/phone-${name}.png`, fullPage: true });
     }
     await page.close();
   }, 120_000);

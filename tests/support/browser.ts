@@ -17,6 +17,12 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * Off in the e2e smoke run on PGlite (tests/run.ts): the whole suite's run on PostgreSQL takes the same pictures,
+ * and a picture is kept to be looked at once. A picture taken because a test failed is taken in both.
+ */
+export const takeScreenshots = process.env.TEST_SCREENSHOTS !== 'off';
+
 export const PHONE = { width: 390, height: 844 };
 
 /**

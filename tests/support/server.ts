@@ -11,6 +11,7 @@ import { Writable } from 'node:stream';
 import pg from 'pg';
 import { type App, buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
+import { copyOfTemplate, pgliteImage, templateInfo } from './template-database';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -89,8 +90,20 @@ export function ensureWebBuilt(): void {
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
-/** Drops every table so each test file starts from an empty PostgreSQL database. */
+let startedOnFileDatabase = false;
+
+/**
+ * Gives the next server an empty, migrated PostgreSQL database. The file's own copy of the stage's template
+ * (tests/support/file-database.ts) is used as it is by the file's first server and copied again for later
+ * ones; without a template (a bench run), every table is dropped and the server migrates again.
+ */
 async function resetPostgres(url: string): Promise<void> {
+  const postgres = templateInfo()?.postgres;
+  if (postgres && url === process.env.TEST_DATABASE_URL) {
+    if (startedOnFileDatabase) await copyOfTemplate(postgres, new URL(url).pathname.slice(1));
+    startedOnFileDatabase = true;
+    return;
+  }
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -127,7 +140,11 @@ export async function startServer(
     ...opts.env,
   });
   const logs = captureLogs();
-  const app = await buildApp({ ...config, port: 0, host: '127.0.0.1' }, { logStream: logs.stream });
+  const memoryImage = databaseUrl === 'memory://' ? await pgliteImage() : null;
+  const app = await buildApp(
+    { ...config, port: 0, host: '127.0.0.1' },
+    { logStream: logs.stream, ...(memoryImage && { memoryImage }) },
+  );
   await app.fastify.listen({ port: 0, host: '127.0.0.1' });
   const address = app.fastify.server.address();
   if (!address || typeof address === 'string') throw new Error('server did not bind a TCP port');

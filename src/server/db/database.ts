@@ -76,11 +76,11 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   return { db, kind: 'postgres', runScript, close: () => db.destroy() };
 }
 
-async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string | null, image?: Blob): Promise<DatabaseHandle> {
   const parsers = { [INT8_OID]: parseInt8, [NUMERIC_OID]: Number, [DATE_OID]: keepText };
   let pglite: PGlite;
   if (dataDir === null) {
-    pglite = new PGlite({ parsers });
+    pglite = new PGlite({ parsers, ...(image && { loadDataDir: image }) });
   } else {
     const dir = path.join(dataDir, 'db');
     await mkdir(dir, { recursive: true });
@@ -96,8 +96,16 @@ async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
   return { db, kind: 'pglite', runScript, close: () => db.destroy() };
 }
 
-export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): Promise<DatabaseHandle> {
+/**
+ * `memoryImage`: an in-memory database starts as a copy of this dumped data directory (PGlite's `dumpDataDir`)
+ * instead of an empty one. Tests open an already migrated image in about a second instead of running initdb.
+ */
+export function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  memoryImage?: Blob;
+}): Promise<DatabaseHandle> {
   if (options.databaseUrl === undefined) return openPglite(options.dataDir);
-  if (options.databaseUrl === 'memory://') return openPglite(null);
+  if (options.databaseUrl === 'memory://') return openPglite(null, options.memoryImage);
   return openPostgres(options.databaseUrl);
 }

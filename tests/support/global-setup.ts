@@ -1,0 +1,54 @@
+/**
+ * Vitest global setup of the api and e2e projects: migrates one database for the whole stage (see
+ * tests/support/template-database.ts) and removes it when the stage ends.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import type { TestProject } from 'vitest/node';
+import type { DB as Database } from '../../src/generated/db';
+import { openDatabase } from '../../src/server/db/database';
+import { migrate } from '../../src/server/db/migrate';
+import { adminQuery, databaseUrlOn, type TemplateInfo } from './template-database';
+
+/** Migrates a new in-memory PGlite and dumps its data directory (uncompressed: loading skips the inflate). */
+async function migratedPgliteImage(): Promise<Buffer> {
+  const pglite = new PGlite();
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  try {
+    await migrate({ db, runScript: async (_on, text) => void (await pglite.exec(text)) });
+    return Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer());
+  } finally {
+    await db.destroy();
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const started = Date.now();
+  const pgliteImagePath = path.join(os.tmpdir(), `arzpay-template-${process.pid}-${Date.now()}.tar`);
+  writeFileSync(pgliteImagePath, await migratedPgliteImage());
+
+  let postgres: TemplateInfo['postgres'] = null;
+  const testUrl = process.env.TEST_DATABASE_URL;
+  if (testUrl?.startsWith('postgres')) {
+    const template = `arzpay_template_${process.pid}_${Date.now()}`;
+    await adminQuery(testUrl, `create database ${template}`);
+    const handle = await openDatabase({ databaseUrl: databaseUrlOn(testUrl, template), dataDir: '' });
+    try {
+      await migrate(handle);
+    } finally {
+      await handle.close();
+    }
+    postgres = { adminUrl: testUrl, template };
+  }
+  project.provide('databaseTemplate', { pgliteImagePath, postgres });
+  console.log(`migrated template database${postgres ? 's' : ''} ready in ${Date.now() - started} ms`);
+
+  return async () => {
+    rmSync(pgliteImagePath, { force: true });
+    if (postgres) await adminQuery(postgres.adminUrl, `drop database if exists ${postgres.template} with (force)`);
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * One migrated database per test stage, copied for each test file (tests/support/global-setup.ts makes it,
+ * tests/support/file-database.ts copies it). A fresh in-memory PGlite runs initdb in WASM (6–11 s on this machine)
+ * before its migrations; a PGlite opened from a dumped, migrated data directory is ready in about a second. On
+ * PostgreSQL a file's database is `CREATE DATABASE … TEMPLATE` of the migrated one, so files can run side by side
+ * instead of sharing one schema that each drops.
+ *
+ * The tests that prove migrations, start-up, the data-directory lock and crash safety do not use it: they open
+ * their databases the fresh way (tests/support/database.ts, child processes with a DATA_DIR of their own).
+ */
+import { readFile } from 'node:fs/promises';
+import pg from 'pg';
+import { inject } from 'vitest';
+
+/** What the global setup hands every test file (vitest `provide`/`inject`). */
+export interface TemplateInfo {
+  /** A dumped data directory (PGlite `dumpDataDir`, uncompressed tar) of a migrated in-memory database. */
+  pgliteImagePath: string;
+  /** When the stage runs on PostgreSQL: the server's URL (any database on it) and the migrated template's name. */
+  postgres: { adminUrl: string; template: string } | null;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseTemplate: TemplateInfo | null;
+  }
+}
+
+/** The stage's template, or null when this file runs outside the api/e2e projects' global setup. */
+export function templateInfo(): TemplateInfo | null {
+  try {
+    return inject('databaseTemplate') ?? null;
+  } catch {
+    return null;
+  }
+}
+
+let image: Promise<Blob> | null = null;
+
+/** The migrated PGlite image, read once per file. */
+export function pgliteImage(): Promise<Blob> | null {
+  const info = templateInfo();
+  if (!info) return null;
+  image ??= readFile(info.pgliteImagePath).then((bytes) => new Blob([bytes]));
+  return image;
+}
+
+export const databaseUrlOn = (serverUrl: string, name: string) => {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+/** Runs one statement on the PostgreSQL server at `url` (CREATE/DROP DATABASE cannot run in a transaction). */
+export async function adminQuery(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new database on PostgreSQL, a copy of the stage's migrated template. */
+export async function copyOfTemplate(postgres: NonNullable<TemplateInfo['postgres']>, name: string): Promise<string> {
+  await adminQuery(postgres.adminUrl, `drop database if exists ${name} with (force)`);
+  await adminQuery(postgres.adminUrl, `create database ${name} template ${postgres.template}`);
+  return databaseUrlOn(postgres.adminUrl, name);
+}
