@@ -26,7 +26,12 @@ afterAll(async () => {
 });
 
 /** The source modules of every script the page at urlPath loaded, until the network was quiet. */
-async function modulesLoaded(urlPath: string): Promise<string[]> {
+/**
+ * The modules of every script `urlPath` fetched. `shown`: a selector of what the page draws once its lazy parts
+ * ran; on a busy machine the network can sit idle for half a second while a large chunk is still being parsed,
+ * before the chunks it asks for next, so "network idle" alone is not "loaded".
+ */
+async function modulesLoaded(urlPath: string, shown?: string): Promise<string[]> {
   const page = await browser.newPage({ viewport: PHONE });
   const scripts: string[] = [];
   page.on('response', (res) => {
@@ -34,6 +39,7 @@ async function modulesLoaded(urlPath: string): Promise<string[]> {
     if (pathname.endsWith('.js')) scripts.push(pathname.slice(1));
   });
   await page.goto(server.url + urlPath, { waitUntil: 'networkidle' });
+  if (shown) await page.locator(shown).first().waitFor();
   await page.close();
   expect(scripts.length).toBeGreaterThan(0);
   // A desk's precompiled validators are the build's own output, not a bundle chunk (build/form-validators.ts).
@@ -102,7 +108,7 @@ describe('first load', () => {
   });
 
   it('a desk page loads the form engine, without the markdown renderer no description of ours asks for', async () => {
-    const modules = await modulesLoaded('/desks/uafCpr');
+    const modules = await modulesLoaded('/desks/uafCpr', '#root_currency');
     expect(modules.some((m) => FORM_ENGINE.test(m))).toBe(true);
     expect(modules).toContain('src/web/components/form-engine/LazyMarkdown.tsx');
     expect(modules.filter((m) => m.startsWith('npm:markdown-to-jsx/'))).toEqual([]);
