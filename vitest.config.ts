@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './tests/support/slow-first-sequencer';
 
 /**
  * The e2e files that also run on the embedded database (PGlite). The whole e2e suite runs on PostgreSQL + Redis,
@@ -27,6 +28,7 @@ const serverSuite = {
 export default defineConfig({
   test: {
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         // A few unit tests build a TypeScript program of the whole source (layers, table owners): seconds, more
