@@ -5,11 +5,17 @@
  * the embedded database in a data folder, and PostgreSQL when TEST_DATABASE_URL is set. Afterwards every operation
  * acknowledged to its client (200) is present, replays of acknowledged operations give the first result, nothing
  * unacknowledged is half-done (a paid request holds its whole price reserved and has its task; a decided or unpaid
- * one holds nothing), and the ledger invariants hold. CRASH_KILLS sets the number of kills (default 5); CRASH_TRACE
- * names a file to which every call and restart is written, for finding where a run spent its time.
+ * one holds nothing), and the ledger invariants hold.
+ *
+ * Every random choice (when to kill, what each customer and the staff member do next, whether a client without an
+ * answer retries or gives up, amounts) comes from CRASH_SEED, printed before the run (default: a fresh seed each
+ * run); each actor draws from a source of its own, so its choices do not depend on how the actors interleave.
+ * Replaying a seed repeats the kill schedule and every actor's choices; where the kills land in the operations
+ * still depends on timing. CRASH_KILLS sets the number of kills per database (default 5; `npm run test:deep` 20).
+ * CRASH_TRACE names a file to which every call and restart is written, for finding where a run spent its time.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,10 +27,23 @@ import { LOCK_NAME, STALE_SECONDS } from '../../src/server/lib/data-dir-lock';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { purchaseReservation } from '../../src/server/modules/ledger/service';
 import { type Customer, moneyHelpers, type PayResult, type Purchase } from '../support/money';
+import { announceSeed, type Choices, envInteger, envSeed, replayable, seededChoices } from '../support/seeded';
 import { ADMIN_MOBILE, ADMIN_PASSWORD, bearer, type RunningServer } from '../support/server';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const KILLS = Number(process.env.CRASH_KILLS ?? 5);
+const KILLS = envInteger('CRASH_KILLS', 5, 1);
+const SEED = envSeed('CRASH_SEED');
+const REPLAY = announceSeed('crash-safety', { CRASH_SEED: SEED, CRASH_KILLS: KILLS });
+/**
+ * How long the server runs before each kill, and how long it stays down, in ms. A kill cuts off three or four calls
+ * whether it comes after half a second or three (each run prints how many), but the time up is when operations get
+ * acknowledged: at 0.5–1.5 s, on a machine busy with other test files, a run acknowledged as few as 2 decisions and
+ * 5 bank payments where every kind must appear, for a saving of 6 s of the minute a database takes.
+ */
+const UP_MS = { min: 1_000, max: 3_500 };
+const DOWN_MS = { min: 0, max: 500 };
+/** A kill and its restart take 8 s on PGlite, 35 s on a machine busy with browsers and other test files. */
+const TIMEOUT_MS = Math.max(300_000, KILLS * 60_000);
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
@@ -33,7 +52,6 @@ afterAll(async () => {
 const trace = (line: string) =>
   process.env.CRASH_TRACE && appendFileSync(process.env.CRASH_TRACE, `${new Date().toISOString()} ${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const between = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
 
 /** A port free now, kept for every generation of the server: gateway callback URLs name it. */
 function freePort(): Promise<number> {
@@ -65,9 +83,9 @@ class Supervised {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** Starts a generation and resolves once it listens; a lock left by a killed one is waited out first. */
+  /** Starts a generation and resolves once it listens; a lock left by a killed one is made stale first. */
   async start(): Promise<void> {
-    if (!this.env.DATABASE_URL) await this.waitForStaleLock();
+    if (!this.env.DATABASE_URL) this.ageLeftLock();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
       cwd: root,
       env: { ...process.env, ...this.env, PORT: String(this.port) },
@@ -98,17 +116,18 @@ class Supervised {
     trace(`generation ${this.generations} listening`);
   }
 
-  /** proper-lockfile takes over a lock whose time stamp is older than STALE_SECONDS. */
-  private async waitForStaleLock(): Promise<void> {
-    let touched: number;
-    try {
-      touched = statSync(path.join(this.dataDir, LOCK_NAME)).mtimeMs;
-    } catch {
-      return;
-    }
-    const wait = touched + STALE_SECONDS * 1000 + 500 - Date.now();
-    trace(`waiting ${wait} ms for the lock`);
-    if (wait > 0) await sleep(wait);
+  /**
+   * A killed generation leaves its lock behind, and proper-lockfile takes over a lock whose time stamp is older than
+   * STALE_SECONDS. Rather than wait that out (10 s a kill), the lock's time stamp is set back by as much: the next
+   * generation still meets a lock a killed process left and must take it over by itself.
+   */
+  private ageLeftLock(): void {
+    const lock = path.join(this.dataDir, LOCK_NAME);
+    if (!existsSync(lock)) return;
+    expect(this.child?.signalCode, 'only a killed generation leaves its lock').toBe('SIGKILL');
+    const stale = new Date(Date.now() - (STALE_SECONDS + 1) * 1000);
+    utimesSync(lock, stale, stale);
+    trace('lock left by the killed generation made stale');
   }
 
   async kill(): Promise<void> {
@@ -179,6 +198,10 @@ async function runOnce(database: { env: Record<string, string>; describe: string
     dataDir,
   );
   cleanups.push(() => server.stop().catch(() => undefined));
+  // One source of choices per actor: the killer, the staff member, each customer.
+  const [killer, staffChoices, ...customerChoices] = seededChoices(SEED, 5) as [Choices, Choices, ...Choices[]];
+  /** Calls sent and not yet answered: how many operations a kill cuts off. */
+  let inFlight = 0;
   await server.start();
 
   // The helpers only speak HTTP here: the server's database belongs to the child process.
@@ -201,6 +224,7 @@ async function runOnce(database: { env: Record<string, string>; describe: string
   async function call(urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
     trace(`call ${urlPath}`);
     let res: Response;
+    inFlight++;
     try {
       res = await fetch(server.url + urlPath, {
         method: 'POST',
@@ -214,11 +238,14 @@ async function runOnce(database: { env: Record<string, string>; describe: string
     } catch (error) {
       trace(`${urlPath} no answer ${String(error)}`);
       throw new NoAnswer(String(error));
+    } finally {
+      inFlight--;
     }
   }
 
   async function get(url: string, init: RequestInit = {}): Promise<Response> {
     trace(`get ${url}`);
+    inFlight++;
     try {
       const res = await fetch(new URL(url, server.url), {
         redirect: 'manual',
@@ -229,6 +256,8 @@ async function runOnce(database: { env: Record<string, string>; describe: string
       return res;
     } catch (error) {
       throw new NoAnswer(String(error));
+    } finally {
+      inFlight--;
     }
   }
 
@@ -269,20 +298,20 @@ async function runOnce(database: { env: Record<string, string>; describe: string
    * Sends an operation; without an answer, retries it with the same idempotency key or gives up (both happen to
    * real clients), so the database sees both operations that were replayed and ones that were left half-way.
    */
-  async function send(urlPath: string, body: Record<string, unknown>, headers: Record<string, string>) {
+  async function send(urlPath: string, body: Record<string, unknown>, headers: Record<string, string>, rng: Choices) {
     for (;;) {
       try {
         return await call(urlPath, body, headers);
       } catch (error) {
         if (!(error instanceof NoAnswer)) throw error;
-        if (Math.random() < 0.4) return null;
+        if (rng.chance(0.4)) return null;
         await sleep(300);
       }
     }
   }
 
-  async function submit(who: Customer): Promise<Purchase | null> {
-    const form = { currency: money.usd.id, amount: between(1, 40), requestedPaymentMethodGroup: await cardGroup() };
+  async function submit(who: Customer, rng: Choices): Promise<Purchase | null> {
+    const form = { currency: money.usd.id, amount: rng.int(1, 40), requestedPaymentMethodGroup: await cardGroup() };
     const quote = await call('/api/me/desks/toeflGeneralCpr/priceInquiry', form, bearer(who.token));
     if (quote.status !== 200) return null;
     const body = {
@@ -294,7 +323,7 @@ async function runOnce(database: { env: Record<string, string>; describe: string
     };
     const key = money.newKey();
     const path_ = '/api/me/desks/toeflGeneralCpr/requests';
-    const answer = await send(path_, body, { ...bearer(who.token), 'idempotency-key': key });
+    const answer = await send(path_, body, { ...bearer(who.token), 'idempotency-key': key }, rng);
     if (!answer || !note('submit', who, path_, body, answer, key)) return null;
     return answer.body.data as Purchase;
   }
@@ -310,10 +339,10 @@ async function runOnce(database: { env: Record<string, string>; describe: string
     return group;
   }
 
-  async function pay(who: Customer, purchase: number): Promise<void> {
+  async function pay(who: Customer, purchase: number, rng: Choices): Promise<void> {
     const key = money.newKey();
     const body = { purchase };
-    const answer = await send('/api/me/payPurchase', body, { ...bearer(who.token), 'idempotency-key': key });
+    const answer = await send('/api/me/payPurchase', body, { ...bearer(who.token), 'idempotency-key': key }, rng);
     if (!answer || !note('pay', who, '/api/me/payPurchase', body, answer, key)) return;
     const result = answer.body.data as PayResult;
     if (result.gatewayUrl === null) {
@@ -343,7 +372,7 @@ async function runOnce(database: { env: Record<string, string>; describe: string
     }
   }
 
-  async function deposit(who: Customer, amount: number): Promise<void> {
+  async function deposit(who: Customer, amount: number, rng: Choices): Promise<void> {
     const body = {
       formIsValid: true,
       onlineProformaToken: '',
@@ -353,11 +382,11 @@ async function runOnce(database: { env: Record<string, string>; describe: string
       collectionAmount: amount,
       collectionTrackingCode: `CRASH-${process.pid}-${codes++}`,
     };
-    const answer = await send('/api/sys/payOffline', body, bearer(staff.token));
+    const answer = await send('/api/sys/payOffline', body, bearer(staff.token), rng);
     if (answer) note('deposit', who, '/api/sys/payOffline', body, answer);
   }
 
-  async function decide(): Promise<void> {
+  async function decide(rng: Choices): Promise<void> {
     const next = paidKnown.shift();
     if (!next) return;
     const detail = await persist(() =>
@@ -365,32 +394,32 @@ async function runOnce(database: { env: Record<string, string>; describe: string
     );
     const purchase = (detail.body.data as { purchase: Purchase }).purchase;
     if (purchase.state !== 'paid') return;
-    if (Math.random() < 0.6) {
-      const refund = between(0, Math.floor((purchase.expectedPrice - purchase.totalCosts) / 10));
+    if (rng.chance(0.6)) {
+      const refund = rng.int(0, Math.floor((purchase.expectedPrice - purchase.totalCosts) / 10));
       const body = {
         purchase: purchase.id,
         realPrice: purchase.expectedPrice - refund,
         currencyPaymentReference: `TX-${purchase.id}`,
         foreignAmount: 10,
       };
-      const answer = await send('/api/sys/uafCprDone', body, bearer(staff.token));
+      const answer = await send('/api/sys/uafCprDone', body, bearer(staff.token), rng);
       if (answer) note('done', next.who, '/api/sys/uafCprDone', body, answer);
     } else {
       const body = { purchase: purchase.id, reason: 'حساب مقصد پاسخ نداد.' };
-      const answer = await send('/api/sys/uafCprFailed', body, bearer(staff.token));
+      const answer = await send('/api/sys/uafCprFailed', body, bearer(staff.token), rng);
       if (answer) note('failed', next.who, '/api/sys/uafCprFailed', body, answer);
     }
   }
 
-  async function customerStream(who: Customer): Promise<void> {
+  async function customerStream(who: Customer, rng: Choices): Promise<void> {
     while (running) {
       try {
-        const roll = Math.random();
-        if (roll < 0.2) {
-          await deposit(who, between(5, 60) * 100_000);
+        const roll = rng.int(0, 99);
+        if (roll < 20) {
+          await deposit(who, rng.int(5, 60) * 100_000, rng);
         } else {
-          const purchase = await submit(who);
-          if (purchase && roll < 0.9) await pay(who, purchase.id);
+          const purchase = await submit(who, rng);
+          if (purchase && roll < 90) await pay(who, purchase.id, rng);
         }
       } catch (error) {
         if (!(error instanceof NoAnswer)) throw error;
@@ -399,26 +428,29 @@ async function runOnce(database: { env: Record<string, string>; describe: string
     }
   }
 
-  async function staffStream(): Promise<void> {
+  async function staffStream(rng: Choices): Promise<void> {
     while (running) {
       try {
-        await decide();
+        await decide(rng);
       } catch (error) {
         if (!(error instanceof NoAnswer)) throw error;
       }
-      await sleep(between(50, 300));
+      await sleep(rng.int(50, 300));
     }
   }
 
   // A dollar costs about a million: small deposits pay some requests whole, others go to the bank for the rest.
-  for (const who of customers) await deposit(who, 5_000_000);
+  for (const [n, who] of customers.entries()) await deposit(who, 5_000_000, customerChoices[n]!);
 
-  const streams = [...customers.map((who) => customerStream(who)), staffStream()];
+  const streams = [...customers.map((who, n) => customerStream(who, customerChoices[n]!)), staffStream(staffChoices)];
   const started = Date.now();
+  /** Calls cut off by each kill. */
+  const cutOff: number[] = [];
   for (let kill = 0; kill < KILLS; kill++) {
-    await sleep(between(1_000, 3_500));
+    await sleep(killer.int(UP_MS.min, UP_MS.max));
+    cutOff.push(inFlight);
     await server.kill();
-    await sleep(between(0, 500));
+    await sleep(killer.int(DOWN_MS.min, DOWN_MS.max));
     await server.start();
   }
   await sleep(1_500);
@@ -428,7 +460,7 @@ async function runOnce(database: { env: Record<string, string>; describe: string
   trace('streams stopped');
   const streamSeconds = Math.round((Date.now() - started) / 1000);
   // Whatever staff had left to decide is decided now, with the server up.
-  while (paidKnown.length > 0) await decide();
+  while (paidKnown.length > 0) await decide(staffChoices);
 
   const counts = Object.fromEntries(
     ['submit', 'pay', 'bank', 'deposit', 'done', 'failed'].map((k) => [
@@ -437,7 +469,9 @@ async function runOnce(database: { env: Record<string, string>; describe: string
     ]),
   );
   console.log(`${database.describe}: ${server.generations - 1} kills in ${streamSeconds}s, acknowledged`, counts);
+  console.log(`${database.describe}: calls cut off by each kill`, cutOff);
   expect(server.generations).toBe(KILLS + 1);
+  expect(Math.max(...cutOff), 'no kill cut off a call in flight').toBeGreaterThan(0);
   for (const kind of ['submit', 'pay', 'bank', 'deposit', 'done']) expect(counts[kind], kind).toBeGreaterThan(0);
 
   // Replays of acknowledged operations answer with the first result, and move nothing again.
@@ -554,9 +588,13 @@ async function runOnce(database: { env: Record<string, string>; describe: string
 }
 
 describe('crash safety under SIGKILL', () => {
-  it('on the embedded database in a data folder', async () => {
-    await runOnce({ env: { DATABASE_URL: '' }, describe: 'PGlite' });
-  }, 300_000);
+  it(
+    'on the embedded database in a data folder',
+    async () => {
+      await replayable(REPLAY, () => runOnce({ env: { DATABASE_URL: '' }, describe: 'PGlite' }));
+    },
+    TIMEOUT_MS,
+  );
 
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
     'on PostgreSQL',
@@ -577,8 +615,8 @@ describe('crash safety under SIGKILL', () => {
       cleanups.push(() => admin(`drop database if exists ${name} with (force)`));
       const url = new URL(testUrl);
       url.pathname = `/${name}`;
-      await runOnce({ env: { DATABASE_URL: url.toString() }, describe: 'PostgreSQL' });
+      await replayable(REPLAY, () => runOnce({ env: { DATABASE_URL: url.toString() }, describe: 'PostgreSQL' }));
     },
-    300_000,
+    TIMEOUT_MS,
   );
 });

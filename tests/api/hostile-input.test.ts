@@ -11,8 +11,10 @@
  * Every answer must be below 500, and a 4xx must carry a Persian `msg` in the JSON envelope. A request that happens
  * to be valid may succeed. The server must still answer /api/health after each operation.
  *
- * HOSTILE_CASES sets the generated cases per operation (200 by default), HOSTILE_SEED the seed (cases are
- * reproducible: each operation's seed is derived from it and the operation id).
+ * HOSTILE_CASES sets the generated cases per operation (default 200; `npm run test:deep` 2000), HOSTILE_SEED the seed
+ * (default 20261123, so CI sends the same cases each run; `npm run test:deep` takes a fresh one). Cases are
+ * reproducible: each operation's seed is derived from HOSTILE_SEED and the operation id, and the file prints the
+ * seed and the variables that replay it.
  */
 import fc from 'fast-check';
 import pLimit from 'p-limit';
@@ -35,10 +37,14 @@ import {
 } from '../support/contract-samples';
 import { jpegWithExif, png } from '../support/images';
 import { moneyHelpers } from '../support/money';
+import { announceSeed, envInteger, envSeed } from '../support/seeded';
 import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
 
-const CASES = Number(process.env.HOSTILE_CASES ?? 200);
-const SEED = Number(process.env.HOSTILE_SEED ?? 20261123);
+const CASES = envInteger('HOSTILE_CASES', 200, 1);
+const SEED = envSeed('HOSTILE_SEED', 20261123);
+const REPLAY = announceSeed('hostile-input', { HOSTILE_SEED: SEED, HOSTILE_CASES: CASES });
+/** About 1 s per operation at 200 cases, up to 2 s on a busy machine; the budget grows with the cases. */
+const TIMEOUT_MS = Math.max(30_000, CASES * 150);
 const CONCURRENCY = 4;
 const TEN_MB = 10 * 1024 * 1024;
 
@@ -362,6 +368,8 @@ describe('hostile input generated from the contract', () => {
   const users = { user: 0, staff: 0 };
   let images: { jpeg: Buffer; png: Buffer };
   let deskBody: Json = {};
+  /** Header parameters (the idempotency key) get a value of their own per request, the same on a replay. */
+  let headerValues = 0;
 
   beforeAll(async () => {
     server = await startServer({
@@ -403,7 +411,7 @@ describe('hostile input generated from the contract', () => {
     const role = op.access.kind === 'public' ? null : op.access.kind === 'user' ? 'user' : 'staff';
     const headers: Record<string, string> = { 'x-requested-with': 'XMLHttpRequest' };
     if (role) headers.authorization = `Bearer ${tokens[role]}`;
-    for (const p of parametersOf(op).filter((x) => x.in === 'header')) headers[p.name] = `hostile-${Math.random()}`;
+    for (const p of parametersOf(op).filter((x) => x.in === 'header')) headers[p.name] = `hostile-${headerValues++}`;
     if (typeof c.body === 'string') headers['content-type'] = c.contentType ?? 'application/json';
     const url = urlOf(op, { desk: 'toeflGeneralCpr', ...c.params });
     let res: Response;
@@ -436,7 +444,7 @@ describe('hostile input generated from the contract', () => {
     expect(exercised.length).toBeGreaterThan(60);
   });
 
-  it.each(exercised.map((op) => [op.operationId, op] as const))('%s', async (_id, op) => {
+  it.each(exercised.map((op) => [op.operationId, op] as const))('%s', { timeout: TIMEOUT_MS }, async (_id, op) => {
     const desk = parametersOf(op).some((p) => p.name === 'desk');
     const schema = bodySchemaOf(op);
     const base = schema ? { ...((sample(schema) as Json | undefined) ?? {}), ...(desk ? deskBody : {}) } : undefined;
@@ -444,8 +452,8 @@ describe('hostile input generated from the contract', () => {
     const cases = [...fixedCases(op), ...fc.sample(arbitrary, { numRuns: CASES, seed: seedOf(op.operationId) })];
     const limit = pLimit(CONCURRENCY);
     const failures = (await Promise.all(cases.map((c) => limit(() => send(op, c))))).filter((f) => f !== null);
-    expect(failures).toEqual([]);
+    expect(failures, `replay: ${REPLAY}`).toEqual([]);
     const health = await fetch(`${server.url}/api/health`);
-    expect(health.status).toBe(200);
+    expect(health.status, `replay: ${REPLAY}`).toBe(200);
   });
 });

@@ -3,6 +3,10 @@
  * wallet, the sandbox bank (its page and its server-to-server verification), callbacks replayed, forged and in
  * parallel, card mismatch, cancelling, expired quotes, idempotency keys, parallel payments on one wallet, and a
  * randomized run. The ledger invariants are checked after every test (and after every step of the random run).
+ *
+ * The randomized run takes PAYMENT_FUZZ_STEPS steps (default 1000; `npm run test:deep` 10000) planned from
+ * PAYMENT_FUZZ_SEED (default 8, whose 1000-step plan reaches every ending the run asks for). The file prints the seed
+ * and the variables that replay it.
  */
 import fc from 'fast-check';
 import { sql } from 'kysely';
@@ -13,6 +17,7 @@ import { openTaskOnce } from '../../src/server/modules/tasks/service';
 import { ibanMod97 } from '../../src/shared/iban';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
 import { type Customer, moneyHelpers, nationalCodeFor, type PayResult, type Purchase } from '../support/money';
+import { announceSeed, envInteger, envSeed, replayable } from '../support/seeded';
 import { bearer, post, type RunningServer, startServer } from '../support/server';
 
 let server: RunningServer;
@@ -441,9 +446,17 @@ describe('randomized payments', () => {
   // wallet (then done, refused or left waiting), or reject a customer's profile at level 1 (their paid, unfulfilled
   // requests are invalidated and the money returns; staff then approve the profile again so the customer goes on).
   // The invariants hold after every step.
-  const steps = Number(process.env.PAYMENT_FUZZ_STEPS ?? 1000);
+  const steps = envInteger('PAYMENT_FUZZ_STEPS', 1000, 1);
+  const seed = envSeed('PAYMENT_FUZZ_SEED', 8);
+  const replay = announceSeed('payment fuzz', { PAYMENT_FUZZ_SEED: seed, PAYMENT_FUZZ_STEPS: steps });
+  // About 35 ms a step on PGlite; the budget grows with the run.
+  const timeout = Math.max(600_000, steps * 600);
 
-  it(`keeps the ledger whole over ${steps} random steps across several customers`, { timeout: 600_000 }, async () => {
+  it(`keeps the ledger whole over ${steps} random steps across several customers`, { timeout }, () =>
+    replayable(replay, fuzz),
+  );
+
+  async function fuzz(): Promise<void> {
     const people = await Promise.all(Array.from({ length: 4 }, () => customer()));
     const staff = await money.staffWithActions([
       'manageCurrencyPayments',
@@ -534,7 +547,7 @@ describe('randomized payments', () => {
         ending: fc.constantFrom('done', 'refused', 'waiting'),
       }),
     );
-    const plan = fc.sample(fc.array(step, { minLength: steps, maxLength: steps }), { numRuns: 1, seed: 8 })[0]!;
+    const plan = fc.sample(fc.array(step, { minLength: steps, maxLength: steps }), { numRuns: 1, seed })[0]!;
     let done = 0;
     const seen = new Map<string, number>();
     const count = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1);
@@ -738,5 +751,5 @@ describe('randomized payments', () => {
         .executeTakeFirstOrThrow();
       expect((await balanceOf(who)).reserved).toBe(Number(paid.total));
     }
-  });
+  }
 });
