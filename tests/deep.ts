@@ -5,7 +5,7 @@
  * REDIS_URL is set) in a fresh database created and dropped here. Seeds are fresh each run, the same for both
  * databases, and printed first; a variable set in the environment wins over the deep default, so a failing run
  * replays with the line it printed. Arguments name test files to run instead of the four
- * (`npm run test:deep -- tests/api/crash-safety.test.ts`). Takes tens of minutes; not part of `npm test` or CI.
+ * (`npm run test:deep -- tests/api/crash-safety.test.ts`). About an hour on two cores; not part of `npm test` or CI.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';

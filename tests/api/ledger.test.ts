@@ -2,6 +2,10 @@
  * The ledger core on a real server's database (PGlite, or PostgreSQL with TEST_DATABASE_URL): every transaction
  * type through the service, refusals, the database's own guards, idempotent replays, concurrency, a randomized
  * run, and the read API. The invariants are checked after every test.
+ *
+ * The randomized run posts LEDGER_FUZZ_RUNS batches of 100 (default 10; `npm run test:deep` 100) drawn, like the
+ * property of the transaction types, from LEDGER_FUZZ_SEED (default: a fresh seed each run). The file prints the
+ * seed and the variables that replay it, and fast-check's report of a failure names the seed.
  */
 import fc from 'fast-check';
 import { sql } from 'kysely';
@@ -23,7 +27,12 @@ import {
   transactionTypes,
   UnbalancedTransactionError,
 } from '../../src/server/modules/ledger/types';
+import { announceSeed, envInteger, envSeed } from '../support/seeded';
 import { bearer, loginByCode, post, type RunningServer, startServer } from '../support/server';
+
+const SEED = envSeed('LEDGER_FUZZ_SEED');
+const RUNS = envInteger('LEDGER_FUZZ_RUNS', 10, 1);
+announceSeed('ledger fuzz', { LEDGER_FUZZ_SEED: SEED, LEDGER_FUZZ_RUNS: RUNS });
 
 let server: RunningServer;
 let db: DB;
@@ -84,6 +93,7 @@ describe('transaction types', () => {
           expect([...moves.values()].reduce((a, b) => a + b, 0)).toBe(0);
         },
       ),
+      { seed: SEED },
     );
   });
 
@@ -351,13 +361,14 @@ function modelDelta({ type, amounts: a }: Payload): [number, number] {
 }
 
 describe('randomized', () => {
-  const runs = Number(process.env.LEDGER_FUZZ_RUNS ?? 10);
+  const runs = RUNS;
   const opsPerRun = 100;
 
   it(
     `${runs * opsPerRun} random postings across customers keep the invariants (LEDGER_FUZZ_RUNS=${runs})`,
     {
-      timeout: 600_000,
+      // About 2 s a run on PGlite; the budget grows with the runs.
+      timeout: Math.max(600_000, runs * 60_000),
     },
     async () => {
       const customers = await Promise.all([customer(), customer(), customer(), customer()]);
@@ -400,6 +411,10 @@ describe('randomized', () => {
               }
               expect(await userBalance(db, userId)).toEqual(state);
               expect(await checkInvariants(db)).toEqual([]);
+              // The embedded database answers within the same turn of the event loop, so without this the run
+              // holds off the server's timers: after minutes of it (LEDGER_FUZZ_RUNS=100) the overdue keep-alive
+              // timeout closed the connection the next test's request had just been written to (ECONNRESET).
+              await new Promise((resolve) => setImmediate(resolve));
             }
             // The customer's view adds up to their balances.
             for (const [i, { userId }] of customers.entries()) {
@@ -410,7 +425,7 @@ describe('randomized', () => {
           },
         ),
         // The database keeps its state between runs, so a shrunk replay would not mean anything.
-        { numRuns: runs, endOnFailure: true },
+        { numRuns: runs, endOnFailure: true, seed: SEED },
       );
       expect(ops).toBe(runs * opsPerRun);
     },
