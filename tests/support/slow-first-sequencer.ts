@@ -29,8 +29,28 @@ export const SLOW_FIRST = [
   'tests/api/hostile-numbers.test.ts',
 ];
 
+/** Fisher–Yates with a small seeded generator (mulberry32), so `--sequence.seed` replays an order. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const result = [...items];
+  for (let i = result.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [result[i], result[j]] = [result[j]!, result[i]!];
+  }
+  return result;
+}
+
 export default class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    // `--sequence.shuffle` still shuffles files (vitest's own random order is not used once a sequencer is set).
+    if (this.ctx.config.sequence.shuffle) return shuffled(files, this.ctx.config.sequence.seed ?? Date.now());
     const rank = (spec: TestSpecification) => {
       const index = SLOW_FIRST.indexOf(path.relative(root, spec.moduleId));
       return index < 0 ? SLOW_FIRST.length : index;
