@@ -9,7 +9,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import pg from 'pg';
+import { withFreshDatabase } from './support/postgres-admin';
 
 const root = path.resolve(import.meta.dirname, '..');
 const files =
@@ -54,29 +54,13 @@ function vitest(title: string, database: Record<string, string>): void {
   }
 }
 
-async function admin(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 vitest('deep (embedded PGlite)', { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' });
 
 const databaseUrl = process.env.DATABASE_URL;
 if (databaseUrl) {
-  const name = `arzpay_deep_${process.pid}_${Date.now()}`;
-  await admin(databaseUrl, `create database ${name}`);
-  const testUrl = new URL(databaseUrl);
-  testUrl.pathname = `/${name}`;
-  try {
-    vitest('deep (PostgreSQL)', { TEST_DATABASE_URL: testUrl.toString(), TEST_REDIS_URL: process.env.REDIS_URL ?? '' });
-  } finally {
-    await admin(databaseUrl, `drop database if exists ${name} with (force)`);
-  }
+  await withFreshDatabase(databaseUrl, 'arzpay_deep', (url) =>
+    vitest('deep (PostgreSQL)', { TEST_DATABASE_URL: url, TEST_REDIS_URL: process.env.REDIS_URL ?? '' }),
+  );
 }
 
 if (failed.length > 0) {

@@ -11,7 +11,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
+import { withFreshDatabase } from './support/postgres-admin';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
@@ -138,24 +138,6 @@ function ensureChromium(): void {
   throw new StepFailed('chromium');
 }
 
-async function withFreshPostgres(url: string, body: (dbUrl: string) => void): Promise<void> {
-  const name = `arzpay_test_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const testUrl = new URL(url);
-  testUrl.pathname = `/${name}`;
-  try {
-    body(testUrl.toString());
-  } finally {
-    const cleanup = new pg.Client({ connectionString: url });
-    await cleanup.connect();
-    await cleanup.query(`drop database if exists ${name} with (force)`);
-    await cleanup.end();
-  }
-}
-
 const node = process.execPath;
 const tsx = ['--import', 'tsx'];
 const only = process.argv[2];
@@ -184,7 +166,7 @@ try {
     vitest('api (embedded PGlite)', 'api', { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' });
     const databaseUrl = process.env.DATABASE_URL;
     if (databaseUrl) {
-      await withFreshPostgres(databaseUrl, (url) =>
+      await withFreshDatabase(databaseUrl, 'arzpay_test', (url) =>
         vitest('api (PostgreSQL)', 'api', { TEST_DATABASE_URL: url, TEST_REDIS_URL: process.env.REDIS_URL ?? '' }),
       );
     }
@@ -199,7 +181,7 @@ try {
     if (databaseUrl) {
       // The pictures are taken once, in the whole suite's run below.
       vitest('e2e smoke (Chromium, PGlite)', 'e2e-smoke', { ...onPglite, TEST_SCREENSHOTS: 'off' });
-      await withFreshPostgres(databaseUrl, (url) =>
+      await withFreshDatabase(databaseUrl, 'arzpay_test', (url) =>
         vitest('e2e (Chromium, PostgreSQL + Redis)', 'e2e', {
           TEST_DATABASE_URL: url,
           TEST_REDIS_URL: process.env.REDIS_URL ?? '',

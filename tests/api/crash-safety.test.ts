@@ -20,12 +20,12 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/database';
 import { LOCK_NAME, STALE_SECONDS } from '../../src/server/lib/data-dir-lock';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { purchaseReservation } from '../../src/server/modules/ledger/service';
+import { adminQuery } from '../support/postgres-admin';
 import { type Customer, moneyHelpers, type PayResult, type Purchase } from '../support/money';
 import { announceSeed, type Choices, envInteger, envSeed, replayable, seededChoices } from '../support/seeded';
 import { ADMIN_MOBILE, ADMIN_PASSWORD, bearer, type RunningServer } from '../support/server';
@@ -601,15 +601,7 @@ describe('crash safety under SIGKILL', () => {
     async () => {
       const testUrl = process.env.TEST_DATABASE_URL!;
       const name = `crash_${process.pid}`;
-      const admin = async (statement: string) => {
-        const client = new pg.Client({ connectionString: testUrl });
-        await client.connect();
-        try {
-          await client.query(statement);
-        } finally {
-          await client.end();
-        }
-      };
+      const admin = (statement: string) => adminQuery(testUrl, statement);
       await admin(`drop database if exists ${name}`);
       await admin(`create database ${name}`);
       cleanups.push(() => admin(`drop database if exists ${name} with (force)`));

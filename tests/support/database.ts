@@ -2,8 +2,8 @@
  * An empty database of a test's own, apart from the test server's: an in-memory PGlite, or, when the suite
  * runs against PostgreSQL (TEST_DATABASE_URL), a database created here and dropped by `drop()`.
  */
-import pg from 'pg';
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/database';
+import { adminQuery, databaseUrlOn } from './postgres-admin';
 
 export interface TestDatabase {
   kind: 'pglite' | 'postgres';
@@ -14,16 +14,6 @@ export interface TestDatabase {
 }
 
 let created = 0;
-
-async function admin<T>(url: string, body: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await body(client);
-  } finally {
-    await client.end();
-  }
-}
 
 export async function emptyDatabase(label: string): Promise<TestDatabase> {
   const testUrl = process.env.TEST_DATABASE_URL;
@@ -42,22 +32,19 @@ export async function emptyDatabase(label: string): Promise<TestDatabase> {
   }
   const handles: DatabaseHandle[] = [];
   const name = `${label}_${process.pid}_${++created}`;
-  await admin(testUrl, async (c) => {
-    await c.query(`drop database if exists ${name}`);
-    await c.query(`create database ${name}`);
-  });
-  const url = new URL(testUrl);
-  url.pathname = `/${name}`;
+  await adminQuery(testUrl, `drop database if exists ${name}`);
+  await adminQuery(testUrl, `create database ${name}`);
+  const url = databaseUrlOn(testUrl, name);
   return {
     kind: 'postgres',
     async open() {
-      const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+      const handle = await openDatabase({ databaseUrl: url, dataDir: '' });
       handles.push(handle);
       return handle;
     },
     async drop() {
       await Promise.all(handles.map((h) => h.close()));
-      await admin(testUrl, (c) => c.query(`drop database if exists ${name}`));
+      await adminQuery(testUrl, `drop database if exists ${name}`);
     },
   };
 }

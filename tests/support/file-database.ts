@@ -4,7 +4,8 @@
  * file (set before the file is imported: some read it at their top level); it is dropped when the file ends.
  */
 import { afterAll } from 'vitest';
-import { adminQuery, copyOfTemplate, templateInfo } from './template-database';
+import { adminQuery } from './postgres-admin';
+import { copyOfTemplate, templateInfo } from './template-database';
 
 const postgres = templateInfo()?.postgres;
 if (postgres && process.env.TEST_DATABASE_URL?.startsWith('postgres')) {

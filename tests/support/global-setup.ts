@@ -12,7 +12,8 @@ import type { TestProject } from 'vitest/node';
 import type { DB as Database } from '../../src/generated/db';
 import { openDatabase } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
-import { adminQuery, databaseUrlOn, type TemplateInfo } from './template-database';
+import { adminQuery, databaseUrlOn } from './postgres-admin';
+import type { TemplateInfo } from './template-database';
 
 /** Migrates a new in-memory PGlite and dumps its data directory (uncompressed: loading skips the inflate). */
 async function migratedPgliteImage(): Promise<Buffer> {

@@ -9,8 +9,8 @@
  * their databases the fresh way (tests/support/database.ts, child processes with a DATA_DIR of their own).
  */
 import { readFile } from 'node:fs/promises';
-import pg from 'pg';
 import { inject } from 'vitest';
+import { adminQuery, databaseUrlOn } from './postgres-admin';
 
 /** What the global setup hands every test file (vitest `provide`/`inject`). */
 export interface TemplateInfo {
@@ -43,23 +43,6 @@ export function pgliteImage(): Promise<Blob> | null {
   if (!info) return null;
   image ??= readFile(info.pgliteImagePath).then((bytes) => new Blob([bytes]));
   return image;
-}
-
-export const databaseUrlOn = (serverUrl: string, name: string) => {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
-
-/** Runs one statement on the PostgreSQL server at `url` (CREATE/DROP DATABASE cannot run in a transaction). */
-export async function adminQuery(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 /** A new database on PostgreSQL, a copy of the stage's migrated template. */
