@@ -19,8 +19,11 @@ export const E2E_SMOKE_ON_PGLITE = [
 // global-setup.ts, tests/support/file-database.ts), a Redis key prefix of its own (tests/support/server.ts) and
 // servers on ports the system picks, so files run side by side: two at a time, one per core of the machine CI
 // runs on. Nothing left that files share needs a serial group.
+// A worker keeps its imported modules from one file to the next (isolate: false): each file starts its own servers
+// and browser and stops them, and importing the server, PGlite and Playwright again took 3–4 s per file.
 const serverSuite = {
   environment: 'node' as const,
+  isolate: false,
   globalSetup: ['tests/support/global-setup.ts'],
   setupFiles: ['tests/support/file-database.ts'],
 };

@@ -167,7 +167,12 @@ try {
     const databaseUrl = process.env.DATABASE_URL;
     if (databaseUrl) {
       await withFreshDatabase(databaseUrl, 'arzpay_test', (url) =>
-        vitest('api (PostgreSQL)', 'api', { TEST_DATABASE_URL: url, TEST_REDIS_URL: process.env.REDIS_URL ?? '' }),
+        // Cases that start their own process on an embedded data folder passed in the stage above (support/stages.ts).
+        vitest('api (PostgreSQL)', 'api', {
+          TEST_DATABASE_URL: url,
+          TEST_REDIS_URL: process.env.REDIS_URL ?? '',
+          EMBEDDED_CASES_RAN: '1',
+        }),
       );
     }
   }

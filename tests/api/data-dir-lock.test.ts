@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { embeddedCasesRan } from '../support/stages';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dirs: string[] = [];
@@ -77,30 +78,34 @@ async function stop(child: Started): Promise<void> {
 const health = async (port: number) => (await fetch(`http://127.0.0.1:${port}/api/health`)).json();
 
 describe('one process per data directory', () => {
-  it('refuses a second server on the same DATA_DIR and frees the directory when the first stops', async () => {
-    const dataDir = freshDataDir();
-    const first = start({ DATA_DIR: dataDir });
-    const port = await listening(first);
+  it.skipIf(embeddedCasesRan)(
+    'refuses a second server on the same DATA_DIR and frees the directory when the first stops',
+    async () => {
+      const dataDir = freshDataDir();
+      const first = start({ DATA_DIR: dataDir });
+      const port = await listening(first);
 
-    const second = start({ DATA_DIR: dataDir });
-    const code = await second.exited;
-    expect(code).not.toBe(0);
-    expect(code).not.toBeNull();
-    const lines = second.output().stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^arzpay: the data directory .+ is in use by another arzpay process/);
-    expect(lines[0]).toContain(dataDir);
-    expect(second.output().stdout).not.toContain('listening on');
+      const second = start({ DATA_DIR: dataDir });
+      const code = await second.exited;
+      expect(code).not.toBe(0);
+      expect(code).not.toBeNull();
+      const lines = second.output().stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^arzpay: the data directory .+ is in use by another arzpay process/);
+      expect(lines[0]).toContain(dataDir);
+      expect(second.output().stdout).not.toContain('listening on');
 
-    // The first is untouched and still serves.
-    expect(await health(port)).toEqual({ result: true, msg: '', data: { database: 'pglite' } });
-    await stop(first);
+      // The first is untouched and still serves.
+      expect(await health(port)).toEqual({ result: true, msg: '', data: { database: 'pglite' } });
+      await stop(first);
 
-    // Shutting down released the lock: the next start on the directory succeeds at once.
-    const third = start({ DATA_DIR: dataDir });
-    expect(await health(await listening(third))).toEqual({ result: true, msg: '', data: { database: 'pglite' } });
-    await stop(third);
-  }, 180_000);
+      // Shutting down released the lock: the next start on the directory succeeds at once.
+      const third = start({ DATA_DIR: dataDir });
+      expect(await health(await listening(third))).toEqual({ result: true, msg: '', data: { database: 'pglite' } });
+      await stop(third);
+    },
+    180_000,
+  );
 
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
     'lets several processes share DATA_DIR on PostgreSQL',

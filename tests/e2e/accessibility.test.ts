@@ -13,7 +13,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../src/web/lib/routes';
-import { animationsDone, DESKTOP, keepSignedIn, launchBrowser, settled } from '../support/browser';
+import { animationsDone, DESKTOP, inAppNavigator, keepSignedIn, launchBrowser, settled } from '../support/browser';
 import { type Customer, moneyHelpers } from '../support/money';
 import { builtScripts, classUsage } from '../../build/trim-stylesheet';
 import { loginAdmin, post, type RunningServer, startServer, webDir } from '../support/server';
@@ -27,7 +27,7 @@ let customer: Customer;
 /** The value of each route parameter, by route name and parameter. */
 let params: Record<string, Record<string, string>>;
 const contexts = new Map<Visitor, BrowserContext>();
-const pages = new Map<Visitor, Page>();
+const pages = new Map<Visitor, { page: Page; tab: ReturnType<typeof inAppNavigator> }>();
 
 interface Finding {
   page: string;
@@ -101,18 +101,19 @@ function addressOf(route: { name: string; path: string }): string {
   });
 }
 
-/** One page per visitor, kept across routes as a person's tab would be. */
-async function pageOf(as: Visitor): Promise<Page> {
-  let page = pages.get(as);
-  if (!page) {
+/** One tab per visitor, kept across routes as a person's tab would be, moving between them in the app. */
+async function tabOf(as: Visitor): Promise<{ page: Page; tab: ReturnType<typeof inAppNavigator> }> {
+  let open = pages.get(as);
+  if (!open) {
     const context = await browser.newContext({ viewport: DESKTOP, locale: 'fa-IR' });
     const token = tokens[as];
     if (token) await keepSignedIn(context, token);
     contexts.set(as, context);
-    page = await context.newPage();
-    pages.set(as, page);
+    const page = await context.newPage();
+    open = { page, tab: inAppNavigator(page, server.url) };
+    pages.set(as, open);
   }
-  return page;
+  return open;
 }
 
 async function violations(page: Page, label: string, as: Visitor, dialog: string | null): Promise<Finding[]> {
@@ -179,10 +180,9 @@ describe('accessibility (axe-core, RTL, 1366x768)', () => {
   for (const route of walk) {
     for (const as of visitorsOf(route.access)) {
       it(`${route.path} as ${as}: no serious or critical violation, dialogs included`, async () => {
-        const page = await pageOf(as);
+        const { page, tab } = await tabOf(as);
         const address = addressOf(route);
-        await page.goto(server.url + address);
-        await settled(page);
+        await tab.go(address);
         await animationsDone(page);
         expect(await page.getAttribute('html', 'dir'), address).toBe('rtl');
         await collectClasses(page, `${address} (${as})`);

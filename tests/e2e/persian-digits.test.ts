@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATIN_EXEMPT } from '../../src/shared/format/latin';
 import { routes } from '../../src/web/lib/routes';
-import { DESKTOP, keepSignedIn, launchBrowser, PHONE, settled } from '../support/browser';
+import { DESKTOP, inAppNavigator, keepSignedIn, launchBrowser, PHONE, settled } from '../support/browser';
 import { type Customer, moneyHelpers } from '../support/money';
 import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
 
@@ -96,16 +96,15 @@ describe('Persian digits on every screen', () => {
         const page = await context.newPage();
         const problems: string[] = [];
         let persian = 0;
+        const tab = inAppNavigator(page, server.url);
         for (const address of addresses()) {
-          await page.goto(server.url + address);
-          await settled(page);
+          await tab.go(address);
           const seen = await latinDigits(page);
           for (const text of seen.found) problems.push(`${address} → ${text}`);
           persian += seen.persian;
         }
         // The drawer, once, on the home page.
-        await page.goto(server.url + '/');
-        await settled(page);
+        await tab.go('/');
         await page.getByTestId('menu-button').click();
         await page.getByTestId('drawer').waitFor();
         await settled(page);

@@ -51,9 +51,62 @@ export async function animationsDone(page: Page): Promise<void> {
 /** Waits until the page has settled: no request in flight, no skeleton or spinner left (at most 3 s for those). */
 export async function settled(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
+  await noLoadingLeft(page);
+}
+
+async function noLoadingLeft(page: Page): Promise<void> {
   await page
     .waitForFunction(() => !document.querySelector('.rt-Skeleton, .rt-Spinner, [aria-busy=true]'), undefined, {
       timeout: 3_000,
     })
     .catch(() => undefined);
+}
+
+/** As long as Playwright's `networkidle`: no request for this long counts as settled. */
+const QUIET_MS = 500;
+
+/**
+ * A tab that moves between the app's routes in the app, as its links do (the router follows `popstate`), instead of
+ * loading the whole app again for each address: a walk over every route then costs the routes, not as many starts of
+ * the app. Playwright's `networkidle` has already fired after the first load and would not wait again, so the tab
+ * counts the requests in flight itself and waits for the same quiet half second. `go` takes a path of `origin`.
+ */
+export function inAppNavigator(page: Page, origin: string): { go(address: string): Promise<void> } {
+  const inFlight = new Set<unknown>();
+  let lastChange = Date.now();
+  const done = (request: unknown) => {
+    inFlight.delete(request);
+    lastChange = Date.now();
+  };
+  page.on('request', (request) => {
+    inFlight.add(request);
+    lastChange = Date.now();
+  });
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  const quiet = async () => {
+    for (;;) {
+      const waited = Date.now() - lastChange;
+      if (inFlight.size === 0 && waited >= QUIET_MS) return;
+      await new Promise((resolve) => setTimeout(resolve, inFlight.size === 0 ? QUIET_MS - waited : 50));
+    }
+  };
+  let loaded = false;
+  return {
+    async go(address: string) {
+      // Quiet from now on: what the new route asks for starts after this (a redirect may change the address).
+      lastChange = Date.now();
+      if (loaded) {
+        await page.evaluate((to) => {
+          history.pushState(null, '', to);
+          dispatchEvent(new PopStateEvent('popstate'));
+        }, address);
+      } else {
+        await page.goto(origin + address);
+        loaded = true;
+      }
+      await quiet();
+      await noLoadingLeft(page);
+    },
+  };
 }

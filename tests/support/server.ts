@@ -90,7 +90,8 @@ export function ensureWebBuilt(): void {
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
-let startedOnFileDatabase = false;
+/** The file databases a server has started on: the first server on one uses it as the template left it. */
+const startedOnFileDatabase = new Set<string>();
 
 /**
  * Gives the next server an empty, migrated PostgreSQL database. The file's own copy of the stage's template
@@ -100,8 +101,8 @@ let startedOnFileDatabase = false;
 async function resetPostgres(url: string): Promise<void> {
   const postgres = templateInfo()?.postgres;
   if (postgres && url === process.env.TEST_DATABASE_URL) {
-    if (startedOnFileDatabase) await copyOfTemplate(postgres, new URL(url).pathname.slice(1));
-    startedOnFileDatabase = true;
+    if (startedOnFileDatabase.has(url)) await copyOfTemplate(postgres, new URL(url).pathname.slice(1));
+    startedOnFileDatabase.add(url);
     return;
   }
   const client = new pg.Client({ connectionString: url });

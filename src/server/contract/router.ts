@@ -8,6 +8,7 @@ import { msg } from '../http/messages';
 import { type Contract, type Operation, toRoutePattern } from './contract';
 import { findUnstorableText } from './text-guard';
 import type { AnyHandler, Authenticator, Principal } from './handlers';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ContractValidator } from './validator';
 
 /** The largest JSON body any operation takes: a desk form with long texts is tens of kilobytes (Fastify's default). */
@@ -35,13 +36,17 @@ export function registerContractRoutes(app: FastifyInstance, options: RouterOpti
   const missing = contract.operations.filter((op) => !handlers[op.operationId]).map((op) => op.operationId);
   if (missing.length > 0) throw new Error(`contract operations without a handler: ${missing.join(', ')}`);
 
+  // Each operation's validators are compiled on its first call, not here: compiling the whole contract is about half a
+  // second of every start, and a process serves few of its operations in its first minutes. A schema ajv cannot
+  // compile still fails CI (tests/unit/contract-validators.test.ts compiles every one).
+  const compiled = (pointer: string | null) => {
+    let fn: ValidateFunction | null | undefined = pointer ? undefined : null;
+    return () => (fn === undefined ? (fn = validator.validator(pointer!)) : fn);
+  };
   for (const operation of contract.operations) {
     const handler = handlers[operation.operationId] as AnyHandler;
-    const validateRequest = operation.requestSchemaPointer ? validator.validator(operation.requestSchemaPointer) : null;
-    const validateResponse =
-      options.validateResponses && operation.responseSchemaPointer
-        ? validator.validator(operation.responseSchemaPointer)
-        : null;
+    const requestValidator = compiled(operation.requestSchemaPointer);
+    const responseValidator = compiled(options.validateResponses ? operation.responseSchemaPointer : null);
 
     app.route({
       method: operation.method,
@@ -56,6 +61,7 @@ export function registerContractRoutes(app: FastifyInstance, options: RouterOpti
           const field = findUnstorableText(input);
           if (field !== null) throw HttpError.of(400, 'http.unstorableText', { field });
         }
+        const validateRequest = requestValidator();
         if (validateRequest) {
           if (!validateRequest(body)) throw new HttpError(400, validator.describe(validateRequest.errors));
         } else if (!operation.multipart) {
@@ -70,6 +76,7 @@ export function registerContractRoutes(app: FastifyInstance, options: RouterOpti
           reply,
         });
         if (reply.sent) return reply;
+        const validateResponse = responseValidator();
         if (validateResponse && !validateResponse(result)) {
           request.log.error(
             // Where and why only: Ajv's verbose errors carry the offending value, which may be a token or a password.
