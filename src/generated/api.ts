@@ -2705,8 +2705,10 @@ export interface components {
             /** @enum {string} */
             source: "online" | "offline";
             sourceAccountNo: string | null;
-            /** @description Persian name of the source */
+            /** @description Persian name of the source; a collection taken through the sandbox bank says it is test money */
             sourceTitle: string;
+            /** @description Taken through the sandbox bank (decision 023): test money, no rial moved, whatever the wallet and the ledger say */
+            testMoney: boolean;
             traceCode: string;
             trackingCode: string | null;
             userId: components["schemas"]["Id64"];

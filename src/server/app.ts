@@ -28,6 +28,7 @@ import { HttpError } from './http/errors';
 import { loggerOptions } from './http/log-options';
 import { FormValidatorModules, registerFormValidators } from './http/form-validators';
 import { keepSubresourceHeaders, registerSecurityHeaders } from './http/security-headers';
+import { type MarkedPage, markedPages, pageEncoding } from './http/test-instance';
 import { registerCompression } from './http/compression';
 import { type MessageKey, msg } from './http/messages';
 import { lockDataDir } from './lib/data-dir-lock';
@@ -167,7 +168,13 @@ function prerenderedPages(webDir: string): Map<string, string> {
   return pages;
 }
 
-function installErrorHandling(fastify: FastifyInstance, webIndex: string | null, pages: Map<string, string>): void {
+function installErrorHandling(
+  fastify: FastifyInstance,
+  webIndex: string | null,
+  pages: Map<string, string>,
+  /** While the sandbox bank is the gateway: each page with the test instance's banner (http/test-instance.ts). */
+  marked: ((file: string) => MarkedPage) | null,
+): void {
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       return reply
@@ -199,11 +206,18 @@ function installErrorHandling(fastify: FastifyInstance, webIndex: string | null,
       // and its own page is drawn there without a guest's page showing first.
       const pathname = (request.url.split(/[?#]/, 1)[0] ?? '/').replace(/(.)\/+$/, '$1');
       const prerendered = pages.get(pathname);
-      if (prerendered) reply.header('vary', 'Cookie');
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .sendFile(prerendered && !hasSignedInHint(request.headers.cookie) ? prerendered : 'index.html');
+      const file = prerendered && !hasSignedInHint(request.headers.cookie) ? prerendered : 'index.html';
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+      if (!marked) {
+        if (prerendered) reply.header('vary', 'Cookie');
+        return reply.sendFile(file);
+      }
+      // A test instance's page: the build's compressed copies are of the page without the banner, so its own.
+      const page = marked(file);
+      const encoding = pageEncoding(request.headers['accept-encoding']);
+      reply.header('vary', prerendered ? 'Cookie, Accept-Encoding' : 'Accept-Encoding');
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply.send(encoding ? page[encoding] : page.html);
     }
     return reply.status(404).send({ result: false, msg: msg('http.notFound'), data: null });
   });
@@ -383,7 +397,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const webIndex = existsSync(path.join(config.webDir, 'index.html')) ? path.join(config.webDir, 'index.html') : null;
   await registerSecurityHeaders(fastify);
   await registerCompression(fastify);
-  installErrorHandling(fastify, webIndex, webIndex ? prerenderedPages(config.webDir) : new Map());
+  installErrorHandling(
+    fastify,
+    webIndex,
+    webIndex ? prerenderedPages(config.webDir) : new Map(),
+    webIndex && config.payments.gateway === 'sandbox' ? markedPages(config.webDir) : null,
+  );
 
   // The live catalogue: the files under schemas/ (watched) and the versions staff published (decision 014).
   const catalogueSource = await CatalogueSource.start({

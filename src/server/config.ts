@@ -9,8 +9,14 @@ import { parseFieldKey } from './lib/field-cipher';
 
 export type SmsDriver = 'log' | 'kavenegar';
 export type PaymentGatewayKind = 'sandbox' | 'zarinpal';
+/**
+ * `ARZPAY_ENV` (decision 023): `development` (unset) is the one-command demo; `production` refuses to start until
+ * every choice real customers depend on is made explicitly (`productionProblems`).
+ */
+export type Environment = 'development' | 'production';
 
 export interface AppConfig {
+  environment: Environment;
   port: number;
   host: string;
   dataDir: string;
@@ -73,7 +79,18 @@ export interface AppConfig {
   fieldKeys: { current: Buffer | null; previous: Buffer[] };
 }
 
-export class ConfigError extends Error {}
+/**
+ * A configuration the server cannot start with. `problems` holds one line per problem (production's missing choices
+ * are all reported at once); the message joins them.
+ */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string | string[]) {
+    const lines = typeof problems === 'string' ? [problems] : problems;
+    super(lines.join('; '));
+    this.problems = lines;
+  }
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -154,11 +171,14 @@ function parseSessions(env: Env): AppConfig['sessions'] {
   return { idleSeconds, maxAgeSeconds };
 }
 
-const TRUST_PROXY_HELP = 'TRUST_PROXY must be false or the proxy addresses/CIDRs, comma-separated (e.g. 127.0.0.1)';
+const TRUST_PROXY_HELP =
+  'TRUST_PROXY must be none (or false) or the proxy addresses/CIDRs, comma-separated (e.g. 127.0.0.1)';
+/** The values of TRUST_PROXY that say, explicitly, that no proxy is believed (unset means the same outside production). */
+const TRUST_NO_PROXY = ['none', '0', 'false', 'no', 'off'];
 
 function parseTrustProxy(raw: string | undefined): AppConfig['trustProxy'] {
   const value = (raw ?? '').trim();
-  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+  if (value === '' || TRUST_NO_PROXY.includes(value)) return false;
   if (['true', 'yes', 'on', '1'].includes(value) || /^\d+$/.test(value)) {
     // Trusting every sender, or a hop count (Fastify trusts no one for a number), cannot tell a proxy from a
     // client that writes its own header: the proxy has to be named.
@@ -258,7 +278,103 @@ function parseFieldKeys(env: Env): AppConfig['fieldKeys'] {
   return { current, previous };
 }
 
+function parseEnvironment(raw: string | undefined): Environment {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'development') return 'development';
+  if (value === 'production') return 'production';
+  throw new ConfigError(`ARZPAY_ENV must be "production" or "development" (or unset for the demo), got "${raw}"`);
+}
+
+const unset = (raw: string | undefined) => (raw ?? '').trim() === '';
+
+/**
+ * What production (ARZPAY_ENV=production, decision 023) refuses to start without, one line per missing or refused
+ * choice, each naming its setting; empty when every choice is made. Only these choices: a value that is set but
+ * malformed is the ordinary parsing's error. A metrics token joins the list once /metrics exists.
+ */
+export function productionProblems(env: Env): string[] {
+  const problems: string[] = [];
+  const gateway = (env.PAYMENT_GATEWAY ?? '').trim();
+  if (gateway === '') {
+    problems.push(
+      'PAYMENT_GATEWAY is not set: production takes payments through a real gateway (PAYMENT_GATEWAY=zarinpal with ZARINPAL_MERCHANT_ID)',
+    );
+  } else if (gateway === 'sandbox') {
+    problems.push(
+      'PAYMENT_GATEWAY=sandbox is refused in production: the sandbox bank accepts any card and moves no money (set PAYMENT_GATEWAY=zarinpal)',
+    );
+  }
+  const sms = (env.SMS_DRIVER ?? '').trim();
+  if (sms === '') {
+    problems.push(
+      'SMS_DRIVER is not set: production sends log-in codes through a real SMS driver (SMS_DRIVER=kavenegar with KAVENEGAR_API_KEY and KAVENEGAR_TEMPLATE)',
+    );
+  } else if (sms === 'log') {
+    problems.push(
+      "SMS_DRIVER=log is refused in production: log-in codes would reach only the server's log, never a customer (set SMS_DRIVER=kavenegar)",
+    );
+  }
+  const publicUrl = (env.PUBLIC_URL ?? '').trim();
+  if (publicUrl === '') {
+    problems.push(
+      "PUBLIC_URL is not set: production needs the site's https:// address customers use, for the bank's callback (e.g. https://arzpay.example)",
+    );
+  } else if (!publicUrl.startsWith('https://')) {
+    problems.push(`PUBLIC_URL must be an https:// address in production, got "${publicUrl}"`);
+  }
+  if (unset(env.TRUST_PROXY)) {
+    problems.push(
+      'TRUST_PROXY is not set: production names the proxy whose X-Forwarded-For to believe (e.g. TRUST_PROXY=127.0.0.1), or TRUST_PROXY=none when clients connect directly',
+    );
+  }
+  if (unset(env.FIELD_ENCRYPTION_KEY)) {
+    problems.push(
+      'FIELD_ENCRYPTION_KEY is not set: production takes the key of credentials at rest from the environment, not a key file beside the data (openssl rand -hex 32)',
+    );
+  }
+  return problems;
+}
+
+/** Whether HOST keeps the server on this machine (the demo's default) rather than opening it to a network. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * The warning a start outside production gives when HOST opens it to the network (decision 023): it still runs, as
+ * a staging copy or a container's demo may, but its defaults are a demo's. Null when there is nothing to say.
+ */
+export function demoOnNetworkWarning(
+  config: Pick<AppConfig, 'environment' | 'host' | 'payments' | 'smsDriver'>,
+): string | null {
+  if (config.environment === 'production' || isLoopbackHost(config.host)) return null;
+  const demo = [
+    ...(config.payments.gateway === 'sandbox' ? ['the sandbox bank takes payments (no money moves)'] : []),
+    ...(config.smsDriver === 'log' ? ['log-in codes go only to the log'] : []),
+  ];
+  return (
+    `HOST=${config.host} opens this server to the network without ARZPAY_ENV=production` +
+    (demo.length ? `: ${demo.join(' and ')}` : '') +
+    '; set ARZPAY_ENV=production for real customers (docs/deploy.md)'
+  );
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const environment = parseEnvironment(env.ARZPAY_ENV);
+  // Production's missing choices are all reported together, before (and with) any malformed value.
+  const missing = environment === 'production' ? productionProblems(env) : [];
+  let config: AppConfig;
+  try {
+    config = parseConfig(env, environment, overrides);
+  } catch (error) {
+    if (error instanceof ConfigError && missing.length > 0) throw new ConfigError([...missing, ...error.problems]);
+    throw error;
+  }
+  if (missing.length > 0) throw new ConfigError(missing);
+  return config;
+}
+
+function parseConfig(env: Env, environment: Environment, overrides: Partial<AppConfig>): AppConfig {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
@@ -266,6 +382,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
   }
   const smsDriver = parseSmsDriver(env.SMS_DRIVER);
   return {
+    environment,
     port: parsePort(env.PORT),
     // Loopback unless HOST says otherwise: a development start is not reachable from the network.
     host: env.HOST || '127.0.0.1',

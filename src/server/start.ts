@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { adminPasswordNotice } from './admin-notice';
 import { buildApp, RedisUnavailableError } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, demoOnNetworkWarning, loadConfig } from './config';
 import { DatabaseUnavailableError } from './db/database';
 import { MigrationError } from './db/migrate';
 import { DataDirLockedError } from './lib/data-dir-lock';
@@ -50,7 +50,11 @@ async function main(): Promise<void> {
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) fail(`configuration error: ${error.message}`);
+    if (error instanceof ConfigError) {
+      // One line per problem: production reports every missing choice at once (decision 023).
+      for (const line of error.problems.slice(0, -1)) console.error(`arzpay: configuration error: ${line}`);
+      fail(`configuration error: ${error.problems.at(-1) ?? error.message}`);
+    }
     throw error;
   }
   if (process.argv.includes('--build-if-needed')) buildWebIfNeeded(config.webDir);
@@ -69,6 +73,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const { fastify } = app;
+  const demoWarning = demoOnNetworkWarning(config);
+  if (demoWarning) fastify.log.warn(demoWarning);
   if (app.generatedAdminPassword) {
     // Shown once, on the start that created the account, as plain text on stderr; the JSON log (often kept
     // and shipped) gets no password.

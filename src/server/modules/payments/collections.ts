@@ -12,6 +12,7 @@ import { type ListEnvelope, pageOf } from '../../lib/paging';
 import { containsText, whereWithinDays } from '../../lib/sql';
 import { searchTransactions, userBalance } from '../ledger/service';
 import { nameOrMobile } from '../identity/users-store';
+import { SANDBOX_GATEWAY } from './gateways';
 
 type Db = Kysely<Database>;
 export type StaffCollection = components['schemas']['StaffCollection'];
@@ -86,38 +87,43 @@ export async function searchCollections(
   );
   return {
     total: page.total,
-    items: page.items.map((r) => ({
-      id: r.id,
-      userId: r.userId,
-      customerName: nameOrMobile(r),
-      mobileNo: r.mobileNo,
-      source: r.source as StaffCollection['source'],
-      sourceTitle: r.source === 'online' ? 'آنلاین' : 'دستی',
-      amount: r.amount,
-      purchaseId: r.purchaseId,
-      onlineProformaId: r.onlineProformaId,
-      channelTitle:
-        r.source === 'online'
-          ? r.gateway === gateway.name
-            ? gateway.title
-            : (r.gateway ?? '')
-          : [r.destinationTitle, r.destinationAccountNo].filter(Boolean).join(' — ') || msg('payment.offline'),
-      referenceId: r.referenceId,
-      cardNo: r.cardNo,
-      trackingCode: r.trackingCode,
-      sourceAccountNo: r.sourceAccountNo,
-      recordedByName:
-        r.recorderFirstName === null && r.recorderLastName === null && r.recorderMobileNo === null
-          ? null
-          : nameOrMobile({
-              firstName: r.recorderFirstName,
-              lastName: r.recorderLastName,
-              mobileNo: r.recorderMobileNo,
-            }),
-      refundedToCard: r.refundedToCard,
-      traceCode: r.traceCode,
-      createdAt: new Date(r.createdAt).toISOString(),
-    })),
+    items: page.items.map((r) => {
+      // Taken through the sandbox bank: no rial moved, whatever the ledger says (decision 023).
+      const testMoney = r.source === 'online' && r.gateway === SANDBOX_GATEWAY;
+      return {
+        id: r.id,
+        userId: r.userId,
+        customerName: nameOrMobile(r),
+        mobileNo: r.mobileNo,
+        source: r.source as StaffCollection['source'],
+        sourceTitle: testMoney ? msg('testInstance.collectionSource') : r.source === 'online' ? 'آنلاین' : 'دستی',
+        amount: r.amount,
+        purchaseId: r.purchaseId,
+        onlineProformaId: r.onlineProformaId,
+        channelTitle:
+          r.source === 'online'
+            ? r.gateway === gateway.name
+              ? gateway.title
+              : (r.gateway ?? '')
+            : [r.destinationTitle, r.destinationAccountNo].filter(Boolean).join(' — ') || msg('payment.offline'),
+        referenceId: r.referenceId,
+        cardNo: r.cardNo,
+        trackingCode: r.trackingCode,
+        sourceAccountNo: r.sourceAccountNo,
+        recordedByName:
+          r.recorderFirstName === null && r.recorderLastName === null && r.recorderMobileNo === null
+            ? null
+            : nameOrMobile({
+                firstName: r.recorderFirstName,
+                lastName: r.recorderLastName,
+                mobileNo: r.recorderMobileNo,
+              }),
+        refundedToCard: r.refundedToCard,
+        testMoney,
+        traceCode: r.traceCode,
+        createdAt: new Date(r.createdAt).toISOString(),
+      };
+    }),
   };
 }
 

@@ -7,6 +7,12 @@ import type { AppConfig } from '../../config';
 import type { PaymentGateway } from './gateway';
 import { ZarinpalGateway } from './zarinpal';
 
+/**
+ * The name the sandbox gateway records on its payments and collections: what it collects is test money (decision
+ * 023), marked so in the staff's lists and exports.
+ */
+export const SANDBOX_GATEWAY = 'sandbox';
+
 /** The merchant code we present to the sandbox bank (it accepts any code of ZarinPal's form). */
 export const SANDBOX_MERCHANT_ID = '00000000-0000-0000-0000-000000000000';
 
@@ -28,7 +34,7 @@ export function createPaymentGateway(config: Pick<AppConfig, 'payments'>, ownBas
   const external = payments.sandboxBankUrl;
   const own = () => `${ownBaseUrl()}/sandbox-bank`;
   return new ZarinpalGateway({
-    name: 'sandbox',
+    name: SANDBOX_GATEWAY,
     title: 'درگاه آزمایشی',
     baseUrl: external ? `${external}/sandbox-bank` : own,
     // The bank this server serves is where the browser already is: at PUBLIC_URL when set, otherwise a path the

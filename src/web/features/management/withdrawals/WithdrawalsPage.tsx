@@ -3,8 +3,10 @@
  * (schemas/tables/withdrawals.json). A requested withdrawal is closed once: «ثبت واریز» with the bank transfer's
  * reference, or «رد» with a reason (the amount returns to the customer's wallet).
  */
-import { Button, Card, Dialog, Flex, Heading, SegmentedControl, TextArea, TextField } from '@radix-ui/themes';
+import { ExclamationTriangleIcon } from '@radix-ui/react-icons';
+import { Button, Callout, Card, Dialog, Flex, Heading, SegmentedControl, TextArea, TextField } from '@radix-ui/themes';
 import { type FormEvent, useMemo, useState } from 'react';
+import messages from '../../../../../schemas/messages/fa.json';
 import withdrawalsTable from '../../../../../schemas/tables/withdrawals.json';
 import { FormField } from '../../../components/FormField';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
@@ -12,6 +14,7 @@ import { DialogActions } from '../../../components/DialogActions';
 import { RialText } from '../../../components/RialText';
 import { showSnackbar } from '../../../components/shell/snackbar';
 import { api, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { isTestInstance } from '../../../lib/test-instance';
 import { decorateWithdrawals, ibanText } from '../../../lib/withdrawals';
 
 const baseDef = asTableDef(withdrawalsTable);
@@ -71,6 +74,16 @@ function DecisionDialog({ target, onClose }: { target: Target | null; onClose: (
             برداشت شماره {target.id} از {target.customerName}: <RialText value={target.amount} /> به {target.bankName}{' '}
             {ibanText(target.iban)}
           </Dialog.Description>
+        )}
+        {isTestInstance() && (
+          // A test instance takes no real payments: money a customer "paid" at the sandbox bank is not real, and
+          // staff must not send real rial for it (decision 023).
+          <Callout.Root color="amber" mb="3" data-testid="withdrawal-test-instance">
+            <Callout.Icon>
+              <ExclamationTriangleIcon />
+            </Callout.Icon>
+            <Callout.Text>{messages.messages['testInstance.withdrawalWarning']}</Callout.Text>
+          </Callout.Root>
         )}
         <form onSubmit={(e) => void submit(e)} noValidate>
           <Flex direction="column" gap="2">

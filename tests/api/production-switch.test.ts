@@ -1,0 +1,146 @@
+/**
+ * The production switch (issue 29, decision 023) through the real process entry: ARZPAY_ENV=production without one
+ * of its required choices refuses to start with one line naming that setting, the sandbox bank is refused with one
+ * line, and with every choice made (fake but well-formed credentials: nothing calls out at start) the server starts.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-production-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** Every choice production demands, with fake but well-formed values. */
+const PRODUCTION = {
+  ARZPAY_ENV: 'production',
+  PAYMENT_GATEWAY: 'zarinpal',
+  ZARINPAL_MERCHANT_ID: '1a2b3c4d-0000-4000-8000-123456789abc',
+  SMS_DRIVER: 'kavenegar',
+  KAVENEGAR_API_KEY: 'fake-kavenegar-key',
+  KAVENEGAR_TEMPLATE: 'arzpay-code',
+  PUBLIC_URL: 'https://arzpay.example',
+  TRUST_PROXY: '127.0.0.1',
+  FIELD_ENCRYPTION_KEY: 'cd'.repeat(32),
+};
+type Setting = keyof typeof PRODUCTION;
+
+type Started = ChildProcess & { output: () => { stdout: string; stderr: string } };
+
+function start(env: Record<string, string>): Started {
+  // None of the settings under test comes from the environment the tests run in.
+  const inherited = { ...process.env };
+  for (const name of [...Object.keys(PRODUCTION), 'KAVENEGAR_BASE_URL', 'ZARINPAL_BASE_URL', 'SANDBOX_BANK_URL']) {
+    delete inherited[name];
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
+    cwd: root,
+    env: {
+      ...inherited,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      WEB_DIR: '/nonexistent',
+      HOST: '',
+      PORT: '0',
+      ADMIN_PASSWORD: 'production-admin-password',
+      ...env,
+    },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  return Object.assign(child, { output: () => ({ stdout, stderr }) });
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+/** The lines a refused start printed, once it has exited with 1. */
+async function refusal(env: Record<string, string>): Promise<string[]> {
+  const child = start(env);
+  expect(await exited(child)).toBe(1);
+  expect(child.output().stdout).toBe('');
+  return child.output().stderr.trim().split('\n');
+}
+
+function without(name: Setting): Record<string, string> {
+  const env: Record<string, string> = { ...PRODUCTION };
+  delete env[name];
+  return env;
+}
+
+function listening(child: Started): Promise<{ port: number }> {
+  return new Promise((resolve, reject) => {
+    const find = () => {
+      const line = child
+        .output()
+        .stdout.split('\n')
+        .find((l) => l.includes('"msg":"listening on'));
+      if (line) resolve(JSON.parse(line) as { port: number });
+    };
+    child.stdout?.on('data', find);
+    child.on('exit', () => reject(new Error(`exited before listening: ${JSON.stringify(child.output())}`)));
+  });
+}
+
+// The refusals stop before the database opens; the one full start migrates a fresh embedded database (tens of
+// seconds on a busy two-core machine).
+describe('ARZPAY_ENV=production', { timeout: 120_000 }, () => {
+  it.each([
+    ['PAYMENT_GATEWAY', 'PAYMENT_GATEWAY is not set'],
+    ['SMS_DRIVER', 'SMS_DRIVER is not set'],
+    ['PUBLIC_URL', 'PUBLIC_URL is not set'],
+    ['TRUST_PROXY', 'TRUST_PROXY is not set'],
+    ['FIELD_ENCRYPTION_KEY', 'FIELD_ENCRYPTION_KEY is not set'],
+  ] as const)('refuses to start without %s, with one line naming it', async (name, begins) => {
+    const lines = await refusal(without(name));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^arzpay: configuration error: ${begins}: `));
+  });
+
+  it('refuses the sandbox bank with one line', async () => {
+    expect(await refusal({ ...PRODUCTION, PAYMENT_GATEWAY: 'sandbox' })).toEqual([
+      'arzpay: configuration error: PAYMENT_GATEWAY=sandbox is refused in production: the sandbox bank accepts any ' +
+        'card and moves no money (set PAYMENT_GATEWAY=zarinpal)',
+    ]);
+  });
+
+  it('refuses the log-only SMS driver with one line', async () => {
+    const lines = await refusal({ ...PRODUCTION, SMS_DRIVER: 'log' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^arzpay: configuration error: SMS_DRIVER=log is refused in production: /);
+  });
+
+  it('with nothing else set, prints one line per missing choice', async () => {
+    const lines = await refusal({ ARZPAY_ENV: 'production' });
+    expect(lines.map((line) => /^arzpay: configuration error: (\w+)/.exec(line)?.[1])).toEqual([
+      'PAYMENT_GATEWAY',
+      'SMS_DRIVER',
+      'PUBLIC_URL',
+      'TRUST_PROXY',
+      'FIELD_ENCRYPTION_KEY',
+    ]);
+  });
+
+  it('starts with every choice made, serves no sandbox bank, and stops on SIGTERM', async () => {
+    const child = start(PRODUCTION);
+    const { port } = await listening(child);
+    const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+    expect(health.status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/sandbox-bank/pay/anything`)).status).toBe(404);
+    // Nothing about a key file created beside the data, and no demo warning.
+    const { stdout } = child.output();
+    expect(stdout).not.toContain('created a key file');
+    expect(stdout).not.toContain('without ARZPAY_ENV=production');
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+  });
+});
