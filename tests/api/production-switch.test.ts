@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { embeddedCasesRan } from '../support/stages';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-production-'));
@@ -92,8 +93,8 @@ function listening(child: Started): Promise<{ port: number }> {
 }
 
 // The refusals stop before the database opens; the one full start migrates a fresh embedded database (tens of
-// seconds on a busy two-core machine).
-describe('ARZPAY_ENV=production', { timeout: 120_000 }, () => {
+// seconds on a busy two-core machine). Every case runs on its own embedded data folder, whichever stage runs the file.
+describe.skipIf(embeddedCasesRan)('ARZPAY_ENV=production', { timeout: 120_000 }, () => {
   it.each([
     ['PAYMENT_GATEWAY', 'PAYMENT_GATEWAY is not set'],
     ['SMS_DRIVER', 'SMS_DRIVER is not set'],
