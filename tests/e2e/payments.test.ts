@@ -163,6 +163,11 @@ describe('paying requests', () => {
     await page.emulateMedia({ media: 'print' });
     expect(await page.locator('.app-header').isVisible()).toBe(false);
     expect(await page.getByTestId('print-receipt').isVisible()).toBe(false);
+    // Paid at the sandbox bank: the printed receipt itself says it is a test, in place of the page's banner.
+    expect(await page.locator('#test-instance-banner').isVisible()).toBe(false);
+    expect(await receipt.getByTestId('receipt-test-instance').textContent()).toBe(
+      'رسید آزمایشی: این پرداخت در درگاه آزمایشی انجام شده و پولی جابه‌جا نشده است.',
+    );
     await page.screenshot({ path: `${shots}/receipt-print.png`, fullPage: true });
     const pdf = await page.pdf({ path: `${shots}/receipt.pdf`, format: 'A4', printBackground: true });
     expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length).toBe(1);

@@ -3,7 +3,8 @@
  * amount in digits and in words, the Jalali and Gregorian date and time, trace code, bank reference, masked card,
  * gateway, request, customer name and national code. A payment with someone else's card says the money went back
  * to that card. The print button prints it; the print stylesheet (global.css, `.print-area`) leaves only the
- * receipt on one page, so the browser's "save as PDF" gives a clean receipt.
+ * receipt on one page, so the browser's "save as PDF" gives a clean receipt. A test instance's receipt says so inside
+ * itself, the page's banner being left out of print.
  */
 import { ArrowRightIcon, DownloadIcon } from '@radix-ui/react-icons';
 import { Badge, Button, Callout, Flex, Heading, Link as RadixLink, Skeleton, Text } from '@radix-ui/themes';
@@ -11,6 +12,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
+import messages from '../../../../schemas/messages/fa.json';
 import { formatNumber, toPersianDigits } from '../../../shared/format';
 import { displayDate } from '../../../shared/format/dates';
 import { rialInWords } from '../../../shared/format/persian-words';
@@ -21,6 +23,7 @@ import { LoadError } from '../../components/states/LoadError';
 import { requestPath } from '../../lib/payments';
 import { collectionQuery } from '../../lib/queries/collections';
 import { pathOf } from '../../lib/routes';
+import { isTestInstance } from '../../lib/test-instance';
 import { userAtom } from '../../lib/session';
 
 function Line({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
@@ -127,6 +130,18 @@ function Receipt({ id }: { id: number }) {
           </Line>
           <Line label="کد ملی">{r.nationalCode ? <Ltr>{toPersianDigits(r.nationalCode)}</Ltr> : '—'}</Line>
         </dl>
+        {isTestInstance() && (
+          <Text
+            as="p"
+            size="2"
+            weight="bold"
+            color="amber"
+            className="receipt-foot"
+            data-testid="receipt-test-instance"
+          >
+            {messages.messages['testInstance.receipt']}
+          </Text>
+        )}
         <Text as="p" size="1" color="gray" className="receipt-foot">
           این رسید به صورت خودکار صادر شده است و برای پیگیری، کد پیگیری بالا را همراه داشته باشید.
         </Text>
