@@ -3,18 +3,18 @@
  * refused with one line naming the directory and a non-zero exit, the first keeps serving, and the lock is
  * released when the first shuts down. With PostgreSQL processes share DATA_DIR by design and take no lock.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { killLeft, listening, type ServerProcess, startServerProcess, stopProcess } from '../support/server-process';
 import { embeddedCasesRan } from '../support/stages';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killLeft(children);
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -24,13 +24,9 @@ function freshDataDir(): string {
   return dir;
 }
 
-type Started = ChildProcess & { output: () => { stdout: string; stderr: string }; exited: Promise<number | null> };
-
-function start(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
+function start(env: Record<string, string>): ServerProcess {
+  return startServerProcess(
+    {
       PORT: '0',
       HOST: '',
       DATABASE_URL: '',
@@ -40,39 +36,14 @@ function start(env: Record<string, string>): Started {
       ADMIN_PASSWORD: 'lock-test-password',
       ...env,
     },
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr?.on('data', (d) => {
-    stderr += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return Object.assign(child, { output: () => ({ stdout, stderr }), exited });
+    { started: children },
+  );
 }
 
-/** Resolves with the port once the JSON log says the server is listening. */
-function listening(child: Started): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const find = () => {
-      const line = child
-        .output()
-        .stdout.split('\n')
-        .find((l) => l.includes('"msg":"listening on'));
-      if (line) resolve((JSON.parse(line) as { port: number }).port);
-    };
-    child.stdout?.on('data', find);
-    find();
-    void child.exited.then(() => reject(new Error(`exited before listening: ${JSON.stringify(child.output())}`)));
-  });
-}
+const portOf = async (child: ServerProcess) => (await listening(child)).port;
 
-async function stop(child: Started): Promise<void> {
-  child.kill('SIGTERM');
-  expect(await child.exited).toBe(0);
+async function stop(child: ServerProcess): Promise<void> {
+  expect(await stopProcess(child)).toBe(0);
 }
 
 const health = async (port: number) => (await fetch(`http://127.0.0.1:${port}/api/health`)).json();
@@ -83,7 +54,7 @@ describe('one process per data directory', () => {
     async () => {
       const dataDir = freshDataDir();
       const first = start({ DATA_DIR: dataDir });
-      const port = await listening(first);
+      const port = await portOf(first);
 
       const second = start({ DATA_DIR: dataDir });
       const code = await second.exited;
@@ -101,7 +72,7 @@ describe('one process per data directory', () => {
 
       // Shutting down released the lock: the next start on the directory succeeds at once.
       const third = start({ DATA_DIR: dataDir });
-      expect(await health(await listening(third))).toEqual({ result: true, msg: '', data: { database: 'pglite' } });
+      expect(await health(await portOf(third))).toEqual({ result: true, msg: '', data: { database: 'pglite' } });
       await stop(third);
     },
     180_000,
@@ -113,9 +84,9 @@ describe('one process per data directory', () => {
       const dataDir = freshDataDir();
       const env = { DATA_DIR: dataDir, DATABASE_URL: process.env.TEST_DATABASE_URL ?? '' };
       const a = start(env);
-      const portA = await listening(a);
+      const portA = await portOf(a);
       const b = start(env);
-      const portB = await listening(b);
+      const portB = await portOf(b);
       expect(await health(portA)).toEqual({ result: true, msg: '', data: { database: 'postgres' } });
       expect(await health(portB)).toEqual({ result: true, msg: '', data: { database: 'postgres' } });
       await stop(a);

@@ -3,43 +3,24 @@
  * of its required choices refuses to start with one line naming that setting, the sandbox bank is refused with one
  * line, and with every choice made (fake but well-formed credentials: nothing calls out at start) the server starts.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PRODUCTION, without } from '../support/production-env';
+import { killLeft, listening, type ServerProcess, startServerProcess } from '../support/server-process';
 import { embeddedCasesRan } from '../support/stages';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-production-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** Every choice production demands, with fake but well-formed values. */
-const PRODUCTION = {
-  ARZPAY_ENV: 'production',
-  PAYMENT_GATEWAY: 'zarinpal',
-  ZARINPAL_MERCHANT_ID: '1a2b3c4d-0000-4000-8000-123456789abc',
-  SMS_DRIVER: 'kavenegar',
-  KAVENEGAR_API_KEY: 'fake-kavenegar-key',
-  KAVENEGAR_TEMPLATE: 'arzpay-code',
-  PUBLIC_URL: 'https://arzpay.example',
-  TRUST_PROXY: '127.0.0.1',
-  FIELD_ENCRYPTION_KEY: 'cd'.repeat(32),
-};
-type Setting = keyof typeof PRODUCTION;
+const started: ChildProcess[] = [];
+afterAll(() => killLeft(started));
 
-type Started = ChildProcess & { output: () => { stdout: string; stderr: string } };
-
-function start(env: Record<string, string>): Started {
-  // None of the settings under test comes from the environment the tests run in.
-  const inherited = { ...process.env };
-  for (const name of [...Object.keys(PRODUCTION), 'KAVENEGAR_BASE_URL', 'ZARINPAL_BASE_URL', 'SANDBOX_BANK_URL']) {
-    delete inherited[name];
-  }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
-    cwd: root,
-    env: {
-      ...inherited,
+function start(env: Record<string, string>): ServerProcess {
+  return startServerProcess(
+    {
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       REDIS_URL: '',
@@ -49,20 +30,12 @@ function start(env: Record<string, string>): Started {
       ADMIN_PASSWORD: 'production-admin-password',
       ...env,
     },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr?.on('data', (d) => {
-    stderr += d;
-  });
-  return Object.assign(child, { output: () => ({ stdout, stderr }) });
+    // None of the settings under test comes from the environment the tests run in.
+    { unset: [...Object.keys(PRODUCTION), 'KAVENEGAR_BASE_URL', 'ZARINPAL_BASE_URL', 'SANDBOX_BANK_URL'], started },
+  );
 }
 
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+const exited = (child: ServerProcess) => child.exited;
 
 /** The lines a refused start printed, once it has exited with 1. */
 async function refusal(env: Record<string, string>): Promise<string[]> {
@@ -70,26 +43,6 @@ async function refusal(env: Record<string, string>): Promise<string[]> {
   expect(await exited(child)).toBe(1);
   expect(child.output().stdout).toBe('');
   return child.output().stderr.trim().split('\n');
-}
-
-function without(name: Setting): Record<string, string> {
-  const env: Record<string, string> = { ...PRODUCTION };
-  delete env[name];
-  return env;
-}
-
-function listening(child: Started): Promise<{ port: number }> {
-  return new Promise((resolve, reject) => {
-    const find = () => {
-      const line = child
-        .output()
-        .stdout.split('\n')
-        .find((l) => l.includes('"msg":"listening on'));
-      if (line) resolve(JSON.parse(line) as { port: number });
-    };
-    child.stdout?.on('data', find);
-    child.on('exit', () => reject(new Error(`exited before listening: ${JSON.stringify(child.output())}`)));
-  });
 }
 
 // The refusals stop before the database opens; the one full start migrates a fresh embedded database (tens of

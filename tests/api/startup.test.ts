@@ -1,5 +1,5 @@
 /** The real process entry: configuration errors stop it with one line; SIGTERM shuts it down cleanly. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,9 +7,9 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
+import { killLeft, listening, type ServerProcess, startServerProcess, stopProcess } from '../support/server-process';
 import { embeddedCasesRan } from '../support/stages';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-start-'));
 const extraDirs: string[] = [];
 afterAll(() => {
@@ -23,11 +23,12 @@ function freshDataDir(): string {
   return dir;
 }
 
-function start(env: Record<string, string>): ChildProcess & { output: () => { stdout: string; stderr: string } } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
+const started: ChildProcess[] = [];
+afterAll(() => killLeft(started));
+
+function start(env: Record<string, string>): ServerProcess {
+  return startServerProcess(
+    {
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       REDIS_URL: '',
@@ -36,41 +37,14 @@ function start(env: Record<string, string>): ChildProcess & { output: () => { st
       ADMIN_PASSWORD: '',
       ...env,
     },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr?.on('data', (d) => {
-    stderr += d;
-  });
-  return Object.assign(child, { output: () => ({ stdout, stderr }) });
+    { started },
+  );
 }
 
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+const exited = (child: ServerProcess) => child.exited;
 
-type Started = ReturnType<typeof start>;
-
-/** The JSON log line that says the server is listening. */
-function listening(child: Started): Promise<{ port: number; host: string }> {
-  return new Promise((resolve, reject) => {
-    const find = () => {
-      const line = child
-        .output()
-        .stdout.split('\n')
-        .find((l) => l.includes('"msg":"listening on'));
-      if (line) resolve(JSON.parse(line) as { port: number; host: string });
-    };
-    child.stdout?.on('data', find);
-    child.on('exit', () => reject(new Error(`exited before listening: ${JSON.stringify(child.output())}`)));
-  });
-}
-
-async function stop(child: Started): Promise<void> {
-  child.kill('SIGTERM');
-  expect(await exited(child)).toBe(0);
+async function stop(child: ServerProcess): Promise<void> {
+  expect(await stopProcess(child)).toBe(0);
 }
 
 // Each test starts real processes that migrate a fresh embedded database (every migration): tens of seconds on

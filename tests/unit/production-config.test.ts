@@ -3,20 +3,8 @@
  * start without each explicit choice, one line per missing choice naming its setting; nothing set is the demo.
  */
 import { describe, expect, it } from 'vitest';
+import { PRODUCTION, without } from '../support/production-env';
 import { ConfigError, demoOnNetworkWarning, loadConfig, productionProblems } from '../../src/server/config';
-
-/** Every choice production demands, with fake but well-formed values. */
-const PRODUCTION = {
-  ARZPAY_ENV: 'production',
-  PAYMENT_GATEWAY: 'zarinpal',
-  ZARINPAL_MERCHANT_ID: '1a2b3c4d-0000-4000-8000-123456789abc',
-  SMS_DRIVER: 'kavenegar',
-  KAVENEGAR_API_KEY: 'fake-kavenegar-key',
-  KAVENEGAR_TEMPLATE: 'arzpay-code',
-  PUBLIC_URL: 'https://arzpay.example',
-  TRUST_PROXY: '127.0.0.1',
-  FIELD_ENCRYPTION_KEY: 'ab'.repeat(32),
-};
 
 /** The lines a refused configuration reports. */
 function problemsOf(env: Record<string, string>): string[] {
@@ -29,12 +17,6 @@ function problemsOf(env: Record<string, string>): string[] {
   return [];
 }
 
-const without = (name: keyof typeof PRODUCTION) => {
-  const env: Record<string, string> = { ...PRODUCTION };
-  delete env[name];
-  return env;
-};
-
 describe('ARZPAY_ENV=production', () => {
   it('starts with every choice made explicitly', () => {
     const config = loadConfig(PRODUCTION);
@@ -43,7 +25,7 @@ describe('ARZPAY_ENV=production', () => {
     expect(config.smsDriver).toBe('kavenegar');
     expect(config.payments.publicUrl).toBe('https://arzpay.example');
     expect(config.trustProxy).toEqual(['127.0.0.1']);
-    expect(config.fieldKeys.current).toEqual(Buffer.alloc(32, 0xab));
+    expect(config.fieldKeys.current).toEqual(Buffer.alloc(32, 0xcd));
     expect(productionProblems(PRODUCTION)).toEqual([]);
   });
 
