@@ -5,11 +5,11 @@
  */
 import { afterAll } from 'vitest';
 import { adminQuery } from './postgres-admin';
-import { copyOfTemplate, templateInfo } from './template-database';
+import { copyOfTemplate, fileDatabasePrefix, templateInfo } from './template-database';
 
 const postgres = templateInfo()?.postgres;
 if (postgres && process.env.TEST_DATABASE_URL?.startsWith('postgres')) {
-  const name = `arzpay_file_${process.pid}_${Date.now()}`;
+  const name = `${fileDatabasePrefix(postgres.template)}${process.pid}_${Date.now()}`;
   process.env.TEST_DATABASE_URL = await copyOfTemplate(postgres, name);
   afterAll(async () => {
     await adminQuery(postgres.adminUrl, `drop database if exists ${name} with (force)`);

@@ -12,8 +12,8 @@ import type { TestProject } from 'vitest/node';
 import type { DB as Database } from '../../src/generated/db';
 import { openDatabase } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
-import { adminQuery, databaseUrlOn } from './postgres-admin';
-import type { TemplateInfo } from './template-database';
+import { adminQuery, databasesNamed, databaseUrlOn } from './postgres-admin';
+import { fileDatabasePrefix, type TemplateInfo } from './template-database';
 
 /** Migrates a new in-memory PGlite and dumps its data directory (uncompressed: loading skips the inflate). */
 async function migratedPgliteImage(): Promise<Buffer> {
@@ -50,6 +50,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   return async () => {
     rmSync(pgliteImagePath, { force: true });
-    if (postgres) await adminQuery(postgres.adminUrl, `drop database if exists ${postgres.template} with (force)`);
+    if (!postgres) return;
+    // Each file drops its own copy when it ends, but vitest runs no afterAll of a file whose every test is skipped
+    // (a PGlite-only file in this stage): what is left of this stage's copies goes here.
+    for (const name of await databasesNamed(postgres.adminUrl, fileDatabasePrefix(postgres.template))) {
+      await adminQuery(postgres.adminUrl, `drop database if exists ${name} with (force)`);
+    }
+    await adminQuery(postgres.adminUrl, `drop database if exists ${postgres.template} with (force)`);
   };
 }

@@ -15,6 +15,21 @@ export async function adminQuery(url: string, statement: string): Promise<void> 
   }
 }
 
+/** The names of the databases on the server of `url` that begin with `prefix`. */
+export async function databasesNamed(url: string, prefix: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(
+      'select datname from pg_database where starts_with(datname, $1)',
+      [prefix],
+    );
+    return rows.map((row) => row.datname);
+  } finally {
+    await client.end();
+  }
+}
+
 /** The URL of database `name` on the server of `serverUrl`. */
 export const databaseUrlOn = (serverUrl: string, name: string) => {
   const url = new URL(serverUrl);

@@ -45,6 +45,9 @@ export function pgliteImage(): Promise<Blob> | null {
   return image;
 }
 
+/** The names of a stage's file databases begin with this, so the stage's end can find any a file left behind. */
+export const fileDatabasePrefix = (template: string) => `${template}_f_`;
+
 /** A new database on PostgreSQL, a copy of the stage's migrated template. */
 export async function copyOfTemplate(postgres: NonNullable<TemplateInfo['postgres']>, name: string): Promise<string> {
   await adminQuery(postgres.adminUrl, `drop database if exists ${name} with (force)`);
