@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toPersianDigits } from '../../src/shared/format';
 import { AA_TEXT, contrastRatio } from '../../src/shared/color/contrast';
 import { ibanMod97 } from '../../src/shared/iban';
 import { DESKTOP, keepSignedIn, launchBrowser, PHONE, settled, takeScreenshots } from '../support/browser';
@@ -215,6 +216,8 @@ describe('with the sandbox bank', () => {
       const warning = dialog.getByTestId('withdrawal-test-instance');
       expect(await warning.isVisible()).toBe(true);
       expect(await warning.innerText()).toContain('این نسخهٔ آزمایشی ارزپی است و پرداخت واقعی نمی‌گیرد');
+      // The withdrawal's number is read in Persian digits, like every number outside the IBAN.
+      expect(await dialog.innerText()).toContain(`برداشت شماره ${toPersianDigits(withdrawalId)} از`);
       if (takeScreenshots && button.startsWith('withdrawal-done')) {
         await page.screenshot({ path: path.join(shots, 'test-instance-withdrawal-dialog.png') });
       }

@@ -8,6 +8,7 @@ import { Button, Callout, Card, Dialog, Flex, Heading, SegmentedControl, TextAre
 import { type FormEvent, useMemo, useState } from 'react';
 import messages from '../../../../../schemas/messages/fa.json';
 import withdrawalsTable from '../../../../../schemas/tables/withdrawals.json';
+import { toPersianDigits } from '../../../../shared/format';
 import { FormField } from '../../../components/FormField';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
 import { DialogActions } from '../../../components/DialogActions';
@@ -71,8 +72,8 @@ function DecisionDialog({ target, onClose }: { target: Target | null; onClose: (
         <Dialog.Title>{done ? 'ثبت واریز برداشت' : 'رد برداشت'}</Dialog.Title>
         {target && (
           <Dialog.Description size="2" mb="3">
-            برداشت شماره {target.id} از {target.customerName}: <RialText value={target.amount} /> به {target.bankName}{' '}
-            {ibanText(target.iban)}
+            برداشت شماره {toPersianDigits(target.id)} از {target.customerName}: <RialText value={target.amount} /> به{' '}
+            {target.bankName} {ibanText(target.iban)}
           </Dialog.Description>
         )}
         {isTestInstance() && (
