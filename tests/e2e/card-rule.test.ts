@@ -2,22 +2,24 @@
  * The card rule in Chromium on a phone (390×844), the way it runs with ZarinPal (issue 29 part 3, decision 024): the
  * sandbox bank in zarinpal mode and the sandbox card inquiry. A new customer submits a request, registers a card at the
  * pay step without leaving it (typing Persian digits key by key, the bank named after six digits), pays with it at
- * the bank (which refuses another card first), lands on the paid request, and finds the card in their profile.
- * One server, one customer: CI time matters.
+ * the bank (which refuses another card first), lands on the paid request, and finds the card in their profile. A card
+ * the inquiry does not answer goes to staff, who verify it from the task queue's card-review dialog.
+ * One server: CI time matters.
  */
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_FOREIGN_CARDS } from '../../src/server/modules/cards/inquiry';
+import { SANDBOX_FOREIGN_CARDS, SANDBOX_UNANSWERED_CARDS } from '../../src/server/modules/cards/inquiry';
 import { toPersianDigits } from '../../src/shared/digits';
-import { animationsDone, keepSignedIn, launchBrowser, PHONE } from '../support/browser';
+import { animationsDone, DESKTOP, keepSignedIn, launchBrowser, PHONE } from '../support/browser';
 import { submitToefl } from '../support/pay-flow';
-import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import { bearer, loginAdmin, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
 let browser: Browser;
 let context: BrowserContext;
+let staffContext: BrowserContext;
 
 beforeAll(async () => {
   server = await startServer({ env: { SANDBOX_BANK_MODE: 'zarinpal', CARD_INQUIRY_DRIVER: 'sandbox' } });
@@ -25,6 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await context?.close();
+  await staffContext?.close();
   await browser?.close();
   await server?.stop();
 });
@@ -87,5 +90,37 @@ describe('the card rule on a phone', () => {
     await page.getByTestId('my-cards').scrollIntoViewIfNeeded();
     await animationsDone(page);
     await page.screenshot({ path: `${shots}/card-rule-profile-cards-phone.png`, fullPage: true });
+  });
+
+  it('staff verify a card the inquiry did not answer from its review task', async () => {
+    const token = await verifiedCustomer(server, '09351120002', '0012345679');
+    const saved = await post(
+      server,
+      '/api/me/saveUserCard',
+      { cardNumber: SANDBOX_UNANSWERED_CARDS[0] },
+      bearer(token),
+    );
+    expect((saved.body.data as { state: string }).state).toBe('pending');
+    const task = await server.app.database.db
+      .selectFrom('tasks')
+      .select('id')
+      .where('userCardId', '=', (saved.body.data as { id: number }).id)
+      .executeTakeFirstOrThrow();
+
+    staffContext = await browser.newContext({ viewport: DESKTOP });
+    await keepSignedIn(staffContext, await loginAdmin(server));
+    const staff = await staffContext.newPage();
+    await staff.goto(`${server.url}/management/tasks`);
+    await staff.getByTestId(`open-task-${task.id}`).click();
+    const dialog = staff.getByTestId('card-review');
+    await dialog.getByText('بانک پاسارگاد').waitFor();
+    expect(await dialog.getByTestId('review-card-number').textContent()).toBe('5022 2910 1234 5672');
+    await dialog.getByTestId('approve-card').click();
+    await dialog.waitFor({ state: 'hidden' });
+    const cards = await post(server, '/api/me/searchUserCards', undefined, bearer(token));
+    expect((cards.body.data as { items: Array<{ state: string; verifiedBy: string }> }).items[0]).toMatchObject({
+      state: 'verified',
+      verifiedBy: 'staff',
+    });
   });
 });
