@@ -7,10 +7,12 @@
  * when a bank lets it through anyway the money never pays the request and goes back to that card. The ledger
  * invariants are checked after every test.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import { SANDBOX_FOREIGN_CARDS, SANDBOX_UNANSWERED_CARDS } from '../../src/server/modules/cards/inquiry';
+import { resealCards } from '../../src/server/modules/cards/reseal';
+import { FieldCipher, keyFromDataDir } from '../../src/server/lib/field-cipher';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { CARD_MESSAGES, luhnValid, maskCardNumber } from '../../src/shared/cards/card-number';
 import { toPersianDigits } from '../../src/shared/digits';
@@ -340,5 +342,32 @@ describe('paying with a named card (SANDBOX_BANK_MODE=zarinpal)', () => {
       'cardMismatch',
     );
     expect(await money.transactions(who)).toHaveLength(1);
+  });
+});
+
+describe('sealed card numbers and a key rotation', () => {
+  it('re-seals every card under the new key, which opens them; the old key is then not needed', async () => {
+    const who = await money.customer();
+    const number = newCard('639346');
+    await verifiedCard(who, number);
+    const oldKey = keyFromDataDir(server.dataDir).key;
+    const newKey = randomBytes(32);
+    const rotated = new FieldCipher(newKey, [oldKey]);
+    const log = server.app.fastify.log;
+    const first = await resealCards(db, rotated, log);
+    expect(first.resealed).toBeGreaterThan(0);
+    expect(first.unreadable).toBe(0);
+    // Done once: a second start has nothing to do.
+    expect(await resealCards(db, rotated, log)).toEqual({ resealed: 0, unreadable: 0 });
+    const row = await db
+      .selectFrom('userCards')
+      .select('cardSealed')
+      .where('userId', '=', who.userId)
+      .executeTakeFirstOrThrow();
+    expect(rotated.isCurrent(row.cardSealed)).toBe(true);
+    // The new key alone opens it.
+    expect(new FieldCipher(newKey).open(row.cardSealed, `user-card:${who.userId}`)).toBe(number);
+    // Back under the server's own key, so this server still opens them.
+    expect((await resealCards(db, new FieldCipher(oldKey, [newKey]), log)).unreadable).toBe(0);
   });
 });
