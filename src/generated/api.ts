@@ -451,6 +451,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/saveUserCard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register one of the customer's own bank cards by its 16-digit number (Luhn-checked, its bank from the first six digits; spaces, dashes and Persian digits accepted). The card is verified as the customer's at once by the card inquiry service when one is configured, otherwise by staff (approveUserCardTask). A card saved again is answered as it stands; a rejected one is checked again; a card verified as another customer's is refused (409). */
+        post: operations["saveUserCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/searchGoogleAdsAccountRequests": {
         parameters: {
             query?: never;
@@ -564,6 +581,23 @@ export interface paths {
         put?: never;
         /** The signed-in customer's bank accounts, newest first */
         post: operations["searchUserBankAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/searchUserCards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in customer's cards, newest first, and whether a gateway payment must name one of them (the gateway reports no card holder: ZarinPal, or the sandbox bank in zarinpal mode) */
+        post: operations["searchUserCards"];
         delete?: never;
         options?: never;
         head?: never;
@@ -791,6 +825,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/approveUserCardOwnership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Verify the card of the claimed approveUserCardTask as the customer's own (once) */
+        post: operations["approveUserCardOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/checkCatalogueEntry": {
         parameters: {
             query?: never;
@@ -836,6 +887,23 @@ export interface paths {
         put?: never;
         /** Claim a bank-account ownership task and read the account with the customer's profile */
         post: operations["fetchApproveUbaOwnerTaskData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/fetchApproveUserCardTaskData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claim a card ownership task and read the card (its full number, so the reviewer can ask the bank who holds it; audited) with the customer's profile */
+        post: operations["fetchApproveUserCardTaskData"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1108,6 +1176,23 @@ export interface paths {
         put?: never;
         /** Reject the ownership of the bank account of the claimed approveUbaOwnerTask with a reason the customer sees */
         post: operations["rejectUserBankAccountOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/rejectUserCardOwnership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject the card of the claimed approveUserCardTask with a reason the customer sees */
+        post: operations["rejectUserCardOwnership"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2462,6 +2547,8 @@ export interface components {
             purchaseId: number | null;
         };
         PayPurchaseInput: {
+            /** @description The customer's verified card (an id from searchUserCards) the gateway payment is made with: the bank takes no other card (ZarinPal's metadata.card_pan). Required for a gateway payment when the gateway names the card (ZarinPal, the sandbox bank in zarinpal mode); 404 for a card that is not the caller's, 422 for one not verified. */
+            card?: number;
             purchase: number;
             /** @description A fresh quote for the same request, when its own has expired (409 offers one) */
             quoteId?: string;
@@ -2891,6 +2978,28 @@ export interface components {
             ownershipApproved: 0 | 1 | null;
             userId: components["schemas"]["Id64"];
         };
+        /** @description A customer's bank card. A gateway payment names one of their verified cards; the bank takes no other card. The full number is never sent back to the customer. */
+        UserCard: {
+            bankName: string;
+            /** @description The first six digits, which name the bank */
+            bin: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            decisionReason: string | null;
+            id: components["schemas"]["Id64"];
+            /** @description First six digits, ******, last four */
+            maskedPan: string;
+            /**
+             * @description pending (waiting for the inquiry or staff), verified (the customer's own), rejected (decisionReason says why)
+             * @enum {string}
+             */
+            state: "pending" | "verified" | "rejected";
+            userId: components["schemas"]["Id64"];
+            /** @enum {string|null} */
+            verifiedBy: "inquiry" | "staff" | null;
+        };
         UserId: number;
         UserSummary: {
             approvedLevel: number;
@@ -3044,6 +3153,17 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Envelope"] & {
                     data: components["schemas"]["UserBankAccount"];
+                };
+            };
+        };
+        /** @description The card with its state */
+        UserCardSaved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: components["schemas"]["UserCard"];
                 };
             };
         };
@@ -3741,6 +3861,25 @@ export interface operations {
             };
         };
     };
+    saveUserCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cardNumber: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["UserCardSaved"];
+        };
+    };
     searchGoogleAdsAccountRequests: {
         parameters: {
             query?: never;
@@ -3921,6 +4060,36 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["UserBankAccount"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchUserCards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Cards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            /** @description A gateway payment must name one of the customer's verified cards (payPurchase's card) */
+                            gatewayNeedsCard: boolean;
+                            /** @description A card inquiry service is configured: a new card is usually verified at once; otherwise staff review it */
+                            instantVerification: boolean;
+                            items: components["schemas"]["UserCard"][];
                             total: number;
                         };
                     };
@@ -4266,6 +4435,23 @@ export interface operations {
             200: components["responses"]["UserBankAccountSaved"];
         };
     };
+    approveUserCardOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["UserCardSaved"];
+        };
+    };
     checkCatalogueEntry: {
         parameters: {
             query?: never;
@@ -4349,6 +4535,39 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             bankAccount: components["schemas"]["UserBankAccount"];
+                            task: components["schemas"]["Task"];
+                            user: components["schemas"]["User"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    fetchApproveUserCardTaskData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The task, the card and its customer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            card: components["schemas"]["UserCard"];
+                            /** @description The 16 digits */
+                            cardNumber: string;
                             task: components["schemas"]["Task"];
                             user: components["schemas"]["User"];
                         };
@@ -4784,6 +5003,26 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["UserBankAccountSaved"];
+        };
+    };
+    rejectUserCardOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                    taskId: components["schemas"]["Id64"];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["UserCardSaved"];
         };
     };
     revealPurchaseSecret: {

@@ -399,6 +399,10 @@ export interface OnlineProformas {
    * new (not yet at the gateway), pending, settled or cardMismatch (final: money received), cancelled or failed (a later verified success still settles)
    */
   state: Generated<string>;
+  /**
+   * The customer's verified card the payment was opened for; null: none named
+   */
+  userCardId: number | null;
   userId: number;
   /**
    * What the gateway reported when verified (reference, masked card, holder)
@@ -555,6 +559,14 @@ export interface SandboxBankPayments {
    */
   referenceId: string | null;
   /**
+   * SHA-256 of metadata.card_pan: only that card may pay (ZarinPal's payment with a specified card)
+   */
+  requiredCardHash: string | null;
+  /**
+   * The named card, masked, for the payment page
+   */
+  requiredCardMask: string | null;
+  /**
    * new (the payer has not answered), paid, cancelled (by the payer), verified (by the merchant)
    */
   state: Generated<"new" | "paid" | "cancelled" | "verified">;
@@ -591,6 +603,10 @@ export interface Tasks {
   subjectUserId: number | null;
   type: string;
   userBankAccountId: number | null;
+  /**
+   * The card an approveUserCardTask reviews
+   */
+  userCardId: number | null;
 }
 
 export interface ThirdParties {
@@ -639,6 +655,55 @@ export interface UserBankAccounts {
    */
   ownershipApproved: number | null;
   userId: number;
+}
+
+export interface UserCards {
+  /**
+   * The issuing bank by its BIN, when the card was saved
+   */
+  bankName: string;
+  /**
+   * The first six digits, which name the issuing bank
+   */
+  bin: string;
+  /**
+   * SHA-256 of the 16-digit card number, upper-case hex: ZarinPal's card_hash
+   */
+  cardHash: string;
+  /**
+   * The 16-digit card number sealed with the field key (enc:v1:…, context user-card:<user id>)
+   */
+  cardSealed: string;
+  /**
+   * When the customer saved the card
+   */
+  createdAt: Generated<Timestamp>;
+  /**
+   * When the card was verified or rejected
+   */
+  decidedAt: Timestamp | null;
+  /**
+   * The staff member who decided the review task; null for an inquiry's answer
+   */
+  decidedBy: number | null;
+  /**
+   * Why the card was rejected, shown to the customer
+   */
+  decisionReason: string | null;
+  id: Generated<number>;
+  /**
+   * First 6 digits, ******, last 4: how banks and verify show the card
+   */
+  maskedPan: string;
+  /**
+   * pending (waiting for the inquiry or staff), verified (the customer's own), rejected (decision_reason says why)
+   */
+  state: Generated<string>;
+  userId: number;
+  /**
+   * inquiry (the card inquiry service matched the holder) or staff (a review task)
+   */
+  verifiedBy: string | null;
 }
 
 export interface UserPolicyApprovals {
@@ -756,6 +821,7 @@ export interface DB {
   thirdParties: ThirdParties;
   uploads: Uploads;
   userBankAccounts: UserBankAccounts;
+  userCards: UserCards;
   userPolicyApprovals: UserPolicyApprovals;
   users: Users;
   userTokens: UserTokens;

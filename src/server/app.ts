@@ -37,6 +37,9 @@ import { getOrCreateSecret } from './lib/secrets';
 import { FieldCipher, KEY_FILE_NAME, keyFromDataDir } from './lib/field-cipher';
 import { accessHandlers } from './modules/access/handlers';
 import { bankAccountHandlers } from './modules/bank-accounts/handlers';
+import { cardHandlers } from './modules/cards/handlers';
+import { createCardInquiry } from './modules/cards/inquiry';
+import { resealCards } from './modules/cards/reseal';
 import { seedAccess } from './modules/access/seed';
 import { catalogueHandlers } from './modules/catalogue/handlers';
 import { referenceHandlers } from './modules/catalogue/reference-handlers';
@@ -416,6 +419,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const formValidators = new FormValidatorModules(catalogue);
   const cipher = fieldCipher(config, fastify.log);
   await sealStoredSecrets(db, cipher, catalogue.writeOnlyFields, fastify.log);
+  await resealCards(db, cipher, fastify.log);
   const contract = loadContract();
   const actionsUsedByContract = new Set(
     contract.operations.flatMap((op) => (op.access.kind === 'staff' ? [op.access.action] : [])),
@@ -457,6 +461,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     log: fastify.log,
     isCashDesk: (desk) => catalogue.deskForm(desk)?.desk.isCashService ?? false,
     signedUrl: (path) => storage.signedUrl(path),
+    cipher,
   });
   // Google's API is out of reach: staff act in Google's console and record it (decision 018).
   const googleAds = manualGoogleAdsOperations;
@@ -504,6 +509,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...requestHandlers(db, catalogue, requests, live),
     ...ledgerHandlers(db),
     ...bankAccountHandlers(db, live),
+    ...cardHandlers({ db, cipher, inquiry: createCardInquiry(config), log: fastify.log }, live, {
+      gatewayNeedsCard: gateway.requiresNamedCard,
+    }),
     ...paymentHandlers(payments, (request) => config.payments.publicUrl ?? `${request.protocol}://${request.host}`),
     ...collectionHandlers(db, payments, gateway),
     ...waitingWorkHandlers(db, (desk) => catalogue.deskForm(desk)?.desk.title ?? desk),
@@ -520,7 +528,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   storage.register(fastify);
   registerFormValidators(fastify, formValidators);
   // The test bank (modules/sandbox-bank) is served only while it is the gateway.
-  if (config.payments.gateway === 'sandbox') registerSandboxBank(fastify, db);
+  if (config.payments.gateway === 'sandbox') {
+    registerSandboxBank(fastify, db, { mode: config.payments.sandboxBankMode });
+  }
 
   if (webIndex) {
     await fastify.register(fastifyStatic, {

@@ -10,6 +10,14 @@ import { parseFieldKey } from './lib/field-cipher';
 export type SmsDriver = 'log' | 'kavenegar';
 export type PaymentGatewayKind = 'sandbox' | 'zarinpal';
 /**
+ * How the sandbox bank behaves (decision 024): `holder` (default) asks the payer for the card holder's national code
+ * and reports it in verify; `zarinpal` behaves exactly as ZarinPal: no holder reported, and a card the merchant named
+ * in metadata.card_pan is the only card its page takes.
+ */
+export type SandboxBankMode = 'holder' | 'zarinpal';
+/** Who confirms a card is its customer's (decision 024): `none`, staff review; `sandbox`, the test inquiry. */
+export type CardInquiryDriver = 'none' | 'sandbox';
+/**
  * `ARZPAY_ENV` (decision 023): `development` (unset) is the one-command demo; `production` refuses to start until
  * every choice real customers depend on is made explicitly (`productionProblems`).
  */
@@ -70,7 +78,10 @@ export interface AppConfig {
     zarinpal: { merchantId: string; baseUrl: string } | null;
     publicUrl: string | undefined;
     sandboxBankUrl: string | undefined;
+    sandboxBankMode: SandboxBankMode;
   };
+  /** The card inquiry adapter (modules/cards/inquiry.ts); `none` sends every new card to staff review. */
+  cardInquiry: { driver: CardInquiryDriver };
   /**
    * The keys of credentials sealed at rest (decision 021): `current` seals and opens (null: the key file under
    * DATA_DIR, created on first start), each of `previous` only opens, so values sealed before a rotation are read
@@ -256,7 +267,22 @@ function parsePayments(env: Env): AppConfig['payments'] {
     zarinpal,
     publicUrl: parseHttpUrl('PUBLIC_URL', env.PUBLIC_URL),
     sandboxBankUrl: parseHttpUrl('SANDBOX_BANK_URL', env.SANDBOX_BANK_URL),
+    sandboxBankMode: parseSandboxBankMode(env.SANDBOX_BANK_MODE),
   };
+}
+
+function parseSandboxBankMode(raw: string | undefined): SandboxBankMode {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'holder') return 'holder';
+  if (value === 'zarinpal') return 'zarinpal';
+  throw new ConfigError(`SANDBOX_BANK_MODE must be "holder" or "zarinpal", got "${raw}"`);
+}
+
+function parseCardInquiry(raw: string | undefined): AppConfig['cardInquiry'] {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'none') return { driver: 'none' };
+  if (value === 'sandbox') return { driver: 'sandbox' };
+  throw new ConfigError(`CARD_INQUIRY_DRIVER must be "none" (staff review every card) or "sandbox", got "${raw}"`);
 }
 
 const FIELD_KEY_HELP = 'a 32-byte key as 64 hex digits or base64 (openssl rand -hex 32)';
@@ -325,6 +351,11 @@ export function productionProblems(env: Env): string[] {
   if (unset(env.TRUST_PROXY)) {
     problems.push(
       'TRUST_PROXY is not set: production names the proxy whose X-Forwarded-For to believe (e.g. TRUST_PROXY=127.0.0.1), or TRUST_PROXY=none when clients connect directly',
+    );
+  }
+  if ((env.CARD_INQUIRY_DRIVER ?? '').trim() === 'sandbox') {
+    problems.push(
+      "CARD_INQUIRY_DRIVER=sandbox is refused in production: the test inquiry says almost every card is its customer's (unset it, or CARD_INQUIRY_DRIVER=none, to have staff review each card)",
     );
   }
   if (unset(env.FIELD_ENCRYPTION_KEY)) {
@@ -417,6 +448,7 @@ function parseConfig(env: Env, environment: Environment, overrides: Partial<AppC
     admin: { username: parseAdminUsername(env.ADMIN_USERNAME), password: env.ADMIN_PASSWORD || undefined },
     sessions: parseSessions(env),
     payments: parsePayments(env),
+    cardInquiry: parseCardInquiry(env.CARD_INQUIRY_DRIVER),
     fieldKeys: parseFieldKeys(env),
     ...overrides,
   };

@@ -39,12 +39,13 @@ const UNAUTHORIZED = msg('http.unauthorized');
 const FORBIDDEN = msg('http.forbidden');
 
 /** A's resources, as a `user` operation's body names them: body field → resource. */
-type Resource = 'purchase' | 'collection' | 'user' | 'bankAccount' | 'quote' | 'file' | 'session';
+type Resource = 'purchase' | 'collection' | 'user' | 'bankAccount' | 'card' | 'quote' | 'file' | 'session';
 const RESOURCE_FIELDS: Record<string, Resource> = {
   purchase: 'purchase',
   collection: 'collection',
   userId: 'user',
   bankAccount: 'bankAccount',
+  card: 'card',
   quoteId: 'quote',
   path: 'file',
   // The only `user` operation with a bare `id` is revokeOwnSession.
@@ -241,6 +242,9 @@ beforeAll(async () => {
   );
   expect(account.status, account.body.msg).toBe(200);
   resources.bankAccount = (account.body.data as { id: number }).id;
+  const card = await post(server, '/api/me/saveUserCard', { cardNumber: '6037991234567893' }, bearer(a.token));
+  expect(card.status, card.body.msg).toBe(200);
+  resources.card = (card.body.data as { id: number }).id;
 
   staffPlain = await newStaff('staff without actions', []);
   for (const action of staffActions) {

@@ -2,6 +2,7 @@
  * The sandbox bank on a real server: opened and verified through the same ZarinPal adapter the payments module
  * uses (server to server), paid and cancelled through its page as a browser posts the form.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPersianDigits } from '../../src/shared/digits';
 import { formatRial } from '../../src/shared/format';
@@ -121,6 +122,7 @@ describe('sandbox bank', () => {
       amount: 1_250_000,
       referenceId: expect.stringMatching(/^[1-9]\d{9}$/),
       cardNo: '603799******7893',
+      cardHash: createHash('sha256').update(CARD).digest('hex').toUpperCase(),
       holderNationalCode: NATIONAL_CODE,
       alreadyVerified: false,
     });
@@ -217,6 +219,7 @@ describe('sandbox bank', () => {
       title: 'other',
       baseUrl: `${server.url}/sandbox-bank`,
       merchantId: '11111111-2222-3333-4444-555555555555',
+      requiresNamedCard: false,
     });
     expect(await stranger.verify({ authority: created.authority, amount: 1_250_000 })).toEqual({
       paid: false,

@@ -99,7 +99,14 @@ beforeEach(() => {
 });
 
 const gateway = (extra: Partial<ConstructorParameters<typeof ZarinpalGateway>[0]> = {}) =>
-  new ZarinpalGateway({ name: 'zarinpal', title: 'زرین‌پال', baseUrl: base, merchantId: MERCHANT, ...extra });
+  new ZarinpalGateway({
+    name: 'zarinpal',
+    title: 'زرین‌پال',
+    baseUrl: base,
+    merchantId: MERCHANT,
+    requiresNamedCard: true,
+    ...extra,
+  });
 
 const payment = {
   amount: 1_250_000,
@@ -137,6 +144,15 @@ describe('ZarinPal adapter: payment request', () => {
     expect(created.redirectUrl).toBe(`https://pay.example/bank/pg/StartPay/${AUTHORITY}`);
     expect(seen[0]!.path).toBe('/bank/pg/v4/payment/request.json');
     expect((seen[0]!.body as { metadata: unknown }).metadata).toEqual({ national_code: '0012345679' });
+  });
+
+  it('names the card in metadata.card_pan (payment with a specified card) when the payment names one', async () => {
+    answer = (_req, res) => requested(res);
+    await gateway().createPayment({ ...payment, cardPan: '6037991234567893' });
+    expect((seen[0]!.body as { metadata: unknown }).metadata).toEqual({
+      mobile: '09121234567',
+      card_pan: '6037991234567893',
+    });
   });
 
   it('a refusal (-9 validation, -10 merchant) is a GatewayRefusedError with the code, a kind of unavailable', async () => {
@@ -179,6 +195,7 @@ describe('ZarinPal adapter: verification', () => {
       amount: 1_250_000,
       referenceId: '201',
       cardNo: '502229******5995',
+      cardHash: '1EBE3EBEC17B1E3F1A4C2EB8F5E4D2A0B6F7C8D9E0F1A2B3C4D5E6F708192A3B',
       holderNationalCode: null,
       alreadyVerified: false,
     });
@@ -277,6 +294,7 @@ describe('payment settings and the gateway factory', () => {
       zarinpal: null,
       publicUrl: undefined,
       sandboxBankUrl: undefined,
+      sandboxBankMode: 'holder',
     });
   });
 
@@ -293,6 +311,7 @@ describe('payment settings and the gateway factory', () => {
       zarinpal: { merchantId: MERCHANT, baseUrl: 'https://payment.zarinpal.com' },
       publicUrl: 'https://arzpay.example',
       sandboxBankUrl: 'http://bank.internal:3000',
+      sandboxBankMode: 'holder',
     });
     expect(
       loadConfig({
@@ -331,7 +350,7 @@ describe('payment settings and the gateway factory', () => {
   it('the sandbox gateway is the adapter pointed at /sandbox-bank of this server, asked at each call', async () => {
     let own = 'http://127.0.0.1:1';
     const sandbox = createPaymentGateway(loadConfig({}), () => own);
-    expect([sandbox.name, sandbox.title]).toEqual(['sandbox', 'درگاه آزمایشی']);
+    expect([sandbox.name, sandbox.title, sandbox.requiresNamedCard]).toEqual(['sandbox', 'درگاه آزمایشی', false]);
     own = base;
     answer = (_req, res) => requested(res);
     const created = await sandbox.createPayment(payment);
@@ -363,7 +382,7 @@ describe('payment settings and the gateway factory', () => {
       loadConfig({ PAYMENT_GATEWAY: 'zarinpal', ZARINPAL_MERCHANT_ID: MERCHANT, ZARINPAL_BASE_URL: base }),
       () => 'http://unused',
     );
-    expect([zarinpal.name, zarinpal.title]).toEqual(['zarinpal', 'زرین‌پال']);
+    expect([zarinpal.name, zarinpal.title, zarinpal.requiresNamedCard]).toEqual(['zarinpal', 'زرین‌پال', true]);
     answer = (_req, res) => requested(res);
     expect((await zarinpal.createPayment(payment)).redirectUrl).toBe(`${base}/pg/StartPay/${AUTHORITY}`);
     expect(seen[0]!.body).toMatchObject({ merchant_id: MERCHANT, metadata: { mobile: '09121234567' } });

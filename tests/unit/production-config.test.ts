@@ -64,6 +64,22 @@ describe('ARZPAY_ENV=production', () => {
     expect(log[0]).toMatch(/^SMS_DRIVER=log is refused in production: /);
   });
 
+  it('refuses the sandbox card inquiry; without an inquiry (none, or unset) staff review every card', () => {
+    const sandbox = problemsOf({ ...PRODUCTION, CARD_INQUIRY_DRIVER: 'sandbox' });
+    expect(sandbox).toHaveLength(1);
+    expect(sandbox[0]).toMatch(/^CARD_INQUIRY_DRIVER=sandbox is refused in production: /);
+    expect(loadConfig(PRODUCTION).cardInquiry).toEqual({ driver: 'none' });
+    expect(loadConfig({ ...PRODUCTION, CARD_INQUIRY_DRIVER: 'none' }).cardInquiry).toEqual({ driver: 'none' });
+    expect(loadConfig({ CARD_INQUIRY_DRIVER: 'sandbox' }).cardInquiry).toEqual({ driver: 'sandbox' });
+    expect(problemsOf({ CARD_INQUIRY_DRIVER: 'finnotech' })).toEqual([
+      'CARD_INQUIRY_DRIVER must be "none" (staff review every card) or "sandbox", got "finnotech"',
+    ]);
+    expect(problemsOf({ SANDBOX_BANK_MODE: 'shaparak' })).toEqual([
+      'SANDBOX_BANK_MODE must be "holder" or "zarinpal", got "shaparak"',
+    ]);
+    expect(loadConfig({ SANDBOX_BANK_MODE: 'zarinpal' }).payments.sandboxBankMode).toBe('zarinpal');
+  });
+
   it('takes TRUST_PROXY=none (or false) as the explicit choice of no proxy', () => {
     expect(loadConfig({ ...PRODUCTION, TRUST_PROXY: 'none' }).trustProxy).toBe(false);
     expect(loadConfig({ ...PRODUCTION, TRUST_PROXY: 'false' }).trustProxy).toBe(false);

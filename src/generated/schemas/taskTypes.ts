@@ -13,6 +13,7 @@ export interface TaskTypeCatalogue {
       identifier:
         | 'approveProfileAsL1Task'
         | 'approveUbaOwnerTask'
+        | 'approveUserCardTask'
         | 'uafCprCpTask'
         | 'googleAdsAccountCrCpTask'
         | 'completeCurrencyPaymentTask'
@@ -25,6 +26,7 @@ export interface TaskTypeCatalogue {
       identifier:
         | 'approveProfileAsL1Task'
         | 'approveUbaOwnerTask'
+        | 'approveUserCardTask'
         | 'uafCprCpTask'
         | 'googleAdsAccountCrCpTask'
         | 'completeCurrencyPaymentTask'

@@ -60,6 +60,9 @@ export const TABLE_OWNERS = {
   user_bank_accounts: 'modules/bank-accounts',
   withdrawals: 'modules/bank-accounts',
 
+  // Customers' bank cards, verified as theirs before a gateway payment names one.
+  user_cards: 'modules/cards',
+
   // Google Ads: manager panels, customers' requests for accounts, the accounts, and the charges staff made.
   google_mcc_accounts: 'modules/google-ads',
   google_ads_account_requests: 'modules/google-ads',

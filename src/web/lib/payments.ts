@@ -54,7 +54,7 @@ export interface PayState {
 
 export function usePayPurchase(purchase: number) {
   const navigate = useNavigate();
-  const key = useRef<{ key: string; quoteId: string | null } | null>(null);
+  const key = useRef<{ key: string; quoteId: string | null; card: number | null } | null>(null);
   const inFlight = useRef(false);
   const [state, setState] = useState<PayState>({ paying: false, error: null, freshQuote: null });
   // Back from the bank with the browser's back button: the page comes back from its cache, no longer paying.
@@ -66,17 +66,20 @@ export function usePayPurchase(purchase: number) {
     return () => window.removeEventListener('pageshow', shown);
   }, []);
 
-  const pay = async (quoteId: string | null = null) => {
+  /** Pays, at `quoteId`'s price when the request's own expired, with `card` (one of the customer's verified cards). */
+  const pay = async (quoteId: string | null = null, card: number | null = null) => {
     if (inFlight.current) return;
     inFlight.current = true;
-    // The same intended payment (same request, same price) keeps its key until the server has answered.
-    if (key.current?.quoteId !== quoteId) key.current = { key: crypto.randomUUID(), quoteId };
+    // The same intended payment (same request, price and card) keeps its key until the server has answered.
+    if (key.current?.quoteId !== quoteId || key.current.card !== card) {
+      key.current = { key: crypto.randomUUID(), quoteId, card };
+    }
     setState((s) => ({ ...s, paying: true, error: null }));
     try {
       const result = await call<PayPurchaseResult>(
         api.POST('/api/me/payPurchase', {
           params: { header: { 'Idempotency-Key': key.current.key } },
-          body: { purchase, ...(quoteId ? { quoteId } : {}) },
+          body: { purchase, ...(quoteId ? { quoteId } : {}), ...(card !== null ? { card } : {}) },
         }),
       );
       key.current = null;

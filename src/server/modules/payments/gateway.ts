@@ -14,6 +14,11 @@ export interface CreatePaymentInput {
   description: string;
   /** What the gateway may show or prefill: the payer's mobile and national code. */
   payer: { mobileNo: string | null; nationalCode: string | null };
+  /**
+   * The customer's verified card the payment must be made with (16 digits): the gateway's page takes no other
+   * (ZarinPal's metadata.card_pan). Absent when no card is named.
+   */
+  cardPan?: string;
 }
 
 export interface CreatedPayment {
@@ -32,6 +37,8 @@ export type VerifyResult =
       referenceId: string;
       /** The paying card, masked as the gateway reports it (e.g. 603799******1234). */
       cardNo: string | null;
+      /** SHA-256 of the paying card's number, upper-case hex, when the gateway reports it (ZarinPal's card_hash). */
+      cardHash: string | null;
       /** The card holder's national code when the gateway reports it; null when it does not. */
       holderNationalCode: string | null;
       /** True when the gateway had verified this payment before (ZarinPal code 101). */
@@ -44,6 +51,11 @@ export interface PaymentGateway {
   readonly name: string;
   /** Persian name shown on receipts. */
   readonly title: string;
+  /**
+   * Whether this gateway reports no card holder, so a gateway payment must name one of the customer's verified cards
+   * and verify's card is checked against it (ZarinPal, the sandbox bank in zarinpal mode; decision 024).
+   */
+  readonly requiresNamedCard: boolean;
   createPayment(input: CreatePaymentInput): Promise<CreatedPayment>;
   verify(input: { authority: string; amount: number }): Promise<VerifyResult>;
 }

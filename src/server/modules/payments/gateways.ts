@@ -29,6 +29,8 @@ export function createPaymentGateway(config: Pick<AppConfig, 'payments'>, ownBas
       title: 'زرین‌پال',
       baseUrl: payments.zarinpal.baseUrl,
       merchantId: payments.zarinpal.merchantId,
+      // ZarinPal reports no card holder: every gateway payment names a verified card (decision 024).
+      requiresNamedCard: true,
     });
   }
   const external = payments.sandboxBankUrl;
@@ -43,6 +45,8 @@ export function createPaymentGateway(config: Pick<AppConfig, 'payments'>, ownBas
       ? {}
       : { startPayBaseUrl: payments.publicUrl ? `${payments.publicUrl}/sandbox-bank` : '/sandbox-bank' }),
     merchantId: SANDBOX_MERCHANT_ID,
-    sendNationalCode: true,
+    // In zarinpal mode the sandbox bank behaves as ZarinPal does: no holder, the named card only.
+    sendNationalCode: payments.sandboxBankMode === 'holder',
+    requiresNamedCard: payments.sandboxBankMode === 'zarinpal',
   });
 }

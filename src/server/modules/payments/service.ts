@@ -38,6 +38,9 @@ import type { PaymentGateway, VerifyResult } from './gateway';
 import { GatewayUnavailableError } from './gateway';
 import { nameOrMobile } from '../identity/users-store';
 import { customerCurrencyPayment } from '../fulfilment/currency-payments';
+import { namedCard, type PayingCard, payingCard } from '../cards/service';
+import type { FieldCipher } from '../../lib/field-cipher';
+import { sameMaskedCard } from '../../../shared/cards/card-number';
 
 type Db = Kysely<Database>;
 type Purchase = components['schemas']['Purchase'];
@@ -104,6 +107,8 @@ export interface PaymentServiceOptions {
   isCashDesk: (desk: string) => boolean;
   /** A signed, expiring address of a stored file (the currency payment's receipt shown to the customer). */
   signedUrl: (path: string) => string;
+  /** Opens the customer's sealed card number for the gateway's request (decision 021). */
+  cipher: FieldCipher;
 }
 
 interface TaskOpened {
@@ -416,20 +421,29 @@ export class PaymentService {
    */
   async pay(
     principal: Principal,
-    input: { purchase: number; quoteId?: string | undefined },
+    input: { purchase: number; quoteId?: string | undefined; card?: number | undefined },
     idempotencyKey: string | undefined,
     siteUrl: string,
   ): Promise<{ data: PayResult; replayed: boolean }> {
     if (!idempotencyKey || !IDEMPOTENCY_KEY.test(idempotencyKey)) throw HttpError.of(400, 'idempotency.required');
     const userId = principal.userId;
-    const requestHash = sha256(JSON.stringify([input.purchase, input.quoteId ?? null]));
+    const requestHash = sha256(
+      JSON.stringify([input.purchase, input.quoteId ?? null, ...(input.card === undefined ? [] : [input.card])]),
+    );
     const earlier = await this.replayOf(userId, idempotencyKey, requestHash, input.purchase);
     if (earlier) return { data: earlier, replayed: true };
 
     type Step =
       | { kind: 'replay' }
       | { kind: 'paid'; task: TaskOpened | null; walletPart: number }
-      | { kind: 'gateway'; proformaId: number; token: string; payable: number; walletPart: number };
+      | {
+          kind: 'gateway';
+          proformaId: number;
+          token: string;
+          payable: number;
+          walletPart: number;
+          card: PayingCard | null;
+        };
     let step: Step;
     try {
       step = await this.db.transaction().execute(async (trx): Promise<Step> => {
@@ -447,6 +461,8 @@ export class PaymentService {
           throw HttpError.of(422, 'purchase.alreadyPaid');
         }
         if (purchase.state !== 'waitingForPayment') throw HttpError.of(422, 'purchase.notPayable');
+        // A card named is checked whatever pays: only the caller's own verified card (decision 024).
+        const card = input.card === undefined ? null : await payingCard(trx, this.options.cipher, userId, input.card);
         if (!purchase.quoteLive) {
           if (input.quoteId === undefined) throw new QuoteExpired();
           purchase = await repriceFromQuote(trx, purchase, input.quoteId);
@@ -470,6 +486,8 @@ export class PaymentService {
           return { kind: 'paid', task, walletPart: purchase.expectedPrice };
         }
         const payable = purchase.expectedPrice - wallet;
+        // A gateway that reports no card holder takes the payment only from a card verified as the customer's.
+        if (card === null && this.gateway.requiresNamedCard) throw HttpError.of(422, 'card.required');
         const token = randomToken(24);
         const proforma = await trx
           .insertInto('onlineProformas')
@@ -479,10 +497,11 @@ export class PaymentService {
             amount: payable,
             gateway: this.gateway.name,
             callbackToken: token,
+            userCardId: card?.id ?? null,
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        return { kind: 'gateway', proformaId: proforma.id, token, payable, walletPart: wallet };
+        return { kind: 'gateway', proformaId: proforma.id, token, payable, walletPart: wallet, card };
       });
     } catch (error) {
       if (error instanceof QuoteExpired) throw await this.refuseExpiredQuote(principal, input.purchase);
@@ -521,6 +540,7 @@ export class PaymentService {
         callbackUrl: `${siteUrl}/api/public/payments/callback/${step.token}`,
         description: msg('payment.description', { purchase: toPersianDigits(input.purchase) }),
         payer: { mobileNo: user.mobileNo, nationalCode: user.nationalCode },
+        ...(step.card ? { cardPan: step.card.cardNumber } : {}),
       });
     } catch (error) {
       this.options.log.warn({ err: error, proforma: step.proformaId }, 'payment gateway refused a new payment');
@@ -673,9 +693,19 @@ export class PaymentService {
           .select(['nationalCode'])
           .where('id', '=', proforma.userId)
           .executeTakeFirstOrThrow();
-        const cardMismatch =
+        const holderMismatch =
           verified.holderNationalCode !== null &&
           toEnglishDigits(verified.holderNationalCode.trim()) !== (user.nationalCode ?? '');
+        // The card the payment named (decision 024): verify's card must be it, or the money goes back to the card.
+        const named = proforma.userCardId === null ? null : await namedCard(trx, proforma.userCardId);
+        const namedCardMismatch = named !== null && !paidWithNamedCard(named, verified);
+        const cardMismatch = holderMismatch || namedCardMismatch;
+        if (namedCardMismatch) {
+          this.options.log.warn(
+            { proforma: proforma.id, named: named.maskedPan, reported: verified.cardNo },
+            'payment made with a card other than the one named; refunded to that card',
+          );
+        }
         const { outcome, task } = await this.receive(trx, {
           userId: proforma.userId,
           purchase,
@@ -697,7 +727,9 @@ export class PaymentService {
             verified: JSON.stringify({
               referenceId: verified.referenceId,
               cardNo: verified.cardNo,
+              cardHash: verified.cardHash,
               holderNationalCode: verified.holderNationalCode,
+              namedCard: named?.maskedPan ?? null,
               outcome,
             }),
           })
@@ -818,6 +850,20 @@ export class PaymentService {
       createdAt: new Date(row.createdAt).toISOString(),
     };
   }
+}
+
+/**
+ * Whether the gateway verified a payment from the card the payment named: its card_hash must be the card's (the
+ * SHA-256 of the full number), and its masked card, when reported, must show the same first six and last four
+ * digits. A gateway that reports no hash proves nothing, and an unproven card counts as another person's: the money
+ * goes back to the card that paid, never to the request.
+ */
+export function paidWithNamedCard(
+  named: { cardHash: string; maskedPan: string },
+  verified: { cardHash: string | null; cardNo: string | null },
+): boolean {
+  if (verified.cardHash === null || verified.cardHash.toUpperCase() !== named.cardHash.toUpperCase()) return false;
+  return verified.cardNo === null || sameMaskedCard(verified.cardNo, named.maskedPan);
 }
 
 function outcomeOfReceived(proforma: { state: string; verified: unknown }): PaymentOutcome {

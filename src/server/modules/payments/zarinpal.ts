@@ -1,7 +1,8 @@
 /**
  * ZarinPal's REST API v4 (https://www.zarinpal.com/docs/paymentGateway/connectToGateway) as a PaymentGateway:
  *   POST {base}/pg/v4/payment/request.json  {merchant_id, amount, currency: 'IRR', callback_url, description,
- *        metadata: {mobile}}                 → {data: {code: 100, message, authority, fee_type, fee}, errors: []}
+ *        metadata: {mobile, card_pan}}       → {data: {code: 100, message, authority, fee_type, fee}, errors: []}
+ *        (card_pan: "payment with a specified card": the gateway's page takes only that card)
  *   the payer's browser goes to              {startPayBase}/pg/StartPay/{authority}
  *   and comes back to callback_url with      ?Authority=…&Status=OK|NOK
  *   POST {base}/pg/v4/payment/verify.json   {merchant_id, amount, authority}
@@ -11,7 +12,9 @@
  *
  * The same code talks to our sandbox bank (modules/sandbox-bank), which speaks this protocol with two additions:
  * the request's metadata may carry the payer's `national_code` (to prefill its page), and verify's data carries
- * `holder_national_code`, the card holder the bank knows. Real ZarinPal reports no holder; we say null.
+ * `holder_national_code`, the card holder the bank knows. Real ZarinPal reports no holder; we say null. The card
+ * rule then rests on the named card: verify's card_hash (SHA-256 of the 16-digit number, upper-case hex) and masked
+ * card_pan must be the named card's (decision 024).
  */
 import type { CreatedPayment, CreatePaymentInput, PaymentGateway, VerifyResult } from './gateway';
 import { GatewayUnavailableError } from './gateway';
@@ -35,6 +38,8 @@ export interface ZarinpalOptions {
   merchantId: string;
   /** Send the payer's national code in the request's metadata (our sandbox bank only; ZarinPal has no such field). */
   sendNationalCode?: boolean;
+  /** Whether a gateway payment must name a verified card (no holder reported): see PaymentGateway. */
+  requiresNamedCard: boolean;
   /** Milliseconds each call may take before the gateway counts as unavailable (default 10 s). */
   timeoutMs?: number;
 }
@@ -61,6 +66,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export class ZarinpalGateway implements PaymentGateway {
   readonly name: string;
   readonly title: string;
+  readonly requiresNamedCard: boolean;
   private readonly baseUrl: () => string;
   private readonly startPayBaseUrl: () => string;
   private readonly merchantId: string;
@@ -70,6 +76,7 @@ export class ZarinpalGateway implements PaymentGateway {
   constructor(options: ZarinpalOptions) {
     this.name = options.name;
     this.title = options.title;
+    this.requiresNamedCard = options.requiresNamedCard;
     const base = options.baseUrl;
     this.baseUrl = () => (typeof base === 'string' ? base : base()).replace(/\/+$/, '');
     const startPay = options.startPayBaseUrl;
@@ -83,6 +90,7 @@ export class ZarinpalGateway implements PaymentGateway {
     const metadata: Record<string, string> = {};
     if (input.payer.mobileNo) metadata.mobile = input.payer.mobileNo;
     if (this.sendNationalCode && input.payer.nationalCode) metadata.national_code = input.payer.nationalCode;
+    if (input.cardPan) metadata.card_pan = input.cardPan;
     const answer = await this.call('/pg/v4/payment/request.json', {
       merchant_id: this.merchantId,
       amount: input.amount,
@@ -120,6 +128,7 @@ export class ZarinpalGateway implements PaymentGateway {
       amount: input.amount,
       referenceId: String(refId),
       cardNo: text(data.card_pan),
+      cardHash: text(data.card_hash)?.toUpperCase() ?? null,
       holderNationalCode: text(data.holder_national_code),
       alreadyVerified: code === 101,
     };

@@ -33,6 +33,10 @@ export interface NewPayment {
   callbackUrl: string;
   payerMobile: string | null;
   payerNationalCode: string | null;
+  /** SHA-256 of the card the merchant named (metadata.card_pan): the only card that may pay; null: any card. */
+  requiredCardHash: string | null;
+  /** That card, masked, for the page. */
+  requiredCardMask: string | null;
 }
 
 export async function openPayment(db: DB, input: NewPayment, lifetimeSeconds: number): Promise<string> {
@@ -59,7 +63,7 @@ export const isExpired = (payment: BankPayment, now = new Date()) =>
 export async function answerPayment(
   db: DB,
   authority: string,
-  answer: { action: 'pay'; cardNo: string; holderNationalCode: string } | { action: 'cancel' },
+  answer: { action: 'pay'; cardNo: string; holderNationalCode: string | null } | { action: 'cancel' },
 ): Promise<boolean> {
   const now = new Date();
   const update =

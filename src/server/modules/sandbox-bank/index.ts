@@ -6,9 +6,15 @@
  *   GET  /sandbox-bank/pg/StartPay/:authority        the payer's page (Persian, a card form, a countdown)
  *   POST /sandbox-bank/pg/StartPay/:authority        the form: pay or cancel  → 303 to callback_url?Authority&Status
  *   POST /sandbox-bank/pg/v4/payment/verify.json    the merchant verifies    → {data: {code: 100 | 101, ref_id, …}}
- * Two additions to ZarinPal's protocol: the request's metadata may carry the payer's `national_code` (prefilled as
- * the card holder's), and verify's data carries `holder_national_code`, the holder the payer named on the page, so
- * a payment with another person's card can be tried. It imports nothing from the other modules.
+ * Like ZarinPal, a request's `metadata.card_pan` ("payment with a specified card") is the only card its page takes.
+ * Two modes (SANDBOX_BANK_MODE, decision 024):
+ *   holder (default)  two additions to ZarinPal's protocol: the request's metadata may carry the payer's
+ *                     `national_code` (prefilled as the card holder's), and verify's data carries
+ *                     `holder_national_code`, the holder the payer named on the page, so a payment with another
+ *                     person's card can be tried;
+ *   zarinpal          exactly ZarinPal: the page asks for the card only, and verify reports no holder, only the masked
+ *                     card_pan and the card_hash of the card that paid.
+ * It imports nothing from the other modules.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -17,7 +23,16 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { toEnglishDigits } from '../../../shared/digits';
 import { isValidNationalCode } from '../../../shared/validation';
 import type { DB } from '../../db/database';
-import { answerPayment, type BankPayment, findPayment, isExpired, openPayment, verifyPayment } from './bank';
+import {
+  answerPayment,
+  type BankPayment,
+  findPayment,
+  hashCard,
+  isExpired,
+  maskCard,
+  openPayment,
+  verifyPayment,
+} from './bank';
 import { noticePage, paymentPage } from './page';
 
 export interface SandboxBankOptions {
@@ -27,6 +42,8 @@ export interface SandboxBankOptions {
   merchantId?: string;
   /** How long the payer has to answer, in seconds (default 15 minutes). */
   lifetimeSeconds?: number;
+  /** `holder` (default): asks for and reports the card holder; `zarinpal`: behaves exactly as ZarinPal. */
+  mode?: 'holder' | 'zarinpal';
 }
 
 const MERCHANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -164,6 +181,7 @@ function notFoundPage(reply: FastifyReply) {
 export function registerSandboxBank(fastify: FastifyInstance, db: DB, options: SandboxBankOptions = {}): void {
   const merchantName = options.merchantName ?? 'ارزپی';
   const lifetimeSeconds = options.lifetimeSeconds ?? 15 * 60;
+  const asksHolder = (options.mode ?? 'holder') === 'holder';
 
   void fastify.register(
     async (bank) => {
@@ -246,6 +264,10 @@ export function registerSandboxBank(fastify: FastifyInstance, db: DB, options: S
         if (nationalCode !== null && !/^\d{10}$/.test(nationalCode)) {
           validations.push({ national_code: 'The national code must be 10 digits.' });
         }
+        const cardPan = typeof metadata.card_pan === 'string' ? compactDigits(metadata.card_pan) : null;
+        if (cardPan !== null && !/^\d{16}$/.test(cardPan)) {
+          validations.push({ card_pan: 'The card pan must be 16 digits.' });
+        }
         if (validations.length > 0 || merchantId === null || amount === null || callbackUrl === null) {
           return refuse(reply, -9, validations);
         }
@@ -254,7 +276,16 @@ export function registerSandboxBank(fastify: FastifyInstance, db: DB, options: S
         }
         const authority = await openPayment(
           db,
-          { merchantId, amount, description, callbackUrl, payerMobile: mobile, payerNationalCode: nationalCode },
+          {
+            merchantId,
+            amount,
+            description,
+            callbackUrl,
+            payerMobile: mobile,
+            payerNationalCode: nationalCode,
+            requiredCardHash: cardPan === null ? null : hashCard(cardPan),
+            requiredCardMask: cardPan === null ? null : maskCard(cardPan),
+          },
           lifetimeSeconds,
         );
         return { data: { code: 100, message: 'Success', authority, fee_type: 'Merchant', fee: 0 }, errors: [] };
@@ -281,7 +312,8 @@ export function registerSandboxBank(fastify: FastifyInstance, db: DB, options: S
             ref_id: Number(payment.referenceId),
             fee_type: 'Merchant',
             fee: 0,
-            holder_national_code: payment.holderNationalCode,
+            // ZarinPal reports no holder; only the holder mode adds it.
+            ...(asksHolder ? { holder_national_code: payment.holderNationalCode } : {}),
           },
           errors: [],
         };
@@ -302,6 +334,8 @@ export function registerSandboxBank(fastify: FastifyInstance, db: DB, options: S
           amount: payment.amount,
           description: payment.description,
           secondsLeft: (payment.expiresAt.getTime() - Date.now()) / 1000,
+          asksHolder,
+          requiredCard: payment.requiredCardMask,
           values,
           ...(errors ? { errors } : {}),
         });
@@ -341,9 +375,14 @@ export function registerSandboxBank(fastify: FastifyInstance, db: DB, options: S
         const cardNo = compactDigits(values.cardNo);
         if (!cardNo) errors.cardNo = 'شمارهٔ کارت را وارد کنید.';
         else if (!/^\d{16}$/.test(cardNo)) errors.cardNo = 'شمارهٔ کارت باید ۱۶ رقم باشد.';
-        const holderNationalCode = compactDigits(values.holderNationalCode);
-        if (!holderNationalCode) errors.holderNationalCode = 'کد ملی دارندهٔ کارت را وارد کنید.';
-        else if (!isValidNationalCode(holderNationalCode)) {
+        else if (payment.requiredCardHash !== null && hashCard(cardNo) !== payment.requiredCardHash) {
+          // ZarinPal's payment with a specified card: the page takes only the card the merchant named.
+          errors.cardNo = `پذیرنده فقط پرداخت با کارت \u2066${payment.requiredCardMask ?? ''}\u2069 را می‌پذیرد؛ با کارت دیگری نمی‌توانید پرداخت کنید.`;
+        }
+        const holderNationalCode = asksHolder ? compactDigits(values.holderNationalCode) : null;
+        // In zarinpal mode (null) the bank knows no holder to report.
+        if (holderNationalCode === '') errors.holderNationalCode = 'کد ملی دارندهٔ کارت را وارد کنید.';
+        else if (holderNationalCode !== null && !isValidNationalCode(holderNationalCode)) {
           errors.holderNationalCode = 'کد ملی دارندهٔ کارت درست نیست؛ ده رقم آن را بررسی کنید.';
         }
         if (errors.cardNo || errors.holderNationalCode) return showPage(reply, payment, 422, values, errors);

@@ -14,7 +14,7 @@ export const ASSET_PATH = '/sandbox-bank/assets';
 /** A Luhn-valid card number the page offers for trying the gateway (Bank Melli's prefix). */
 export const SAMPLE_CARD = '6037991234567893';
 
-const groupCard = (card: string) => card.replace(/(\d{4})(?=\d)/g, '$1 ');
+const groupCard = (card: string) => card.replace(/([\d*]{4})(?=[\d*])/g, '$1 ');
 
 const STYLE = `
 @font-face{font-family:Vazirmatn;font-weight:400;font-display:swap;src:url(${ASSET_PATH}/vazirmatn-arabic-400.woff2) format('woff2');unicode-range:U+0600-06FF,U+200C-200E,U+FB50-FDFF,U+FE70-FEFC}
@@ -104,6 +104,10 @@ export interface PaymentPageInput {
   description: string;
   /** Seconds left to answer (the countdown starts from it). */
   secondsLeft: number;
+  /** Whether the page asks for the card holder's national code (holder mode; ZarinPal does not). */
+  asksHolder: boolean;
+  /** The card the merchant named (masked), the only one this payment takes; null: any card. */
+  requiredCard: string | null;
   /** What the form shows: as typed when the page comes back with errors. */
   values: { cardNo: string; holderNationalCode: string };
   errors?: { cardNo?: string; holderNationalCode?: string };
@@ -153,14 +157,22 @@ ${field(
   'cardNo',
   'شمارهٔ کارت',
   'inputmode="numeric" autocomplete="cc-number" maxlength="40" placeholder="---- ---- ---- ----"',
-  `شانزده رقم، با یا بدون فاصله. کارت آزمایشی: <bdi dir="ltr">${toPersianDigits(groupCard(SAMPLE_CARD))}</bdi>`,
+  input.requiredCard
+    ? `پذیرنده فقط این کارت را می‌پذیرد: <bdi dir="ltr" id="required-card">${escapeHtml(
+        toPersianDigits(groupCard(input.requiredCard)),
+      )}</bdi>`
+    : `شانزده رقم، با یا بدون فاصله. کارت آزمایشی: <bdi dir="ltr">${toPersianDigits(groupCard(SAMPLE_CARD))}</bdi>`,
 )}
-${field(
-  'holderNationalCode',
-  'کد ملی دارندهٔ کارت',
-  'inputmode="numeric" autocomplete="off" maxlength="20"',
-  'بانک این کد را به‌عنوان صاحب کارت به پذیرنده اعلام می‌کند. برای آزمودن کارت شخص دیگر، کد ملی او را بنویسید.',
-)}
+${
+  input.asksHolder
+    ? field(
+        'holderNationalCode',
+        'کد ملی دارندهٔ کارت',
+        'inputmode="numeric" autocomplete="off" maxlength="20"',
+        'بانک این کد را به‌عنوان صاحب کارت به پذیرنده اعلام می‌کند. برای آزمودن کارت شخص دیگر، کد ملی او را بنویسید.',
+      )
+    : ''
+}
 <p class="hint">در این درگاه آزمایشی رمز دوم، CVV2 و تاریخ انقضا لازم نیست.</p>
 <div class="actions"><button type="submit" class="pay" id="pay" name="action" value="pay">پرداخت</button><button type="submit" class="cancel" name="action" value="cancel">انصراف</button></div>
 </form>

@@ -98,6 +98,36 @@ export async function openBankAccountTask(
 }
 
 /**
+ * Opens the ownership review of a customer's bank card (`approveUserCardTask`), once while undecided (a partial
+ * unique index backs it). The new task's id, or null when one is waiting already.
+ */
+export async function openCardTask(
+  db: DB,
+  subjectUserId: number,
+  userCardId: number,
+  payload: Record<string, unknown>,
+): Promise<number | null> {
+  const created = await db
+    .insertInto('tasks')
+    .values({
+      type: 'approveUserCardTask',
+      subjectUserId,
+      userCardId,
+      payload: JSON.stringify({ ...payload, userCardId }),
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['type', 'userCardId'])
+        // Literal, not bound: PostgreSQL matches the partial index by this predicate's text.
+        .where(sql<boolean>`user_card_id is not null and state in ('open', 'claimed')`)
+        .doNothing(),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return created?.id ?? null;
+}
+
+/**
  * Opens the staff task that makes a customer's requested Google Ads account (`makeGoogleAdsAccountTask`), once per
  * request (a unique index backs it). The new task's id, or null when it exists already.
  */

@@ -1,13 +1,18 @@
 /**
  * The one button that pays a request waiting for payment: «پرداخت از کیف پول» when the wallet covers it (the
  * request is paid at once and opens in My requests), otherwise «پرداخت آنلاین …» for the rest, on to the bank's
- * page. A request whose price expired shows the fresh price and pays only once the customer confirms it.
+ * page, with the card it is paid with (PayCardChoice). A request whose price expired shows the fresh price and pays
+ * only once the customer confirms it.
  */
 import { Box, Button, Callout, Flex, Text } from '@radix-ui/themes';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { components } from '../../../generated/api';
 import { formatRial } from '../../../shared/format';
 import { rialInWords } from '../../../shared/format/persian-words';
 import { usePayPurchase } from '../../lib/payments';
+import { userCardsQuery } from '../../lib/queries/cards';
+import { PayCardChoice } from './PayCardChoice';
 
 type Purchase = components['schemas']['Purchase'];
 
@@ -16,6 +21,14 @@ export const payLabel = (payable: number) =>
 
 export function PayAction({ purchase }: { purchase: Pick<Purchase, 'id' | 'payablePrice'> }) {
   const { paying, error, freshQuote, pay, dismissQuote } = usePayPurchase(purchase.id);
+  const online = purchase.payablePrice > 0;
+  const cards = useQuery({ ...userCardsQuery, enabled: online });
+  const [chosenId, setChosenId] = useState<number | null>(null);
+  const verified = (cards.data?.items ?? []).filter((c) => c.state === 'verified');
+  const chosen = verified.find((c) => c.id === chosenId) ?? (verified.length === 1 ? verified[0] : undefined);
+  const cardId = online && chosen ? chosen.id : null;
+  // The gateway takes only a named card: no payment before one is chosen.
+  const needsChoice = online && (cards.isPending || (cards.data?.gatewayNeedsCard === true && !chosen));
 
   if (freshQuote) {
     return (
@@ -58,7 +71,8 @@ export function PayAction({ purchase }: { purchase: Pick<Purchase, 'id' | 'payab
               size="3"
               color="orange"
               loading={paying}
-              onClick={() => void pay(freshQuote.quoteId)}
+              disabled={freshQuote.payablePrice > 0 && needsChoice}
+              onClick={() => void pay(freshQuote.quoteId, cardId)}
               data-testid="confirm-fresh-quote"
             >
               {freshQuote.payablePrice > 0 ? 'تایید قیمت تازه و پرداخت آنلاین' : 'تایید قیمت تازه و پرداخت از کیف پول'}
@@ -79,10 +93,24 @@ export function PayAction({ purchase }: { purchase: Pick<Purchase, 'id' | 'payab
           <Callout.Text>{error}</Callout.Text>
         </Callout.Root>
       )}
-      <Button size="3" loading={paying} onClick={() => void pay()} data-testid="pay-purchase">
+      {online && (
+        <PayCardChoice
+          cards={cards.data}
+          loading={cards.isPending}
+          chosen={chosen}
+          onChoose={(id) => setChosenId(id)}
+        />
+      )}
+      <Button
+        size="3"
+        loading={paying}
+        disabled={needsChoice}
+        onClick={() => void pay(null, cardId)}
+        data-testid="pay-purchase"
+      >
         {payLabel(purchase.payablePrice)}
       </Button>
-      {purchase.payablePrice > 0 && (
+      {online && (
         <Text size="1" color="gray">
           برای پرداخت به صفحه امن درگاه بانک می‌روید و پس از پرداخت به همین‌جا بازمی‌گردید.
         </Text>

@@ -23,6 +23,7 @@ import {
 import type { NationalCodeInquiry } from '../../components/form-engine/widgets/NationalCodeWidget';
 import { showSnackbar } from '../../components/shell/snackbar';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
+import { CardsSection } from './CardsSection';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { loadUser, type User, userAtom } from '../../lib/session';
 
@@ -174,45 +175,48 @@ export default function ProfilePage() {
   if (!user) return <SignInPrompt />;
   const verified = user.approvedLevel >= 1;
   return (
-    <Card size="3" style={{ maxWidth: 'min(800px, 90vw)', marginInline: 'auto' }} data-testid="profile">
-      <Flex align="center" justify="between" mb="3" gap="2" wrap="wrap">
-        <Heading size="5">پروفایل من</Heading>
-        <Badge
-          size="2"
-          color={verified ? 'green' : user.profileReviewPending ? 'blue' : 'orange'}
-          data-testid="profile-status"
-        >
-          {verified ? 'هویت تایید شده' : user.profileReviewPending ? 'در انتظار بررسی' : 'تایید نشده'}
-        </Badge>
-      </Flex>
-      {user.profileRejectionReason && !verified && (
-        <Callout.Root color="red" mb="3" data-testid="rejection-reason">
-          <Callout.Text>پروفایل شما رد شد: {user.profileRejectionReason}</Callout.Text>
-        </Callout.Root>
-      )}
-      {user.profileReviewPending && !verified && (
-        <Callout.Root color="blue" mb="3">
-          <Callout.Text>اطلاعات شما ثبت شده و در انتظار بررسی کارشناسان است.</Callout.Text>
-        </Callout.Root>
-      )}
-      {verified && (
-        <Callout.Root color="green" mb="3">
-          <Callout.Text>هویت شما تایید شده است و اطلاعات پروفایل دیگر قابل ویرایش نیست.</Callout.Text>
-        </Callout.Root>
-      )}
-      {!verified && !acknowledged ? (
-        <Callout.Root color="orange" data-testid="unverified-warning">
-          <Callout.Text>
-            هویت شما هنوز تایید نشده است. اطلاعات را دقیقا مطابق کارت ملی وارد کنید؛ پس از تایید، امکان ویرایش آن وجود
-            ندارد و پرداخت فقط با کارت بانکی خودتان پذیرفته می‌شود.
-          </Callout.Text>
-          <Button mt="2" onClick={() => setAcknowledged(true)} data-testid="i-understand">
-            متوجه شدم
-          </Button>
-        </Callout.Root>
-      ) : (
-        <ProfileEditor key={`${user.id}-${user.approvedLevel}-${user.nationalCardImageAddress}`} user={user} />
-      )}
-    </Card>
+    <Flex direction="column" gap="4">
+      <Card size="3" style={{ maxWidth: 'min(800px, 90vw)', marginInline: 'auto' }} data-testid="profile">
+        <Flex align="center" justify="between" mb="3" gap="2" wrap="wrap">
+          <Heading size="5">پروفایل من</Heading>
+          <Badge
+            size="2"
+            color={verified ? 'green' : user.profileReviewPending ? 'blue' : 'orange'}
+            data-testid="profile-status"
+          >
+            {verified ? 'هویت تایید شده' : user.profileReviewPending ? 'در انتظار بررسی' : 'تایید نشده'}
+          </Badge>
+        </Flex>
+        {user.profileRejectionReason && !verified && (
+          <Callout.Root color="red" mb="3" data-testid="rejection-reason">
+            <Callout.Text>پروفایل شما رد شد: {user.profileRejectionReason}</Callout.Text>
+          </Callout.Root>
+        )}
+        {user.profileReviewPending && !verified && (
+          <Callout.Root color="blue" mb="3">
+            <Callout.Text>اطلاعات شما ثبت شده و در انتظار بررسی کارشناسان است.</Callout.Text>
+          </Callout.Root>
+        )}
+        {verified && (
+          <Callout.Root color="green" mb="3">
+            <Callout.Text>هویت شما تایید شده است و اطلاعات پروفایل دیگر قابل ویرایش نیست.</Callout.Text>
+          </Callout.Root>
+        )}
+        {!verified && !acknowledged ? (
+          <Callout.Root color="orange" data-testid="unverified-warning">
+            <Callout.Text>
+              هویت شما هنوز تایید نشده است. اطلاعات را دقیقا مطابق کارت ملی وارد کنید؛ پس از تایید، امکان ویرایش آن وجود
+              ندارد و پرداخت فقط با کارت بانکی خودتان پذیرفته می‌شود.
+            </Callout.Text>
+            <Button mt="2" onClick={() => setAcknowledged(true)} data-testid="i-understand">
+              متوجه شدم
+            </Button>
+          </Callout.Root>
+        ) : (
+          <ProfileEditor key={`${user.id}-${user.approvedLevel}-${user.nationalCardImageAddress}`} user={user} />
+        )}
+      </Card>
+      <CardsSection />
+    </Flex>
   );
 }

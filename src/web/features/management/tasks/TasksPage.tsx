@@ -6,6 +6,7 @@ import type { components } from '../../../../generated/api';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
 import { api, call } from '../../../lib/api-client';
 import { BankAccountReviewDialog } from './BankAccountReviewDialog';
+import { CardReviewDialog } from './CardReviewDialog';
 import { FULFILMENT_TASK_TYPES } from '../../../lib/queries/fulfilment';
 import { FulfilmentDialog } from './FulfilmentDialog';
 import { GoogleAdsChargeDialog, MakeGoogleAdsAccountDialog } from './GoogleAdsTaskDialogs';
@@ -16,11 +17,15 @@ import { ToneBadge } from '../../../components/ToneBadge';
 
 type TaskType = components['schemas']['TaskType'];
 
-/** Current tasks with their type colours; a profile-approval or bank-account ownership task opens its review dialog. */
+/**
+ * Current tasks with their type colours; a profile-approval, bank-account or card ownership task opens its review
+ * dialog.
+ */
 export default function TasksPage() {
   const [openTask, setOpenTask] = useState<number | null>(null);
   const [openFulfilment, setOpenFulfilment] = useState<number | null>(null);
   const [openBankTask, setOpenBankTask] = useState<number | null>(null);
+  const [openCardTask, setOpenCardTask] = useState<number | null>(null);
   const [openMakeAccount, setOpenMakeAccount] = useState<number | null>(null);
   const [openCharge, setOpenCharge] = useState<number | null>(null);
   const [refreshKey, setRefreshKey] = useState(0);
@@ -60,10 +65,18 @@ export default function TasksPage() {
               >
                 انجام
               </Button>
-            ) : row.type === 'approveProfileAsL1Task' || row.type === 'approveUbaOwnerTask' ? (
+            ) : row.type === 'approveProfileAsL1Task' ||
+              row.type === 'approveUbaOwnerTask' ||
+              row.type === 'approveUserCardTask' ? (
               <Button
                 size="1"
-                onClick={() => (row.type === 'approveUbaOwnerTask' ? setOpenBankTask : setOpenTask)(Number(row.id))}
+                onClick={() =>
+                  (row.type === 'approveUbaOwnerTask'
+                    ? setOpenBankTask
+                    : row.type === 'approveUserCardTask'
+                      ? setOpenCardTask
+                      : setOpenTask)(Number(row.id))
+                }
                 data-testid={`open-task-${String(row.id)}`}
               >
                 بررسی
@@ -76,6 +89,13 @@ export default function TasksPage() {
         taskId={openBankTask}
         onClose={(changed) => {
           setOpenBankTask(null);
+          if (changed) setRefreshKey((k) => k + 1);
+        }}
+      />
+      <CardReviewDialog
+        taskId={openCardTask}
+        onClose={(changed) => {
+          setOpenCardTask(null);
           if (changed) setRefreshKey((k) => k + 1);
         }}
       />
