@@ -3,7 +3,8 @@
  * address, at 390x844 and 1366x768, as a guest, a customer with a paid request, a receipt and a deposit, and the
  * administrator; with the drawer open once per role and size. Fails on any Latin digit in visible text outside
  * the one list of exceptions (shared/format/latin.ts: inputs, and elements marked Latin by nature), naming the
- * route and the text.
+ * route and the text. The same walk finds the test instance's banner (decision 023: these servers take payments at
+ * the sandbox bank) on every one of those pages, at both sizes and for every role.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +102,7 @@ describe('Persian digits on every screen', () => {
           await tab.go(address);
           const seen = await latinDigits(page);
           for (const text of seen.found) problems.push(`${address} → ${text}`);
+          if (!(await page.locator('#test-instance-banner').isVisible())) problems.push(`${address} → no test banner`);
           persian += seen.persian;
         }
         // The drawer, once, on the home page.
