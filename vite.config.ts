@@ -5,6 +5,7 @@ import { chunkReport } from './build/chunk-report';
 import { precompressDir } from './build/compress';
 import { fontPreload } from './build/font-preload';
 import { lazyMarkdown } from './build/lazy-markdown';
+import { writePageRoutes } from './build/page-routes';
 import { writeFormValidators } from './build/form-validators';
 import { prerenderPages } from './build/prerender';
 import { radixIconsPerFile } from './build/radix-icons-per-file';
@@ -27,7 +28,7 @@ export default defineConfig({
     chunkReport(import.meta.dirname),
     {
       // After the bundle is written: each desk's precompiled form validators (build/form-validators.ts), the entry
-      // stylesheet trimmed to the rules the scripts can use (build/trim-stylesheet.ts), the public pages
+      // stylesheet trimmed to the rules the scripts can use (build/trim-stylesheet.ts), the route paths (build/page-routes.ts), the public pages
       // prerendered (build/prerender.ts), then a brotli and a gzip copy of every text file (build/compress.ts).
       name: 'arzpay-postbuild',
       apply: 'build',
@@ -48,6 +49,7 @@ export default defineConfig({
           if (buildFailed || this.environment?.config.consumer === 'server') return;
           const outDir = path.resolve(this.environment.config.root, this.environment.config.build.outDir);
           writeFormValidators(import.meta.dirname, outDir);
+          writePageRoutes(outDir);
           trimEntryStylesheets(outDir);
           await prerenderPages(import.meta.dirname, outDir);
           precompressDir(outDir);

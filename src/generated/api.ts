@@ -1046,6 +1046,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/findDepositCustomer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The customer a plain deposit (payOffline without a token) goes to, by mobile number, with the wallet balance now, so staff see whose wallet they credit before confirming. 404 when no customer has the number. */
+        post: operations["findDepositCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/googleAdsAccountCrDone": {
         parameters: {
             query?: never;
@@ -1587,6 +1604,23 @@ export interface paths {
         put?: never;
         /** Third parties we pay on customers' behalf */
         post: operations["searchThirdParties"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchUnconfirmedPayments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Manual order completion (SPEC): online payments that reached the bank but never came back confirmed while their request still waits for payment, oldest first, with the token payOffline settles one by. Search in the customer's name, mobile number and national code (a number also finds the request). */
+        post: operations["searchUnconfirmedPayments"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2319,6 +2353,12 @@ export interface components {
                 total: number;
             };
         };
+        DepositCustomer: {
+            balance: components["schemas"]["Rial"];
+            mobileNo: string;
+            name: string;
+            userId: components["schemas"]["UserId"];
+        };
         /** @description The desk's form fields, nested as its form allows (lists and groups, at most four levels, 50 items a list, 40 fields a group); the server validates them against the desk's own form schema */
         DeskFormInput: {
             quoteId?: string;
@@ -2501,6 +2541,18 @@ export interface components {
             onlineProformaId: components["schemas"]["Id64"];
             /** @enum {string} */
             state: "new" | "pending" | "settled" | "cancelled" | "failed" | "cardMismatch";
+        };
+        OpenOnlinePayment: {
+            amount: components["schemas"]["Rial"];
+            /** Format: date-time */
+            createdAt: string;
+            customerName: string;
+            deskTitle: string;
+            mobileNo: string | null;
+            onlineProformaId: components["schemas"]["Id64"];
+            purchaseId: components["schemas"]["Id64"];
+            /** @description What payOffline takes as onlineProformaToken */
+            token: string;
         };
         PaymentMethod: {
             groupId: components["schemas"]["Id32"];
@@ -3033,6 +3085,13 @@ export interface components {
                 }[];
                 total: number;
             };
+            /** @description The other queues of waiting work, each for those holding the action that works it: withdrawals waiting to be paid (manageWithdrawals), online payments never confirmed whose request still waits, to complete by hand (manageCollections) */
+            queues: {
+                count: components["schemas"]["Count"];
+                /** @enum {string} */
+                identifier: "withdrawals" | "unconfirmedPayments";
+                title: string;
+            }[];
             taskTypes: {
                 color: string;
                 identifier: string;
@@ -4807,6 +4866,35 @@ export interface operations {
             };
         };
     };
+    findDepositCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    customerMobileNo: components["schemas"]["MobileNo"];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The customer and their balance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["DepositCustomer"];
+                    };
+                };
+            };
+        };
+    };
     googleAdsAccountCrDone: {
         parameters: {
             query?: never;
@@ -5683,6 +5771,36 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
                             items: components["schemas"]["ThirdParty"][];
+                            total: components["schemas"]["Count"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchUnconfirmedPayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SearchQuery"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Unconfirmed online payments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["OpenOnlinePayment"][];
                             total: components["schemas"]["Count"];
                         };
                     };

@@ -71,7 +71,10 @@ import { seedSystemParameters } from './modules/settings/service';
 import { scheduleCleanup } from './modules/storage/cleanup';
 import { Storage } from './modules/storage/storage';
 import { taskHandlers } from './modules/tasks/handlers';
-import { waitingWorkHandlers } from './modules/tasks/waiting-work';
+import { waitingWorkHandlers, type WorkQueue } from './modules/tasks/waiting-work';
+import { loadPageRoutes } from './http/page-routes';
+import { countUnconfirmedPayments, manualCompletionHandlers } from './modules/payments/manual-completion';
+import { countRequestedWithdrawals } from './modules/bank-accounts/waiting-withdrawals';
 import { LiveEvents } from './realtime/events';
 import { attachRealtime, type Peers } from './realtime/server';
 import { hasSignedInHint } from '../shared/signed-in-hint';
@@ -141,6 +144,22 @@ const FASTIFY_ERROR_MESSAGES: Record<string, MessageKey> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'http.badRequest',
 };
 
+/** The queues of waiting work the staff home counts besides tasks and paid requests (modules/tasks/waiting-work). */
+const WORK_QUEUES: readonly WorkQueue[] = [
+  {
+    identifier: 'withdrawals',
+    title: 'برداشت‌های در انتظار واریز',
+    action: 'manageWithdrawals',
+    count: countRequestedWithdrawals,
+  },
+  {
+    identifier: 'unconfirmedPayments',
+    title: 'پرداخت‌های تاییدنشده برای تکمیل دستی',
+    action: 'manageCollections',
+    count: countUnconfirmedPayments,
+  },
+];
+
 /**
  * Whether an unknown path may be a page of the web app, which its router resolves from index.html. API and
  * storage paths are not, nor assets: anything under /assets/ or whose last segment has a file extension
@@ -177,6 +196,8 @@ function installErrorHandling(
   pages: Map<string, string>,
   /** While the sandbox bank is the gateway: each page with the test instance's banner (http/test-instance.ts). */
   marked: ((file: string) => MarkedPage) | null,
+  /** Whether a path is a route of the web app (http/page-routes.ts); any other answers its page with 404. */
+  isKnownPage: ((pathname: string) => boolean) | null = null,
 ): void {
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
@@ -211,6 +232,7 @@ function installErrorHandling(
       const prerendered = pages.get(pathname);
       const file = prerendered && !hasSignedInHint(request.headers.cookie) ? prerendered : 'index.html';
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+      if (isKnownPage && !isKnownPage(pathname)) reply.status(404);
       if (!marked) {
         if (prerendered) reply.header('vary', 'Cookie');
         return reply.sendFile(file);
@@ -405,6 +427,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     webIndex,
     webIndex ? prerenderedPages(config.webDir) : new Map(),
     webIndex && config.payments.gateway === 'sandbox' ? markedPages(config.webDir) : null,
+    webIndex ? loadPageRoutes(config.webDir) : null,
   );
 
   // The live catalogue: the files under schemas/ (watched) and the versions staff published (decision 014).
@@ -475,6 +498,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     cipher,
     log: fastify.log,
   });
+  const deskTitle = (desk: string) => catalogue.deskForm(desk)?.desk.title ?? desk;
   const handlers: Handlers = {
     getHealth: async () => ({ result: true, msg: '', data: { database: database.kind } }),
     ...catalogueHandlers(db, {
@@ -514,7 +538,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }),
     ...paymentHandlers(payments, (request) => config.payments.publicUrl ?? `${request.protocol}://${request.host}`),
     ...collectionHandlers(db, payments, gateway),
-    ...waitingWorkHandlers(db, (desk) => catalogue.deskForm(desk)?.desk.title ?? desk),
+    ...waitingWorkHandlers(db, deskTitle, WORK_QUEUES),
+    ...manualCompletionHandlers(db, deskTitle),
     ...fulfilmentHandlers(fulfilment, db),
     ...googleAdsHandlers(db, live, googleAds, fulfilment),
     ...catalogueEditorHandlers(db, catalogueSource, (kind, document) => formValidators.rememberDraft(kind, document)),

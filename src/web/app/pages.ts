@@ -11,7 +11,6 @@ const Dashboard = lazyPage(() => import('../features/dashboard/DashboardPage'));
 const Services = lazyPage(() => import('../features/catalogue/ServicesPage'));
 const Desk = lazyPage(() => import('../features/catalogue/DeskPage'));
 const Terms = lazyPage(() => import('../features/terms/TermsPage'));
-const Testaki = lazyPage(() => import('../features/errors/TestakiPage'));
 const Login = lazyPage(() => import('../features/auth/LoginPage'));
 const Profile = lazyPage(() => import('../features/profile/ProfilePage'));
 const Account = lazyPage(() => import('./MyAccountPage'));
@@ -22,6 +21,7 @@ const Currencies = lazyPage(() => import('../features/management/currencies/Curr
 const Requests = lazyPage(() => import('../features/management/RequestsPage'));
 const Customers = lazyPage(() => import('../features/management/CustomersPage'));
 const Collections = lazyPage(() => import('../features/management/collections/CollectionsPage'));
+const ManualCompletion = lazyPage(() => import('../features/management/collections/ManualCompletionPage'));
 const CurrencyPayments = lazyPage(() => import('../features/management/currency-payments/CurrencyPaymentsPage'));
 const CustomerWallet = lazyPage(() => import('../features/wallet/CustomerWalletPage'));
 const Management = lazyPage(() => import('../features/management/ManagementHomePage'));
@@ -49,6 +49,7 @@ export const PAGES: Record<RouteName, ComponentType> = {
   requests: Requests,
   customers: Customers,
   collections: Collections,
+  manualOrderCompletion: ManualCompletion,
   withdrawals: Withdrawals,
   bankAccounts: BankAccounts,
   currencyPayments: CurrencyPayments,
@@ -66,6 +67,5 @@ export const PAGES: Record<RouteName, ComponentType> = {
   termsAndConditions: Terms,
   services: Services,
   servicesCategory: Services,
-  testaki: Testaki,
   errors: ErrorPage,
 };

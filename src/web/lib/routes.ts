@@ -83,6 +83,13 @@ export const routes = [
     parent: 'management',
   },
   {
+    name: 'manualOrderCompletion',
+    path: '/management/manual-completion',
+    title: 'تکمیل دستی سفارش',
+    access: 'staff',
+    parent: 'management',
+  },
+  {
     name: 'withdrawals',
     path: '/management/withdrawals',
     title: 'برداشت‌ها',
@@ -189,7 +196,6 @@ export const routes = [
     access: 'public',
     parent: 'services',
   },
-  { name: 'testaki', path: '/testaki', title: 'صفحه آزمایشی', access: 'public', parent: 'dashboard' },
   { name: 'errors', path: '/errors', title: 'خطا', access: 'public', parent: 'dashboard' },
 ] as const satisfies readonly RouteDef[];
 

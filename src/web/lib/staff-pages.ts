@@ -16,7 +16,10 @@ export interface StaffPage {
   title: string;
 }
 
-/** The staff screens in drawer order (SPEC section 2). Manual completion records a collection against an order. */
+/**
+ * The staff screens in drawer order (SPEC section 2). Manual completion settles a request whose online payment never
+ * came back confirmed, by the collection that arrived outside the gateway; «دریافت‌ها» lists every collection.
+ */
 export const STAFF_PAGES: readonly StaffPage[] = [
   { menu: 'tasks', route: 'tasks', title: 'کارهای جاری' },
   { menu: 'authorizationUsers', route: 'authorizationUsers', title: 'کاربران' },
@@ -29,7 +32,7 @@ export const STAFF_PAGES: readonly StaffPage[] = [
   { menu: 'currencyPayments', route: 'currencyPayments', title: 'پرداخت‌های ارزی' },
   { menu: 'withdrawals', route: 'withdrawals', title: 'برداشت‌ها' },
   { menu: 'bankAccounts', route: 'bankAccounts', title: 'حساب‌های بانکی برای تایید' },
-  { menu: 'manualOrderCompletion', route: 'collections', title: 'تکمیل دستی سفارش' },
+  { menu: 'manualOrderCompletion', route: 'manualOrderCompletion', title: 'تکمیل دستی سفارش' },
   { menu: 'googleMccAccounts', route: 'googleMccAccounts', title: 'پنل‌های مدیریت تبلیغات' },
   { menu: 'googleAdsAccounts', route: 'googleAdsAccounts', title: 'حساب‌های تبلیغاتی' },
   { menu: 'catalogue', route: 'catalogue', title: 'کاتالوگ میزها و فرم‌ها' },
@@ -43,4 +46,9 @@ export function staffPagesOf(access: AccessMenu): StaffPage[] {
 export function canOpenStaffRoute(access: AccessMenu, route: string): boolean {
   const pages = staffPagesOf(access);
   return route === 'management' ? pages.length > 0 : pages.some((page) => page.route === route);
+}
+
+/** Where someone lands after logging in with nowhere asked for: staff on their waiting work, customers home. */
+export function landingPath(access: AccessMenu): string {
+  return staffPagesOf(access).length > 0 ? '/management' : '/';
 }

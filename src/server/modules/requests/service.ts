@@ -469,7 +469,8 @@ export class RequestService {
       .leftJoin('formVersions', 'formVersions.hash', 'purchases.formVersion');
     if (filter.userId !== undefined) q = q.where('purchases.userId', '=', filter.userId);
     if (filter.ids) q = q.where('purchases.id', 'in', filter.ids);
-    if (filter.state) q = q.where('purchases.state', '=', filter.state);
+    // One state, or several separated by commas (the staff home's «paid,inProgress»: paid and not yet fulfilled).
+    if (filter.state) q = q.where('purchases.state', 'in', filter.state.split(','));
     if (filter.desk) q = q.where('purchases.desk', '=', filter.desk);
     if (filter.search) {
       const term = filter.search.trim();

@@ -1,7 +1,9 @@
 /**
  * What is waiting for staff (the staff home): open tasks per type with the type's colour, for the types this
  * person's actions open, and the paid requests nobody has fulfilled yet with how long each has waited, for those
- * who may see customers' requests (viewRequests) or carry them out (manageCurrencyPayments).
+ * who may see customers' requests (viewRequests) or carry them out (manageCurrencyPayments); and the count of each
+ * other queue of work (withdrawals to pay, payments to complete by hand…) for those whose action works it. The
+ * queues are handed in at composition (app.ts), so this module imports none of the modules that own them.
  */
 import { type Kysely, sql } from 'kysely';
 import type { components } from '../../../generated/api';
@@ -13,6 +15,15 @@ import { nameOrMobile } from '../identity/users-store';
 
 type WaitingWork = components['schemas']['WaitingWork'];
 
+/** A queue of waiting work besides tasks and paid requests: who works it, and how many items wait in it. */
+export interface WorkQueue {
+  identifier: WaitingWork['queues'][number]['identifier'];
+  title: string;
+  /** The staff action that works the queue; only its holders see the count. */
+  action: string;
+  count: (db: Kysely<Database>) => Promise<number>;
+}
+
 /** Paid requests not yet fulfilled: their money is reserved and a currency payment is owed. */
 const UNFULFILLED = ['paid', 'inProgress'];
 const OLDEST_SHOWN = 20;
@@ -23,6 +34,7 @@ export async function waitingWork(
   db: Kysely<Database>,
   principal: Principal,
   deskTitle: (desk: string) => string,
+  queues: readonly WorkQueue[] = [],
 ): Promise<WaitingWork> {
   const counts = await db
     .selectFrom('tasks')
@@ -39,8 +51,14 @@ export async function waitingWork(
       openCount: counts.find((c) => c.type === t.identifier)?.n ?? 0,
     }));
 
+  const queueCounts = await Promise.all(
+    queues
+      .filter((q) => principal.isStaff && principal.actions.has(q.action))
+      .map(async (q) => ({ identifier: q.identifier, title: q.title, count: await q.count(db) })),
+  );
+
   if (!SEES_PAID_REQUESTS.some((action) => principal.isStaff && principal.actions.has(action))) {
-    return { taskTypes: tasks, paidRequests: { total: 0, items: [] } };
+    return { taskTypes: tasks, queues: queueCounts, paidRequests: { total: 0, items: [] } };
   }
   const paid = db.selectFrom('purchases as p').where('p.state', 'in', UNFULFILLED);
   const [total, oldest] = await Promise.all([
@@ -69,6 +87,7 @@ export async function waitingWork(
   ]);
   return {
     taskTypes: tasks,
+    queues: queueCounts,
     paidRequests: {
       total: total.n,
       items: oldest.map((r) => ({
@@ -89,8 +108,9 @@ export async function waitingWork(
 export function waitingWorkHandlers(
   db: Kysely<Database>,
   deskTitle: (desk: string) => string,
+  queues: readonly WorkQueue[] = [],
 ): Pick<Handlers, 'fetchWaitingWork'> {
   return {
-    fetchWaitingWork: async ({ principal }) => ok(await waitingWork(db, principal!, deskTitle)),
+    fetchWaitingWork: async ({ principal }) => ok(await waitingWork(db, principal!, deskTitle, queues)),
   };
 }

@@ -11,6 +11,16 @@ import { pathOf } from '../../lib/routes';
 import { ToneBadge } from '../../components/ToneBadge';
 
 type PaidRequest = WaitingWork['paidRequests']['items'][number];
+type Queue = WaitingWork['queues'][number];
+
+/** The states of a paid request nobody has fulfilled yet: what the paid-requests table counts. */
+const UNFULFILLED_STATES = 'paid,inProgress';
+
+/** Where each queue's count leads: the list of exactly what it counts. */
+const QUEUE_PATH: Record<Queue['identifier'], string> = {
+  withdrawals: `${pathOf('withdrawals')}?state=requested`,
+  unconfirmedPayments: pathOf('manualOrderCompletion'),
+};
 
 /** How long a paid request has waited, in Persian words of days, hours or minutes. */
 function waited(seconds: number): string {
@@ -23,7 +33,21 @@ function waited(seconds: number): string {
 }
 
 const paidColumns: Array<Column<PaidRequest>> = [
-  { key: 'id', title: 'شماره', cell: (r) => <span className="ltr">{formatNumber(r.id)}</span> },
+  {
+    key: 'id',
+    title: 'شماره',
+    cell: (r) => (
+      <RadixLink asChild>
+        <Link
+          to={`${pathOf('requests')}?open=${r.id}`}
+          aria-label={`درخواست شماره ${formatNumber(r.id)}`}
+          data-testid={`waiting-request-${r.id}`}
+        >
+          <span className="ltr">{formatNumber(r.id)}</span>
+        </Link>
+      </RadixLink>
+    ),
+  },
   { key: 'customer', title: 'مشتری', cell: (r) => r.customerName },
   { key: 'desk', title: 'خدمت', cell: (r) => r.deskTitle, hideOnMobile: true },
   {
@@ -44,7 +68,11 @@ const paidColumns: Array<Column<PaidRequest>> = [
   },
 ];
 
-/** What is waiting: open tasks per type in the type's colour, and the paid requests nobody has fulfilled yet. */
+/**
+ * What is waiting: open tasks per type in the type's colour, the other queues (withdrawals to pay, payments to
+ * complete by hand), and the paid requests nobody has fulfilled yet. Each count opens the list of what it counts,
+ * and each paid request opens that request.
+ */
 function WaitingWorkPanel({ seesRequests }: { seesRequests: boolean }) {
   const work = useQuery(waitingWorkQuery);
   return (
@@ -56,10 +84,19 @@ function WaitingWorkPanel({ seesRequests }: { seesRequests: boolean }) {
         <Flex gap="2" wrap="wrap" data-testid="waiting-task-types">
           {(work.data?.taskTypes ?? []).map((t) => (
             <RadixLink asChild key={t.identifier} underline="none">
-              <Link to={pathOf('tasks')} data-testid={`waiting-${t.identifier}`}>
+              <Link to={`${pathOf('tasks')}?type=${t.identifier}`} data-testid={`waiting-${t.identifier}`}>
                 <ToneBadge size="2" tone={t.color}>
                   {t.title}: {formatNumber(t.openCount)}
                 </ToneBadge>
+              </Link>
+            </RadixLink>
+          ))}
+          {(work.data?.queues ?? []).map((q) => (
+            <RadixLink asChild key={q.identifier} underline="none">
+              <Link to={QUEUE_PATH[q.identifier]} data-testid={`waiting-${q.identifier}`}>
+                <Badge size="2" color={q.count > 0 ? 'orange' : 'gray'}>
+                  {q.title}: {formatNumber(q.count)}
+                </Badge>
               </Link>
             </RadixLink>
           ))}
@@ -67,9 +104,11 @@ function WaitingWorkPanel({ seesRequests }: { seesRequests: boolean }) {
         {/* The server lists paid requests only to those who may see or carry them out. */}
         {seesRequests && (
           <>
-            <Text size="2" weight="medium">
-              درخواست‌های پرداخت‌شده در انتظار انجام ({formatNumber(work.data?.paidRequests.total ?? 0)})
-            </Text>
+            <RadixLink asChild size="2" weight="medium">
+              <Link to={`${pathOf('requests')}?state=${UNFULFILLED_STATES}`} data-testid="waiting-paid-requests-all">
+                درخواست‌های پرداخت‌شده در انتظار انجام ({formatNumber(work.data?.paidRequests.total ?? 0)})
+              </Link>
+            </RadixLink>
             <TableView
               columns={paidColumns}
               rows={work.data?.paidRequests.items ?? []}

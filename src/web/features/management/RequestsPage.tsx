@@ -3,12 +3,15 @@
  * «جزئیات» opens one with its price, fields and state history (the reasons staff gave), and for a paid request
  * still waiting for a decision, «انجام درخواست» opens the same dialog as its task in the queue (claiming the task):
  * a Google Ads recharge the charge dialog, for staff holding manageGoogleAds; any other request the fulfilment
- * dialog, for staff holding manageCurrencyPayments.
+ * dialog, for staff holding manageCurrencyPayments. The staff home links here narrowed to the states it counts
+ * (`?state=paid,inProgress`) or with one request open (`?open=<id>`).
  */
 import { Box, Button, Card, Dialog, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { useState } from 'react';
+import { Cross2Icon } from '@radix-ui/react-icons';
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import requests from '../../../../schemas/tables/requests.json';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
 import { Fields } from '../../components/FieldsView';
@@ -17,6 +20,7 @@ import { StateHistory } from '../../components/payments/StateHistory';
 import { LoadError } from '../../components/states/LoadError';
 import { canAtom } from '../../lib/policy';
 import { staffPurchaseQuery } from '../../lib/queries/fulfilment';
+import { purchaseStatesQuery } from '../../lib/queries/purchases';
 import { CHARGE_TASK } from '../../lib/queries/google-ads';
 import { FulfilmentDialog } from './tasks/FulfilmentDialog';
 import { GoogleAdsChargeDialog } from './tasks/GoogleAdsTaskDialogs';
@@ -81,9 +85,40 @@ function RequestBody({ purchaseId, onFulfil }: { purchaseId: number; onFulfil: (
   );
 }
 
+/** The states the list is narrowed to (`?state=paid,inProgress`, from the staff home), with a way back to all. */
+function StateFilter({ states, onClear }: { states: string[]; onClear: () => void }) {
+  const all = useQuery(purchaseStatesQuery);
+  return (
+    <Flex gap="2" align="center" wrap="wrap" data-testid="requests-state-filter">
+      <Text size="2">فقط درخواست‌های در وضعیت:</Text>
+      {states.map((state) => {
+        const known = all.data?.items.find((s) => s.identifier === state);
+        return (
+          <ToneBadge key={state} size="2" tone={known?.color ?? '#757575'}>
+            {known?.title ?? state}
+          </ToneBadge>
+        );
+      })}
+      <Button size="1" variant="ghost" onClick={onClear} data-testid="requests-state-filter-clear">
+        <Cross2Icon /> همهٔ درخواست‌ها
+      </Button>
+    </Flex>
+  );
+}
+
 export default function RequestsPage() {
   const queryClient = useQueryClient();
-  const [opened, setOpened] = useState<number | null>(null);
+  // The staff home links here narrowed to some states, or to one request opened (`?open=<id>`).
+  const [params, setParams] = useSearchParams();
+  const stateParam = params.get('state') ?? '';
+  const openParam = Number(params.get('open'));
+  const [opened, setOpened] = useState<number | null>(
+    Number.isSafeInteger(openParam) && openParam > 0 ? openParam : null,
+  );
+  const def = useMemo(
+    () => (stateParam ? { ...TABLE, source: { ...TABLE.source, params: { state: stateParam } } } : TABLE),
+    [stateParam],
+  );
   const [task, setTask] = useState<OpenTask | null>(null);
   const decided = (changed: boolean) => {
     setTask(null);
@@ -98,10 +133,22 @@ export default function RequestsPage() {
   return (
     <Flex direction="column" gap="3">
       <Heading size="6">{TABLE.title}</Heading>
+      {stateParam && (
+        <StateFilter
+          states={stateParam.split(',')}
+          onClear={() =>
+            setParams((p) => {
+              p.delete('state');
+              return p;
+            })
+          }
+        />
+      )}
       <Card size="2">
         <DataTable
-          def={TABLE}
-          refreshKey={refresh}
+          def={def}
+          narrowed={Boolean(stateParam)}
+          refreshKey={`${stateParam}#${refresh}`}
           stackOnMobile
           actions={(row) => (
             <Button
@@ -116,7 +163,21 @@ export default function RequestsPage() {
           )}
         />
       </Card>
-      <Dialog.Root open={opened !== null && task === null} onOpenChange={(o) => !o && setOpened(null)}>
+      <Dialog.Root
+        open={opened !== null && task === null}
+        onOpenChange={(o) => {
+          if (o) return;
+          setOpened(null);
+          if (params.has('open'))
+            setParams(
+              (p) => {
+                p.delete('open');
+                return p;
+              },
+              { replace: true },
+            );
+        }}
+      >
         <Dialog.Content maxWidth="min(720px, 94vw)" data-testid="staff-request-detail">
           <Dialog.Title>درخواست شماره {opened ?? ''}</Dialog.Title>
           <Dialog.Description size="2" color="gray" mb="3">

@@ -37,3 +37,10 @@ export const purchaseCountsQuery = {
     };
   },
 };
+
+/** The request states with their Persian titles and colours, in their order. */
+export const purchaseStatesQuery = {
+  queryKey: ['purchase', 'states'],
+  queryFn: () => call<{ items: PurchaseState[] }>(api.POST('/api/sys/searchPurchaseStates')),
+  staleTime: Infinity,
+};

@@ -4,8 +4,8 @@
  * the dialog stays open with the server's message when it refuses.
  */
 import { AlertDialog, Button, Callout, Flex, Text } from '@radix-ui/themes';
-import { type ReactNode, useId, useState } from 'react';
-import { digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { type ReactNode, useId } from 'react';
+import { useDialogAction } from '../../../components/useDialogAction';
 
 export function ConfirmDialog({
   open,
@@ -26,22 +26,10 @@ export function ConfirmDialog({
   onClose: () => void;
 }) {
   const descriptionId = useId();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-      onClose();
-    } catch (err) {
-      setError(digMessage(err) ?? FALLBACK_MESSAGE);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, run } = useDialogAction();
+  const confirm = () => void run(onConfirm, { done: onClose });
   return (
-    <AlertDialog.Root open={open} onOpenChange={(o) => !o && !busy && onClose()}>
+    <AlertDialog.Root open={open} onOpenChange={(o) => !o && busy === null && onClose()}>
       <AlertDialog.Content maxWidth="min(480px, 92vw)" aria-describedby={descriptionId}>
         <AlertDialog.Title>{title}</AlertDialog.Title>
         {/* Rich content (paragraphs, names) cannot sit in Description's <p>; it describes the dialog by id. */}
@@ -55,11 +43,11 @@ export function ConfirmDialog({
         )}
         <Flex gap="3" mt="4" justify="end" wrap="wrap">
           <AlertDialog.Cancel>
-            <Button variant="soft" color="gray" disabled={busy}>
+            <Button variant="soft" color="gray" disabled={busy !== null}>
               انصراف
             </Button>
           </AlertDialog.Cancel>
-          <Button color={color} loading={busy} onClick={() => void confirm()}>
+          <Button color={color} loading={busy !== null} onClick={confirm}>
             {confirmLabel}
           </Button>
         </Flex>

@@ -6,8 +6,9 @@ import passwordResetValidators from '../../../../../src/generated/form-validator
 import messages from '../../../../../schemas/messages/fa.json';
 import { DialogActions } from '../../../components/DialogActions';
 import { asEntryForm, type CrossFieldRule, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
-import { showSnackbar, USER_MODULE_TIMEOUT } from '../../../components/shell/snackbar';
-import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { USER_MODULE_TIMEOUT } from '../../../components/shell/snackbar';
+import { useDialogAction } from '../../../components/useDialogAction';
+import { api, call } from '../../../lib/api-client';
 import type { UserSummary } from './queries';
 
 const FORM = asEntryForm(passwordResetForm, passwordResetValidators);
@@ -18,25 +19,19 @@ const repeated: CrossFieldRule = (data) =>
 
 export function PasswordResetDialog({ user, onClose }: { user: UserSummary; onClose: () => void }) {
   const [data, setData] = useState<FormData>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useDialogAction();
 
   // The data the form submitted (checked by it), not the last state this dialog stored.
-  const save = async (submitted: FormData) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await call(
-        api.POST('/api/users/changePassword', { body: { id: user.id, password: String(submitted.password) } }),
-      );
-      showSnackbar('رمز عبور کاربر تغییر کرد و نشست‌های او پایان یافت.', 'green', USER_MODULE_TIMEOUT);
-      onClose();
-    } catch (err) {
-      setError(digMessage(err) ?? FALLBACK_MESSAGE);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = (submitted: FormData) =>
+    void run(
+      async () => {
+        await call(
+          api.POST('/api/users/changePassword', { body: { id: user.id, password: String(submitted.password) } }),
+        );
+        return 'رمز عبور کاربر تغییر کرد و نشست‌های او پایان یافت.';
+      },
+      { done: onClose, timeout: USER_MODULE_TIMEOUT },
+    );
 
   return (
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
@@ -50,10 +45,10 @@ export function PasswordResetDialog({ user, onClose }: { user: UserSummary; onCl
           idPrefix="reset"
           formData={data}
           onChange={setData}
-          onSubmit={(submitted) => void save(submitted)}
+          onSubmit={save}
           crossFieldErrors={repeated}
         >
-          <DialogActions error={error} busy={busy} submitLabel="تغییر رمز عبور" mt="3" />
+          <DialogActions error={error} busy={busy !== null} submitLabel="تغییر رمز عبور" mt="3" />
         </EntryForm>
       </Dialog.Content>
     </Dialog.Root>

@@ -5,14 +5,12 @@
  * waiting account's «بررسی مالکیت» opens its review task (the same dialog as the task queue, which claims it) to
  * approve the ownership or reject it with a reason the customer sees.
  */
-import { Button, Card, Flex, Heading, SegmentedControl, Text } from '@radix-ui/themes';
+import { Button, Card, Flex, Heading, SegmentedControl } from '@radix-ui/themes';
 import { useQueryClient } from '@tanstack/react-query';
-import { useAtomValue } from 'jotai';
 import { useMemo, useState } from 'react';
 import bankAccountsTable from '../../../../../schemas/tables/bankAccounts.json';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
-import { dateBound, JalaliDateInput } from '../../../components/date/JalaliDateInput';
-import { calendarAtom } from '../../../lib/calendar';
+import { DateRangeFilter, useDateRange } from '../../../components/date/DateRangeFilter';
 import { decorateBankAccounts } from '../../../lib/withdrawals';
 import { BankAccountReviewDialog } from '../tasks/BankAccountReviewDialog';
 
@@ -20,23 +18,17 @@ const TABLE = asTableDef(bankAccountsTable);
 type Ownership = 'waiting' | 'approved' | 'rejected' | 'all';
 
 export default function BankAccountsPage() {
-  const calendar = useAtomValue(calendarAtom);
   const queryClient = useQueryClient();
   const [ownership, setOwnership] = useState<Ownership>('waiting');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const range = useDateRange();
   const [refresh, setRefresh] = useState(0);
   const [taskId, setTaskId] = useState<number | null>(null);
 
   // The page's own filters ride on the table's source parameters; a change refetches.
   const def = useMemo(() => {
-    const params = {
-      ...(ownership !== 'all' ? { ownership } : {}),
-      ...(dateBound(from) ? { from: dateBound(from) } : {}),
-      ...(dateBound(to) ? { to: dateBound(to) } : {}),
-    };
+    const params = { ...(ownership !== 'all' ? { ownership } : {}), ...range.params };
     return { ...TABLE, source: { ...TABLE.source, params } };
-  }, [ownership, from, to]);
+  }, [ownership, range.params]);
   const refreshKey = `${JSON.stringify(def.source.params)}#${refresh}`;
 
   return (
@@ -56,18 +48,7 @@ export default function BankAccountsPage() {
       <Card size="2">
         <Flex direction="column" gap="3">
           <Flex gap="3" wrap="wrap" align="end">
-            <Flex direction="column" gap="1" style={{ minWidth: 150 }}>
-              <Text as="label" size="2" htmlFor="bank-accounts-from">
-                ثبت از تاریخ
-              </Text>
-              <JalaliDateInput id="bank-accounts-from" value={from} onChange={setFrom} calendar={calendar} />
-            </Flex>
-            <Flex direction="column" gap="1" style={{ minWidth: 150 }}>
-              <Text as="label" size="2" htmlFor="bank-accounts-to">
-                تا تاریخ
-              </Text>
-              <JalaliDateInput id="bank-accounts-to" value={to} onChange={setTo} calendar={calendar} />
-            </Flex>
+            <DateRangeFilter idPrefix="bank-accounts" range={range} fromLabel="ثبت از تاریخ" />
           </Flex>
           <DataTable
             narrowed={Object.keys(def.source.params).length > 0}

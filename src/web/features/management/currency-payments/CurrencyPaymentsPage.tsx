@@ -4,15 +4,13 @@
  * search, a date range in the chosen calendar and export; a row with a receipt image opens it («رسید»).
  */
 import { FileTextIcon } from '@radix-ui/react-icons';
-import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
-import { useAtomValue } from 'jotai';
+import { Button, Card, Flex, Heading } from '@radix-ui/themes';
 import { useMemo, useState } from 'react';
 import currencyPaymentsTable from '../../../../../schemas/tables/currencyPayments.json';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
-import { dateBound, JalaliDateInput } from '../../../components/date/JalaliDateInput';
+import { DateRangeFilter, useDateRange } from '../../../components/date/DateRangeFilter';
 import { showSnackbar } from '../../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { calendarAtom } from '../../../lib/calendar';
 
 const TABLE = asTableDef(currencyPaymentsTable);
 
@@ -38,18 +36,10 @@ function ReceiptButton({ path }: { path: string }) {
 }
 
 export default function CurrencyPaymentsPage() {
-  const calendar = useAtomValue(calendarAtom);
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const range = useDateRange();
 
   // The page's own filters ride on the table's source parameters; a change refetches.
-  const def = useMemo(() => {
-    const params = {
-      ...(dateBound(from) ? { from: dateBound(from) } : {}),
-      ...(dateBound(to) ? { to: dateBound(to) } : {}),
-    };
-    return { ...TABLE, source: { ...TABLE.source, params } };
-  }, [from, to]);
+  const def = useMemo(() => ({ ...TABLE, source: { ...TABLE.source, params: range.params } }), [range.params]);
   const refreshKey = JSON.stringify(def.source.params);
 
   return (
@@ -58,18 +48,7 @@ export default function CurrencyPaymentsPage() {
       <Card size="2">
         <Flex direction="column" gap="3">
           <Flex gap="3" wrap="wrap" align="end">
-            <Flex direction="column" gap="1" style={{ minWidth: 150 }}>
-              <Text as="label" size="2" htmlFor="currency-payments-from">
-                از تاریخ
-              </Text>
-              <JalaliDateInput id="currency-payments-from" value={from} onChange={setFrom} calendar={calendar} />
-            </Flex>
-            <Flex direction="column" gap="1" style={{ minWidth: 150 }}>
-              <Text as="label" size="2" htmlFor="currency-payments-to">
-                تا تاریخ
-              </Text>
-              <JalaliDateInput id="currency-payments-to" value={to} onChange={setTo} calendar={calendar} />
-            </Flex>
+            <DateRangeFilter idPrefix="currency-payments" range={range} />
           </Flex>
           <DataTable
             narrowed={Object.keys(def.source.params).length > 0}

@@ -8,7 +8,7 @@ import type { components } from '../../../../generated/api';
 import { formatIban } from '../../../../shared/iban';
 import { FormField } from '../../../components/FormField';
 import { DialogActions } from '../../../components/DialogActions';
-import { showSnackbar } from '../../../components/shell/snackbar';
+import { serverMessage, useDialogAction } from '../../../components/useDialogAction';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 
 type TaskData = {
@@ -25,9 +25,8 @@ export function BankAccountReviewDialog({
   onClose: (changed: boolean) => void;
 }) {
   const [data, setData] = useState<TaskData | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
+  const { busy, error, setError, run } = useDialogAction<'approve' | 'reject'>();
 
   useEffect(() => {
     if (taskId === null) return;
@@ -37,25 +36,19 @@ export function BankAccountReviewDialog({
     call<TaskData>(api.POST('/api/sys/fetchApproveUbaOwnerTaskData', { body: { taskId } }))
       .then(setData)
       .catch((e) => setError(digMessage(e) ?? FALLBACK_MESSAGE));
-  }, [taskId]);
+  }, [taskId, setError]);
 
-  const decide = async (kind: 'approve' | 'reject') => {
+  const decide = (kind: 'approve' | 'reject') => {
     if (taskId === null) return;
-    setBusy(kind);
-    setError(null);
-    try {
-      const result =
-        kind === 'approve'
-          ? await api.POST('/api/sys/approveUserBankAccountOwnership', { body: { taskId } })
-          : await api.POST('/api/sys/rejectUserBankAccountOwnership', { body: { taskId, reason: reason.trim() } });
-      if (result.error) throw result.error;
-      showSnackbar(result.data.msg, 'green');
-      onClose(true);
-    } catch (e) {
-      setError(digMessage(e) ?? FALLBACK_MESSAGE);
-    } finally {
-      setBusy(null);
-    }
+    void run(
+      () =>
+        serverMessage(
+          kind === 'approve'
+            ? api.POST('/api/sys/approveUserBankAccountOwnership', { body: { taskId } })
+            : api.POST('/api/sys/rejectUserBankAccountOwnership', { body: { taskId, reason: reason.trim() } }),
+        ),
+      { kind, done: () => onClose(true) },
+    );
   };
 
   return (
@@ -110,7 +103,7 @@ export function BankAccountReviewDialog({
                 variant="soft"
                 disabled={reason.trim().length < 3 || busy !== null}
                 loading={busy === 'reject'}
-                onClick={() => void decide('reject')}
+                onClick={() => decide('reject')}
                 data-testid="reject-uba"
               >
                 رد مالکیت
@@ -121,7 +114,7 @@ export function BankAccountReviewDialog({
               busy={busy === 'approve'}
               submitDisabled={busy !== null}
               submitLabel="تایید مالکیت"
-              onSubmit={() => void decide('approve')}
+              onSubmit={() => decide('approve')}
               submitTestId="approve-uba"
             />
           </Flex>

@@ -9,7 +9,7 @@ import type { components } from '../../../../generated/api';
 import { groupCardNumber } from '../../../../shared/cards/card-number';
 import { FormField } from '../../../components/FormField';
 import { DialogActions } from '../../../components/DialogActions';
-import { showSnackbar } from '../../../components/shell/snackbar';
+import { serverMessage, useDialogAction } from '../../../components/useDialogAction';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 
 type TaskData = {
@@ -21,9 +21,8 @@ type TaskData = {
 
 export function CardReviewDialog({ taskId, onClose }: { taskId: number | null; onClose: (changed: boolean) => void }) {
   const [data, setData] = useState<TaskData | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
+  const { busy, error, setError, run } = useDialogAction<'approve' | 'reject'>();
 
   useEffect(() => {
     if (taskId === null) return;
@@ -33,25 +32,19 @@ export function CardReviewDialog({ taskId, onClose }: { taskId: number | null; o
     call<TaskData>(api.POST('/api/sys/fetchApproveUserCardTaskData', { body: { taskId } }))
       .then(setData)
       .catch((e) => setError(digMessage(e) ?? FALLBACK_MESSAGE));
-  }, [taskId]);
+  }, [taskId, setError]);
 
-  const decide = async (kind: 'approve' | 'reject') => {
+  const decide = (kind: 'approve' | 'reject') => {
     if (taskId === null) return;
-    setBusy(kind);
-    setError(null);
-    try {
-      const result =
-        kind === 'approve'
-          ? await api.POST('/api/sys/approveUserCardOwnership', { body: { taskId } })
-          : await api.POST('/api/sys/rejectUserCardOwnership', { body: { taskId, reason: reason.trim() } });
-      if (result.error) throw result.error;
-      showSnackbar(result.data.msg, 'green');
-      onClose(true);
-    } catch (e) {
-      setError(digMessage(e) ?? FALLBACK_MESSAGE);
-    } finally {
-      setBusy(null);
-    }
+    void run(
+      () =>
+        serverMessage(
+          kind === 'approve'
+            ? api.POST('/api/sys/approveUserCardOwnership', { body: { taskId } })
+            : api.POST('/api/sys/rejectUserCardOwnership', { body: { taskId, reason: reason.trim() } }),
+        ),
+      { kind, done: () => onClose(true) },
+    );
   };
 
   return (
@@ -107,7 +100,7 @@ export function CardReviewDialog({ taskId, onClose }: { taskId: number | null; o
                 variant="soft"
                 disabled={reason.trim().length < 3 || busy !== null}
                 loading={busy === 'reject'}
-                onClick={() => void decide('reject')}
+                onClick={() => decide('reject')}
                 data-testid="reject-card"
               >
                 رد کارت
@@ -118,7 +111,7 @@ export function CardReviewDialog({ taskId, onClose }: { taskId: number | null; o
               busy={busy === 'approve'}
               submitDisabled={busy !== null}
               submitLabel="تایید مالکیت کارت"
-              onSubmit={() => void decide('approve')}
+              onSubmit={() => decide('approve')}
               submitTestId="approve-card"
             />
           </Flex>

@@ -21,7 +21,7 @@ import { DateText } from '../../../components/date/DateText';
 import { asEntryForm, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
 import { PurchasePrice } from '../../../components/payments/PurchasePrice';
 import { RialText } from '../../../components/RialText';
-import { showSnackbar } from '../../../components/shell/snackbar';
+import { useDialogAction } from '../../../components/useDialogAction';
 import { LoadError } from '../../../components/states/LoadError';
 import { digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import {
@@ -138,28 +138,19 @@ function Decisions({ data, onDecided }: { data: FulfilmentTaskData; onDecided: (
   const [done, setDone] = useState<FormData>({});
   const [failed, setFailed] = useState<FormData>({});
   const [userError, setUserError] = useState<FormData>({});
-  const [busy, setBusy] = useState<Decision | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useDialogAction<Decision>();
   const choices = { thirdParties: data.thirdParties, paymentMethods: data.paymentMethods };
 
-  const decide = async (kind: Decision, values: FormData) => {
-    setBusy(kind);
-    setError(null);
-    try {
-      const message =
+  const decide = (kind: Decision, values: FormData) =>
+    void run(
+      () =>
         kind === 'done'
-          ? await recordFulfilmentDone({ ...(values as Omit<FulfilmentDone, 'purchase'>), purchase: data.purchase.id })
+          ? recordFulfilmentDone({ ...(values as Omit<FulfilmentDone, 'purchase'>), purchase: data.purchase.id })
           : kind === 'failed'
-            ? await recordFulfilmentFailed(data.purchase.id, String(values.reason ?? ''))
-            : await recordFulfilmentRefundUserError(data.purchase.id, String(values.reason ?? ''));
-      showSnackbar(message, 'green');
-      onDecided();
-    } catch (e) {
-      setError(digMessage(e) ?? FALLBACK_MESSAGE);
-    } finally {
-      setBusy(null);
-    }
-  };
+            ? recordFulfilmentFailed(data.purchase.id, String(values.reason ?? ''))
+            : recordFulfilmentRefundUserError(data.purchase.id, String(values.reason ?? '')),
+      { kind, done: onDecided },
+    );
 
   return (
     <Tabs.Root defaultValue="done" onValueChange={() => setError(null)}>
@@ -186,7 +177,7 @@ function Decisions({ data, onDecided }: { data: FulfilmentTaskData; onDecided: (
               foreignAmount: { 'ui:placeholder': String(data.purchase.amount) },
             }}
             disabled={busy !== null}
-            onSubmit={(values) => void decide('done', values)}
+            onSubmit={(values) => decide('done', values)}
           >
             <DoneSummary data={data} realPrice={done.realPrice} />
             <DialogActions
@@ -205,7 +196,7 @@ function Decisions({ data, onDecided }: { data: FulfilmentTaskData; onDecided: (
             formData={failed}
             onChange={setFailed}
             disabled={busy !== null}
-            onSubmit={(values) => void decide('failed', values)}
+            onSubmit={(values) => decide('failed', values)}
           >
             <Text size="2" color="gray" as="p">
               مبلغ رزروشده (<RialText value={data.reserved} />) به کیف پول مشتری برمی‌گردد.
@@ -226,7 +217,7 @@ function Decisions({ data, onDecided }: { data: FulfilmentTaskData; onDecided: (
             formData={userError}
             onChange={setUserError}
             disabled={busy !== null}
-            onSubmit={(values) => void decide('userError', values)}
+            onSubmit={(values) => decide('userError', values)}
           >
             <Text size="2" color="gray" as="p" data-testid="user-error-split">
               طبق قوانین، در بازگشت وجه پس از خطای کاربر کارمزد (<RialText value={data.costs.fee} />) و مالیات (

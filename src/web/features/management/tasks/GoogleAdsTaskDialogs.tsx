@@ -17,9 +17,9 @@ import googleAdsRequestRejectValidators from '../../../../../src/generated/form-
 import { DialogActions } from '../../../components/DialogActions';
 import { asEntryForm, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
 import { RialText } from '../../../components/RialText';
-import { showSnackbar } from '../../../components/shell/snackbar';
+import { useDialogAction } from '../../../components/useDialogAction';
 import { LoadError } from '../../../components/states/LoadError';
-import { digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { FALLBACK_MESSAGE } from '../../../lib/api-client';
 import {
   chargeTaskQuery,
   makeAccountTaskQuery,
@@ -56,29 +56,18 @@ function Decision({
   formContext?: object;
 }) {
   const [data, setData] = useState<FormData>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (values: FormData) => {
-    setBusy(true);
-    setError(null);
-    try {
-      showSnackbar(await decide(values), 'green');
-      onDone();
-    } catch (e) {
-      setError(digMessage(e) ?? FALLBACK_MESSAGE);
-      setBusy(false);
-    }
-  };
+  const { busy, error, run } = useDialogAction();
+  const submit = (values: FormData) => void run(() => decide(values), { done: onDone });
   return (
     <EntryForm
       form={form}
       idPrefix={idPrefix}
       formData={data}
       onChange={setData}
-      onSubmit={(d) => void submit(d)}
+      onSubmit={submit}
       {...(formContext ? { formContext } : {})}
     >
-      <DialogActions mt="4" error={error} busy={busy} submitLabel={submitLabel} submitTestId={submitTestId} />
+      <DialogActions mt="4" error={error} busy={busy !== null} submitLabel={submitLabel} submitTestId={submitTestId} />
     </EntryForm>
   );
 }

@@ -7,7 +7,7 @@ import type { components } from '../../../../generated/api';
 import { formatPhone } from '../../../../shared/format';
 import { DateText } from '../../../components/date/DateText';
 import { asEntryForm, EntryForm, entryFormErrors, type FormData } from '../../../components/form-engine/EntryForm';
-import { showSnackbar } from '../../../components/shell/snackbar';
+import { serverMessage, useDialogAction } from '../../../components/useDialogAction';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 
 const FORM = asEntryForm(profileRejectForm, profileRejectValidators);
@@ -26,11 +26,10 @@ export function ProfileReviewDialog({
   onClose: (changed: boolean) => void;
 }) {
   const [data, setData] = useState<TaskData | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [rejection, setRejection] = useState<FormData>({});
   const reason = typeof rejection.reason === 'string' ? rejection.reason : '';
   const reasonInvalid = useMemo(() => Boolean(entryFormErrors(FORM, rejection).reason), [rejection]);
-  const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
+  const { busy, error, setError, run } = useDialogAction<'approve' | 'reject'>();
 
   useEffect(() => {
     if (taskId === null) return;
@@ -40,23 +39,19 @@ export function ProfileReviewDialog({
     call<TaskData>(api.POST('/api/sys/fetchApproveProfileAsL1TaskData', { body: { taskId } }))
       .then(setData)
       .catch((e) => setError(digMessage(e) ?? FALLBACK_MESSAGE));
-  }, [taskId]);
+  }, [taskId, setError]);
 
-  const decide = async (kind: 'approve' | 'reject') => {
+  const decide = (kind: 'approve' | 'reject') => {
     if (taskId === null) return;
-    setBusy(kind);
-    try {
-      const result =
-        kind === 'approve'
-          ? await api.POST('/api/sys/approveProfileAsL1', { body: { taskId } })
-          : await api.POST('/api/sys/rejectProfileAsL1', { body: { taskId, reason } });
-      showSnackbar(result.data?.msg ?? '', 'green');
-      onClose(true);
-    } catch (e) {
-      setError(digMessage(e) ?? FALLBACK_MESSAGE);
-    } finally {
-      setBusy(null);
-    }
+    void run(
+      () =>
+        serverMessage(
+          kind === 'approve'
+            ? api.POST('/api/sys/approveProfileAsL1', { body: { taskId } })
+            : api.POST('/api/sys/rejectProfileAsL1', { body: { taskId, reason } }),
+        ),
+      { kind, done: () => onClose(true) },
+    );
   };
 
   return (
@@ -103,7 +98,7 @@ export function ProfileReviewDialog({
               idPrefix="review"
               formData={rejection}
               onChange={setRejection}
-              onSubmit={() => void decide('reject')}
+              onSubmit={() => decide('reject')}
             >
               <Flex gap="2" justify="end" wrap="wrap" mt="3">
                 <Button type="submit" color="red" variant="soft" disabled={reasonInvalid} loading={busy === 'reject'}>
@@ -113,7 +108,7 @@ export function ProfileReviewDialog({
                   type="button"
                   color="green"
                   loading={busy === 'approve'}
-                  onClick={() => void decide('approve')}
+                  onClick={() => decide('approve')}
                   data-testid="approve-profile"
                 >
                   تایید هویت

@@ -1,6 +1,7 @@
 import { Button, Card, Flex, Heading } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import tasksTable from '../../../../../schemas/tables/tasks.json';
 import type { components } from '../../../../generated/api';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
@@ -16,6 +17,7 @@ import { formatNumber } from '../../../../shared/format';
 import { ToneBadge } from '../../../components/ToneBadge';
 
 type TaskType = components['schemas']['TaskType'];
+const TABLE = asTableDef(tasksTable);
 
 /**
  * Current tasks with their type colours; a profile-approval, bank-account or card ownership task opens its review
@@ -29,6 +31,19 @@ export default function TasksPage() {
   const [openMakeAccount, setOpenMakeAccount] = useState<number | null>(null);
   const [openCharge, setOpenCharge] = useState<number | null>(null);
   const [refreshKey, setRefreshKey] = useState(0);
+  // `?type=<task type>` narrows the queue to one type (the staff home's count links here); its chip toggles it.
+  const [params, setParams] = useSearchParams();
+  const typeFilter = params.get('type') ?? '';
+  const def = useMemo(
+    () => (typeFilter ? { ...TABLE, source: { ...TABLE.source, params: { type: typeFilter } } } : TABLE),
+    [typeFilter],
+  );
+  const toggleType = (type: string) =>
+    setParams((p) => {
+      if (p.get('type') === type) p.delete('type');
+      else p.set('type', type);
+      return p;
+    });
   // Task-type lists are emptied before each search: the query has no placeholder data.
   const types = useQuery({
     queryKey: ['taskTypes', refreshKey],
@@ -39,15 +54,25 @@ export default function TasksPage() {
       <Heading size="6">کارهای جاری</Heading>
       <Flex gap="2" wrap="wrap" data-testid="task-types">
         {(types.data?.items ?? []).map((t) => (
-          <ToneBadge key={t.identifier} size="2" tone={t.color}>
-            {t.title}: {formatNumber(t.openCount)}
-          </ToneBadge>
+          <button
+            type="button"
+            key={t.identifier}
+            className="chip-button"
+            aria-pressed={typeFilter === t.identifier}
+            onClick={() => toggleType(t.identifier)}
+            data-testid={`task-type-${t.identifier}`}
+          >
+            <ToneBadge size="2" tone={t.color}>
+              {t.title}: {formatNumber(t.openCount)}
+            </ToneBadge>
+          </button>
         ))}
       </Flex>
       <Card size="2">
         <DataTable
-          def={asTableDef(tasksTable)}
-          refreshKey={refreshKey}
+          def={def}
+          narrowed={Boolean(typeFilter)}
+          refreshKey={`${typeFilter}#${refreshKey}`}
           actions={(row) =>
             row.type === MAKE_ACCOUNT_TASK || row.type === CHARGE_TASK ? (
               <Button
