@@ -2677,6 +2677,7 @@ export interface components {
         };
         PurchaseSearch: {
             desk?: string;
+            /** @description A request state, or several separated by commas (paid,inProgress) */
             state?: string;
         } & components["schemas"]["SearchQuery"];
         PurchaseState: {

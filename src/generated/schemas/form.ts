@@ -30,6 +30,10 @@ export interface FormType {
   $schema?: string;
   formType: string;
   /**
+   * The form type's Persian name, as staff see it in the catalogue editor (the code name is formType)
+   */
+  title?: string;
+  /**
    * How a request of this form is priced: foreignAmount (currency, amount and payment method group fields priced at the currency's rate) or googleAdsRecharge (a customer's Google Ads account; not open yet)
    */
   pricing: 'foreignAmount' | 'googleAdsRecharge';

@@ -27,6 +27,7 @@ const problemDto = (p: CatalogueProblem & { kind?: CatalogueKind; at?: string })
 
 const titleOf = (kind: CatalogueKind, document: Record<string, unknown>): string => {
   if (kind === 'desk') return String(document.title ?? document.identifier ?? '');
+  if (typeof document.title === 'string' && document.title) return document.title;
   const schema = document.schema as { title?: unknown } | undefined;
   return typeof schema?.title === 'string' ? schema.title : String(document.formType ?? '');
 };

@@ -94,7 +94,9 @@ export function DeskFields({
       schema={schema as never}
       uiSchema={{ ...uiSchema, 'ui:submitButtonOptions': { norender: true } } as never}
       formData={shownData}
-      formContext={{ isCashService: desk.isCashService, ...formContext }}
+      // What the desk decides for its widgets (cash service, the currencies it is paid in) comes from the desk here,
+      // so the desk page and the catalogue's preview of it offer the same choices.
+      formContext={{ isCashService: desk.isCashService, currencies: desk.currencies, ...formContext }}
       validator={validator}
       translateString={persianTranslator}
       showErrorList={false}

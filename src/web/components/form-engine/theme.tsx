@@ -7,6 +7,7 @@
 import { Flex, Text } from '@radix-ui/themes';
 import { withTheme } from '@rjsf/core';
 import type { FieldTemplateProps, ObjectFieldTemplateProps, RegistryWidgetsType, TemplatesType } from '@rjsf/utils';
+import { FieldDescription } from './FieldDescription';
 import { templates as baseTemplates, DescriptionFieldTemplate, TitleFieldTemplate } from './templates';
 import { AmountWidget } from './widgets/AmountWidget';
 import { CheckboxesWidget, RadioWidget, RatingWidget, SelectWidget } from './widgets/ChoiceWidgets';
@@ -44,6 +45,8 @@ function FieldTemplate({
   hidden,
   displayLabel,
   schema,
+  rawDescription,
+  uiSchema,
 }: FieldTemplateProps) {
   if (hidden) return <div hidden>{children}</div>;
   // A group or a list draws its own title; its errors (too few rows) follow it.
@@ -71,6 +74,13 @@ function FieldTemplate({
             )}
           </Text>
         </label>
+      )}
+      {displayLabel && (
+        <FieldDescription
+          id={id}
+          description={rawDescription}
+          markdown={uiSchema?.['ui:enableMarkdownInDescription'] === true}
+        />
       )}
       {children}
       {rawHelp && (

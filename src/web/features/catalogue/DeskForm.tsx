@@ -238,7 +238,6 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
         preparing={waitingForMemory}
         formContext={{
           signedIn: Boolean(user),
-          currencies: desk.currencies,
           // A widget may fill a field its choice decides (a Google Ads account's base currency).
           setField: (name: string, value: unknown) =>
             setTimeout(() => setData((d) => (d[name] === value ? d : { ...d, [name]: value })), 0),

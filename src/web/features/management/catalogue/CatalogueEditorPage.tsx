@@ -2,11 +2,13 @@
  * The catalogue page (manageCatalogue): every desk and form type live now, with its JSON and where it comes from;
  * an editor (LTR inside the RTL page) checked by the server against the meta-schemas and the rest of the catalogue
  * as one types, each problem at its JSON pointer in Persian; a preview of the form exactly as a customer sees it at
- * phone width (the desk page's own DeskFields); publish as a new version, the diff of each version against the one
- * before, a return to any earlier version or to the reviewed file in one click, and download of the JSON file to
- * commit under schemas/ (decision 014).
+ * phone width (the desk page's own DeskFields, with the desk's own choices); publish as a new version after a dialog
+ * shows the diff against the live one and asks (PublishDialog); unsaved edits kept as a draft (draft.ts); a JSON
+ * syntax error in Persian with its line and column (json-error.ts); the versions with their diffs and returns
+ * (Versions.tsx), and download of the JSON file to commit under schemas/ (decision 014). Form types are listed by
+ * their Persian title.
  */
-import { Badge, Box, Button, Callout, Card, Code, Flex, Heading, Select, Text, TextArea } from '@radix-ui/themes';
+import { Badge, Box, Button, Callout, Code, Flex, Heading, Select, Text, TextArea } from '@radix-ui/themes';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Component, type ReactNode, useEffect, useMemo, useState } from 'react';
 import type { components } from '../../../../generated/api';
@@ -15,13 +17,15 @@ import type { Desk } from '../../../../generated/schemas/desk';
 import type { FormType } from '../../../../generated/schemas/form';
 import { DateText } from '../../../components/date/DateText';
 import { DeskFields, type DeskFormData } from '../../../components/form-engine/DeskFields';
-import { showSnackbar } from '../../../components/shell/snackbar';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { changedHunks, jsonText, lineDiff } from './line-diff';
+import { jsonSyntaxProblem } from './json-error';
+import { jsonText } from './line-diff';
+import { PublishDialog } from './PublishDialog';
+import { Versions } from './Versions';
+import { useDraft } from './draft';
 
 type Entry = components['schemas']['CatalogueEntry'];
 type Problem = components['schemas']['CatalogueProblem'];
-type Version = components['schemas']['CatalogueVersion'];
 type Kind = Entry['kind'];
 
 const ENTRIES_KEY = ['staff', 'catalogue', 'entries'];
@@ -36,7 +40,7 @@ function parseJson(text: string): { value: Record<string, unknown> } | { error: 
     if (!value || typeof value !== 'object' || Array.isArray(value)) return { error: 'متن باید یک شیء JSON باشد.' };
     return { value: value as Record<string, unknown> };
   } catch (error) {
-    return { error: `این متن JSON درستی نیست: ${(error as Error).message}` };
+    return { error: jsonSyntaxProblem(text, (error as Error).message).message };
   }
 }
 
@@ -63,34 +67,6 @@ function ProblemList({ problems, testId }: { problems: Problem[]; testId: string
         </li>
       ))}
     </ul>
-  );
-}
-
-function DiffView({ before, after }: { before: unknown; after: unknown }) {
-  const hunks = useMemo(() => changedHunks(lineDiff(jsonText(before ?? {}), jsonText(after ?? {}))), [before, after]);
-  if (hunks.length === 0) return <Text size="2">بدون تغییر نسبت به نسخهٔ پیشین.</Text>;
-  return (
-    <pre className="ltr" dir="ltr" data-testid="catalogue-diff" style={{ margin: 0, overflowX: 'auto', fontSize: 12 }}>
-      {hunks.map((line, i) =>
-        line === null ? (
-          <div key={i} style={{ color: 'var(--gray-9)' }}>
-            …
-          </div>
-        ) : (
-          <div
-            key={i}
-            data-kind={line.kind}
-            style={{
-              background:
-                line.kind === 'added' ? 'var(--green-3)' : line.kind === 'removed' ? 'var(--red-3)' : undefined,
-            }}
-          >
-            {line.kind === 'added' ? '+ ' : line.kind === 'removed' ? '- ' : '  '}
-            {line.text}
-          </div>
-        ),
-      )}
-    </pre>
   );
 }
 
@@ -146,134 +122,17 @@ class PreviewBoundary extends Component<{ children: ReactNode }, { failed: boole
   }
 }
 
-function Versions({ entry }: { entry: Entry }) {
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState<number | 'file' | null>(null);
-  const [open, setOpen] = useState<number | null>(null);
-  const versions = useQuery({
-    queryKey: ['staff', 'catalogue', 'versions', entry.kind, entry.identifier],
-    queryFn: () =>
-      call<{ items: Version[]; file: { file: string; document: Record<string, unknown> } | null }>(
-        api.POST('/api/sys/searchCatalogueVersions', { body: { kind: entry.kind, identifier: entry.identifier } }),
-      ),
-  });
-  const file = versions.data?.file ?? null;
-  const items = versions.data?.items ?? [];
-  /** What a version made live: its document, or the file's for a return to the file. */
-  const documentOf = (v: Version | undefined) =>
-    v ? (v.document ?? file?.document ?? null) : (file?.document ?? null);
-
-  const revert = async (versionId: number | null) => {
-    setBusy(versionId ?? 'file');
-    try {
-      const res = await api.POST('/api/sys/revertCatalogueEntry', {
-        body: { kind: entry.kind, identifier: entry.identifier, versionId },
-      });
-      if (res.error) throw new ApiError(digMessage(res.error) ?? FALLBACK_MESSAGE, res.response.status, res.error);
-      showSnackbar(res.data.msg, 'green');
-      await queryClient.invalidateQueries({ queryKey: ['staff', 'catalogue'] });
-      void queryClient.invalidateQueries({ queryKey: ['catalogue'] });
-    } catch (error) {
-      showSnackbar(digMessage(error) ?? FALLBACK_MESSAGE, 'red', 6000);
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  return (
-    <Flex direction="column" gap="2" data-testid="catalogue-versions">
-      <Heading size="3" as="h3">
-        نسخه‌ها
-      </Heading>
-      {items.length === 0 && <Text size="2">هنوز نسخه‌ای منتشر نشده است؛ آنچه می‌بینید فایل بازبینی‌شده است.</Text>}
-      {items.map((v, index) => {
-        const previous = items[index + 1];
-        const isLive = index === 0;
-        return (
-          <Card key={v.id} data-testid={`catalogue-version-${v.version}`}>
-            <Flex direction="column" gap="2">
-              <Flex gap="2" align="center" wrap="wrap">
-                <Text weight="bold">نسخهٔ {formatNumber(v.version)}</Text>
-                {isLive && <Badge color="green">منتشرشده</Badge>}
-                {v.revertedTo !== null && (
-                  <Badge color="gray">
-                    {v.revertedTo === 0 ? 'بازگشت به فایل' : `بازگشت به نسخهٔ ${formatNumber(v.revertedTo)}`}
-                  </Badge>
-                )}
-                <Text size="2" color="gray">
-                  {v.authorName ?? '—'} · <DateText value={v.createdAt} />
-                </Text>
-              </Flex>
-              <Flex gap="2" wrap="wrap">
-                <Button
-                  size="1"
-                  variant="soft"
-                  aria-expanded={open === v.id}
-                  onClick={() => setOpen(open === v.id ? null : v.id)}
-                >
-                  {open === v.id ? 'بستن تفاوت' : 'تفاوت با نسخهٔ پیشین'}
-                </Button>
-                {!isLive && (
-                  <Button
-                    size="1"
-                    variant="outline"
-                    loading={busy === v.id}
-                    onClick={() => void revert(v.id)}
-                    data-testid={`catalogue-revert-${v.version}`}
-                  >
-                    بازگشت به این نسخه
-                  </Button>
-                )}
-              </Flex>
-              {open === v.id && <DiffView before={documentOf(previous)} after={documentOf(v)} />}
-            </Flex>
-          </Card>
-        );
-      })}
-      {file && (
-        <Card>
-          <Flex gap="2" align="center" wrap="wrap">
-            <Text weight="bold">فایل بازبینی‌شده</Text>
-            <Code dir="ltr" variant="ghost">
-              {file.file}
-            </Code>
-            {entry.source === 'published' && (
-              <Button
-                size="1"
-                variant="outline"
-                loading={busy === 'file'}
-                onClick={() => void revert(null)}
-                data-testid="catalogue-revert-file"
-              >
-                بازگشت به فایل
-              </Button>
-            )}
-          </Flex>
-        </Card>
-      )}
-    </Flex>
-  );
-}
-
 function Editor({ entry, forms, desks }: { entry: Entry; forms: FormType[]; desks: Desk[] }) {
   const queryClient = useQueryClient();
   const liveText = useMemo(() => jsonText(entry.document), [entry.document]);
-  const [text, setText] = useState(liveText);
+  // Unsaved edits are kept as a draft in this browser (draft.ts): leaving the page loses nothing.
+  const { text, setText, restoredAt, discard } = useDraft(entry, liveText);
   const [problems, setProblems] = useState<Problem[] | null>(null);
   // The document the last answer was about: the preview waits for its own check, which also lets the server serve
   // its validators (a draft's are served only after it passed).
   const [checkedFor, setCheckedFor] = useState<Record<string, unknown> | null>(null);
   const [checking, setChecking] = useState(false);
-  const [publishing, setPublishing] = useState(false);
-  const [published, setPublished] = useState<{ before: unknown; after: unknown } | null>(null);
-
-  // A new live version (published here, elsewhere, or a file changed) replaces the text unless it was edited.
-  const [base, setBase] = useState(liveText);
-  useEffect(() => {
-    if (liveText === base) return;
-    setText((current) => (current === base ? liveText : current));
-    setBase(liveText);
-  }, [liveText, base]);
+  const [asking, setAsking] = useState(false);
 
   const parsed = useMemo(() => parseJson(text), [text]);
   const document = 'value' in parsed ? parsed.value : null;
@@ -305,25 +164,17 @@ function Editor({ entry, forms, desks }: { entry: Entry; forms: FormType[]; desk
   const valid = document !== null && problems !== null && problems.length === 0 && !checking;
   const changed = text !== liveText;
 
-  const publish = async () => {
-    if (!document) return;
-    setPublishing(true);
-    try {
-      const res = await api.POST('/api/sys/publishCatalogueEntry', { body: { kind: entry.kind, document } });
-      if (res.error) {
-        const body = res.error as { msg?: string; data?: { problems?: Problem[] } };
-        if (body.data?.problems) setProblems(body.data.problems);
-        throw new ApiError(body.msg ?? FALLBACK_MESSAGE, res.response.status, res.error);
-      }
-      showSnackbar(res.data.msg, 'green');
-      setPublished({ before: entry.document, after: document });
-      await queryClient.invalidateQueries({ queryKey: ['staff', 'catalogue'] });
-      void queryClient.invalidateQueries({ queryKey: ['catalogue'] });
-    } catch (error) {
-      showSnackbar(digMessage(error) ?? FALLBACK_MESSAGE, 'red', 6000);
-    } finally {
-      setPublishing(false);
+  /** Publishes the draft (after the dialog showed its diff and staff agreed); a refusal names its problems. */
+  const publish = async (): Promise<string> => {
+    const res = await api.POST('/api/sys/publishCatalogueEntry', { body: { kind: entry.kind, document: document! } });
+    if (res.error) {
+      const body = res.error as { msg?: string; data?: { problems?: Problem[] } };
+      if (body.data?.problems) setProblems(body.data.problems);
+      throw new ApiError(body.msg ?? FALLBACK_MESSAGE, res.response.status, res.error);
     }
+    await queryClient.invalidateQueries({ queryKey: ['staff', 'catalogue'] });
+    void queryClient.invalidateQueries({ queryKey: ['catalogue'] });
+    return res.data.msg;
   };
 
   const fileName = `${entry.identifier}.json`;
@@ -331,6 +182,14 @@ function Editor({ entry, forms, desks }: { entry: Entry; forms: FormType[]; desk
     <Flex direction="column" gap="4">
       <Flex gap="4" wrap="wrap" align="start">
         <Flex direction="column" gap="2" style={{ flex: '1 1 420px', minWidth: 0 }}>
+          {restoredAt && changed && (
+            <Callout.Root color="amber" size="1" data-testid="catalogue-draft-restored">
+              <Callout.Text>
+                پیش‌نویس منتشرنشده‌ای که پیش‌تر این‌جا نوشته بودید (<DateText value={restoredAt} format="dateTime" />)
+                بازگردانده شد. با «برگرداندن متن به نسخهٔ منتشرشده» کنار گذاشته می‌شود.
+              </Callout.Text>
+            </Callout.Root>
+          )}
           <Text as="label" htmlFor="catalogue-json" weight="bold">
             JSON {KIND_TITLE[entry.kind]} <Code dir="ltr">{entry.identifier}</Code>
           </Text>
@@ -341,13 +200,10 @@ function Editor({ entry, forms, desks }: { entry: Entry; forms: FormType[]; desk
             spellCheck={false}
             rows={24}
             value={text}
-            onChange={(e) => {
-              setText(e.target.value);
-              setPublished(null);
-            }}
+            onChange={(e) => setText(e.target.value)}
             aria-describedby="catalogue-problems"
             aria-invalid={document === null || (problems?.length ?? 0) > 0}
-            style={{ fontFamily: 'ui-monospace, monospace', fontSize: 13 }}
+            style={{ fontFamily: 'ui-monospace, monospace', fontSize: 13, textAlign: 'left' }}
             data-testid="catalogue-editor"
           />
           <Box id="catalogue-problems" aria-live="polite">
@@ -371,28 +227,24 @@ function Editor({ entry, forms, desks }: { entry: Entry; forms: FormType[]; desk
             ) : null}
           </Box>
           <Flex gap="2" wrap="wrap">
-            <Button
-              onClick={() => void publish()}
-              disabled={!valid || !changed || publishing}
-              loading={publishing}
-              data-testid="catalogue-publish"
-            >
-              انتشار
+            <Button onClick={() => setAsking(true)} disabled={!valid || !changed} data-testid="catalogue-publish">
+              انتشار…
             </Button>
             <Button variant="soft" onClick={() => download(fileName, text)} data-testid="catalogue-download">
               دانلود فایل JSON
             </Button>
-            <Button variant="outline" disabled={!changed} onClick={() => setText(liveText)}>
+            <Button variant="outline" disabled={!changed} onClick={discard} data-testid="catalogue-discard">
               برگرداندن متن به نسخهٔ منتشرشده
             </Button>
           </Flex>
-          {published && (
-            <Card>
-              <Text weight="bold" size="2">
-                تفاوت با نسخهٔ پیشین
-              </Text>
-              <DiffView before={published.before} after={published.after} />
-            </Card>
+          {asking && document && (
+            <PublishDialog
+              title={entry.title}
+              before={entry.document}
+              after={document}
+              onPublish={publish}
+              onClose={() => setAsking(false)}
+            />
           )}
         </Flex>
         <Flex direction="column" gap="2" style={{ flex: '0 1 410px' }}>
@@ -465,7 +317,7 @@ export default function CatalogueEditorPage() {
                   .filter((e) => e.kind === kind)
                   .map((e) => (
                     <Select.Item key={keyOf(e)} value={keyOf(e)} data-testid={`catalogue-entry-${keyOf(e)}`}>
-                      {e.title} ({e.identifier})
+                      {e.title}
                       {e.source === 'published' ? ` — نسخهٔ ${formatNumber(e.version ?? 0)}` : ''}
                     </Select.Item>
                   ))}

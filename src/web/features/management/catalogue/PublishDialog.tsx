@@ -1,0 +1,61 @@
+/**
+ * Publishing asks first: what changes against the live version (the diff, left to right), that it goes live for
+ * every customer at once, and only then «انتشار برای همه». A refusal stays in the dialog.
+ */
+import { Button, Callout, Dialog, Flex, Text } from '@radix-ui/themes';
+import { useDialogAction } from '../../../components/useDialogAction';
+import { DiffView } from './DiffView';
+
+export function PublishDialog({
+  title,
+  before,
+  after,
+  onPublish,
+  onClose,
+}: {
+  title: string;
+  before: unknown;
+  after: unknown;
+  /** Publishes; resolves to the server's message. */
+  onPublish: () => Promise<string>;
+  onClose: () => void;
+}) {
+  const { busy, error, run } = useDialogAction();
+  return (
+    <Dialog.Root open onOpenChange={(o) => !o && busy === null && onClose()}>
+      <Dialog.Content maxWidth="min(900px, 94vw)" data-testid="catalogue-publish-dialog">
+        <Dialog.Title>انتشار «{title}» برای همهٔ مشتریان؟</Dialog.Title>
+        <Dialog.Description size="2" mb="3">
+          این تغییرها بی‌درنگ برای همهٔ مشتریان زنده می‌شود. پیش از انتشار، تفاوت با نسخهٔ منتشرشدهٔ کنونی را ببینید:
+        </Dialog.Description>
+        <Flex direction="column" gap="3">
+          <Text as="div" size="1" color="gray">
+            سطرهای سبز افزوده و سطرهای قرمز حذف می‌شوند.
+          </Text>
+          <DiffView before={before} after={after} />
+          {error && (
+            <Callout.Root color="red" role="alert">
+              <Callout.Text>{error}</Callout.Text>
+            </Callout.Root>
+          )}
+          <Flex gap="3" justify="end" wrap="wrap">
+            <Dialog.Close>
+              <Button type="button" variant="soft" color="gray" disabled={busy !== null}>
+                انصراف
+              </Button>
+            </Dialog.Close>
+            <Button
+              type="button"
+              color="orange"
+              loading={busy !== null}
+              onClick={() => void run(onPublish, { done: onClose })}
+              data-testid="catalogue-publish-confirm"
+            >
+              انتشار برای همه
+            </Button>
+          </Flex>
+        </Flex>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
