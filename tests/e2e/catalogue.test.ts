@@ -3,8 +3,11 @@
  * tests/support/conference-desk.ts) is edited on the page — a mistake reported in Persian at its JSON pointer as
  * one types, then fixed —, previewed at phone width as a customer sees it, published, seen live on a desk page
  * already open on a phone in another browser context (no reload), published again, and returned to its previous
- * version and then to its reviewed file, each seen live on that page. The diff to the previous version is shown.
- * Screenshot: tests/artifacts/screenshots/catalogue-editor.png.
+ * version and then to its reviewed file, each seen live on that page. Publishing first shows the diff against the
+ * live version (left to right) and asks; nothing is live until staff agree. A JSON syntax error is said in Persian
+ * with its line and column; an unpublished edit survives leaving the page (a draft). A field's description is drawn
+ * under its label on the desk page and in the preview (markdown only where the form asks, no raw HTML, no
+ * javascript: link). Screenshots: catalogue-editor.png, catalogue-publish-dialog.png.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -92,6 +95,16 @@ describe('the staff catalogue page', () => {
     await editor.press('Backspace');
     await page.getByTestId('catalogue-valid').waitFor();
 
+    // A syntax error (a stray letter after a value) is said in Persian with its line and column.
+    await caretAfter(page, '"pricing": "foreignAmount"');
+    await editor.pressSequentially('x');
+    const syntax = page.getByTestId('catalogue-json-error');
+    await syntax.waitFor();
+    expect(await syntax.textContent()).toMatch(/سطر [۰-۹]+، ستون [۰-۹]+/);
+    expect(await syntax.textContent()).not.toMatch(/Unexpected|Expected|position/);
+    await editor.press('Backspace');
+    await page.getByTestId('catalogue-valid').waitFor();
+
     // The change: the contact e-mail's title. The preview draws it at phone width as the customer will see it.
     await caretAfter(page, '"title": "ایمیل تماس');
     await editor.pressSequentially(' (کاری)');
@@ -102,14 +115,42 @@ describe('the staff catalogue page', () => {
     expect(await preview.locator('#root_attendees_0_fullName').count()).toBe(1);
     if (takeScreenshots) await page.screenshot({ path: path.join(shots, 'catalogue-editor.png'), fullPage: true });
 
-    // Published: the open desk page shows it without a reload; the page shows the diff to the previous version.
+    // The description under its label, in the preview as on the desk page: plain text, and markdown only where the
+    // form asks (bold drawn, the raw HTML and the javascript: link not).
+    for (const where of [preview, desk.locator('body')]) {
+      await where.getByText('نشانی صفحهٔ رسمی همایش، با https آغاز شود.').waitFor();
+      const markdown = where.locator('[data-field="companyName"] [data-testid="field-description"]');
+      await markdown.locator('strong', { hasText: 'ثبت‌شدهٔ' }).waitFor();
+      expect(await markdown.locator('[data-raw]').count()).toBe(0);
+      expect(await markdown.locator('a[href^="javascript"]').count()).toBe(0);
+    }
+
+    // Leaving the page keeps the unpublished edit: opened again, the draft is back and says so.
+    await page.reload();
+    await page.getByTestId('catalogue-entry-select').click();
+    await page.getByTestId('catalogue-entry-form:conferenceFee').click();
+    await page.getByTestId('catalogue-draft-restored').waitFor();
+    await expect.poll(() => editor.inputValue()).toContain('ایمیل تماس (کاری)');
+    await page.getByTestId('catalogue-valid').waitFor();
+
+    // Publishing asks first, with the diff against the live version drawn left to right; nothing is live yet.
     await page.getByTestId('catalogue-publish').click();
-    await page.getByText('نسخهٔ ۱ منتشر شد.').waitFor();
-    await emailLabel(desk, 'ایمیل تماس (کاری)').waitFor({ timeout: 15_000 });
-    const diff = page.getByTestId('catalogue-diff').first();
+    const dialog = page.getByTestId('catalogue-publish-dialog');
+    const diff = dialog.getByTestId('catalogue-diff');
     await diff.waitFor();
     expect(await diff.locator('[data-kind="added"]').textContent()).toContain('ایمیل تماس (کاری)');
     expect(await diff.locator('[data-kind="removed"]').textContent()).toContain('ایمیل تماس"');
+    expect(await diff.evaluate((e) => [getComputedStyle(e).direction, getComputedStyle(e).textAlign])).toEqual([
+      'ltr',
+      'left',
+    ]);
+    if (takeScreenshots) await page.screenshot({ path: path.join(shots, 'catalogue-publish-dialog.png') });
+    expect(await emailLabel(desk, 'ایمیل تماس (کاری)').count()).toBe(0);
+    // Published once agreed: the open desk page shows it without a reload.
+    await page.getByTestId('catalogue-publish-confirm').click();
+    await page.getByText('نسخهٔ ۱ منتشر شد.').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await emailLabel(desk, 'ایمیل تماس (کاری)').waitFor({ timeout: 15_000 });
     await page.getByTestId('catalogue-source').filter({ hasText: 'نسخهٔ ۱' }).waitFor();
 
     // A second version, then one click back to the first.
@@ -117,6 +158,7 @@ describe('the staff catalogue page', () => {
     await editor.pressSequentially(' یا شخصی');
     await page.getByTestId('catalogue-valid').waitFor();
     await page.getByTestId('catalogue-publish').click();
+    await page.getByTestId('catalogue-publish-confirm').click();
     await page.getByText('نسخهٔ ۲ منتشر شد.').waitFor();
     await emailLabel(desk, 'ایمیل تماس (کاری یا شخصی)').waitFor({ timeout: 15_000 });
     await page.getByTestId('catalogue-revert-1').click();
