@@ -330,7 +330,7 @@ describe('staff money pages', () => {
     const clerk = await money.staffWithActions(['viewTasks']);
     const limited = await post(server, '/api/sys/fetchWaitingWork', {}, bearer(clerk.token));
     expect(limited.status).toBe(200);
-    expect(limited.body.data).toEqual({ taskTypes: [], paidRequests: { total: 0, items: [] } });
+    expect(limited.body.data).toEqual({ taskTypes: [], queues: [], paidRequests: { total: 0, items: [] } });
     // Who carries requests out sees their task type and the paid requests waiting.
     const fulfiller = await money.staffWithActions(['viewTasks', 'manageCurrencyPayments']);
     const own = (await post(server, '/api/sys/fetchWaitingWork', {}, bearer(fulfiller.token))).body.data as typeof work;

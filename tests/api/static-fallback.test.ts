@@ -1,6 +1,7 @@
 /**
- * The web app's history fallback: unknown page paths get index.html, while a missing asset (anything under
- * /assets/, or a last segment with a file extension) is a 404 with a Persian message, never the HTML page.
+ * The web app's history fallback: page paths get index.html, while a missing asset (anything under /assets/, or a
+ * last segment with a file extension) is a 404 with a Persian message, never the HTML page. A path that is no route
+ * of the web app (page-routes.json, written by the build) gets the same page with status 404.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,6 +17,10 @@ beforeAll(async () => {
   mkdirSync(path.join(webDir, 'assets'));
   writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>arzpay-test-page</title>');
   writeFileSync(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1);');
+  writeFileSync(
+    path.join(webDir, 'page-routes.json'),
+    JSON.stringify(['/', '/request/myRequests', '/desks/:desk', '/management/tasks']),
+  );
   server = await startServer({ web: false, env: { WEB_DIR: webDir } });
 });
 afterAll(async () => {
@@ -50,11 +55,24 @@ describe('history fallback and missing assets', () => {
     expect((await get('/assets/missing.js.map', 'HEAD')).status).toBe(404);
   });
 
-  it.each(['/', '/request/myRequests', '/desks/ucasGeneralCpr', '/management/tasks?page=2&file=a.png', '/nowhere'])(
-    'serves index.html for the page path %s',
+  it.each([
+    '/',
+    '/request/myRequests',
+    '/request/myRequests/',
+    '/desks/ucasGeneralCpr',
+    '/management/tasks?page=2&file=a.png',
+  ])('serves index.html for the page path %s', async (urlPath) => {
+    const res = await get(urlPath);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await res.text()).toContain('arzpay-test-page');
+  });
+
+  it.each(['/nowhere', '/testaki', '/desks/a/b', '/management/nothing?x=1'])(
+    'serves the same page with status 404 for %s, which is no route of the web app',
     async (urlPath) => {
       const res = await get(urlPath);
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/text\/html/);
       expect(await res.text()).toContain('arzpay-test-page');
     },

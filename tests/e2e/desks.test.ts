@@ -174,7 +174,7 @@ describe('desks', () => {
     await admin.fill('#login-username', ADMIN_MOBILE);
     await admin.fill('#login-password', ADMIN_PASSWORD);
     await admin.getByTestId('login-by-password').click();
-    await admin.waitForURL(`${server.url}/`);
+    await admin.waitForURL(`${server.url}/management`);
     await admin.goto(`${server.url}/management/currencies`);
     await admin.getByTestId('edit-GBP').click();
     await admin.fill('#currency_rate', '1,400,000');

@@ -124,7 +124,7 @@ describe('log-in, profile and staff approval', () => {
     await page.fill('#login-username', ADMIN_MOBILE);
     await page.fill('#login-password', ADMIN_PASSWORD);
     await page.getByTestId('login-by-password').click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${server.url}/management`);
 
     await page.goto(`${server.url}/management/tasks`);
     const row = page.getByTestId('tasks-row').filter({ hasText: 'مریم احمدی' });

@@ -1,7 +1,8 @@
 /**
  * A manual collection as staff record it, in real Chromium: the administrator opens Collections, records a deposit
- * to a customer's wallet in «ثبت دریافت دستی» (typed key by key; a missing field is refused in Persian first), sees
- * 'دریافت با موفقیت ثبت شد.' and the new row, then the customer's wallet page shows the money and the staff home
+ * to a customer's wallet in «ثبت دریافت دستی» (typed key by key; the customer's name and balance show once the
+ * mobile number is whole; a missing field is refused in Persian first; the dialog then asks with the amount in
+ * words before crediting), sees 'دریافت با موفقیت ثبت شد.' and the new row, then the customer's wallet page shows the money and the staff home
  * shows what is waiting. Screenshots of the collections page and the staff home at 1366x768 and 390x844.
  */
 import path from 'node:path';
@@ -38,7 +39,7 @@ async function logIn(page: Page): Promise<void> {
   await page.locator('#login-username').pressSequentially(ADMIN_MOBILE);
   await page.locator('#login-password').pressSequentially(ADMIN_PASSWORD);
   await page.getByTestId('login-by-password').click();
-  await page.waitForURL(`${server.url}/`);
+  await page.waitForURL(`${server.url}/management`);
 }
 
 describe('manual collections', () => {
@@ -56,6 +57,10 @@ describe('manual collections', () => {
     const dialog = page.getByTestId('pay-offline-dialog');
     await dialog.waitFor();
     await page.locator('#payOffline_customerMobileNo').pressSequentially(CUSTOMER);
+    // Whose wallet it is, and what it holds now, as soon as the number is whole.
+    const customer = dialog.getByTestId('deposit-customer');
+    await customer.waitFor();
+    expect(await customer.textContent()).toContain('موجودی کنونی: ۰ ریال');
     await page.locator('#payOffline_collectionAmount').pressSequentially('۲۵۰۰۰۰۰');
     await page.locator('#payOffline_collectionTrackingCode').pressSequentially('TRK-778899');
     // The destination account is still missing: refused in Persian before anything is sent.
@@ -66,6 +71,16 @@ describe('manual collections', () => {
     await page.getByRole('option').first().click();
     await page.getByRole('listbox').waitFor({ state: 'detached' });
     await page.getByTestId('submit-pay-offline').click();
+    // Asked once more, with the amount in words and the balance it makes; nothing is credited yet.
+    const confirm = dialog.getByTestId('pay-offline-confirm');
+    await confirm.waitFor();
+    expect(await confirm.getByTestId('pay-offline-confirm-words').textContent()).toBe('دو میلیون و پانصد هزار ریال');
+    expect(await confirm.textContent()).toContain('۲٬۵۰۰٬۰۰۰ ریال');
+    await page.screenshot({ path: `${shots}/pay-offline-confirm-desktop.png` });
+    expect(
+      (await post(server, '/api/sys/fetchCustomerWallet', { userId: me.id }, bearer(customerToken))).body.data,
+    ).toMatchObject({ balance: 0 });
+    await page.getByTestId('confirm-pay-offline').click();
 
     await page.getByText('دریافت با موفقیت ثبت شد.').waitFor();
     await dialog.waitFor({ state: 'detached' });
@@ -84,6 +99,7 @@ describe('manual collections', () => {
     await page.getByRole('option').first().click();
     await page.getByRole('listbox').waitFor({ state: 'detached' });
     await page.getByTestId('submit-pay-offline').click();
+    await page.getByTestId('confirm-pay-offline').click();
     await page.getByRole('alert').filter({ hasText: 'این کد پیگیری پیش‌تر ثبت شده است' }).waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });

@@ -107,7 +107,7 @@ beforeAll(async () => {
   tempGroupId = await createGroup('seasonal', 'نیروی فصلی', [editedId, deactivatedId]);
   desk = await (await browser.newContext({ viewport: DESKTOP })).newPage();
   await passwordLogIn(desk, ADMIN_MOBILE, ADMIN_PASSWORD);
-  await desk.waitForURL(`${server.url}/`);
+  await desk.waitForURL(`${server.url}/management`);
 });
 afterAll(async () => {
   await browser?.close();

@@ -36,6 +36,10 @@ const depositCustomerQuery = (mobile: string | null) => ({
     call<DepositCustomer>(api.POST('/api/sys/findDepositCustomer', { body: { customerMobileNo: mobile! } })),
 });
 
+/** A customer as staff recognise them: name and mobile number, or the number alone when that is all there is. */
+const customerText = (c: DepositCustomer) =>
+  c.name === c.mobileNo ? formatPhone(c.mobileNo) : `${c.name} (${formatPhone(c.mobileNo)})`;
+
 /** The customer a typed mobile number names, with their balance; nothing until the number is whole. */
 function DepositCustomerLine({ found }: { found: UseQueryResult<DepositCustomer> }) {
   if (found.isPending) return found.fetchStatus === 'idle' ? null : <Spinner size="1" />;
@@ -48,7 +52,7 @@ function DepositCustomerLine({ found }: { found: UseQueryResult<DepositCustomer>
   return (
     <Callout.Root color="blue" size="1" data-testid="deposit-customer">
       <Callout.Text>
-        کیف پول <b>{found.data.name}</b> — موجودی کنونی: <RialText value={found.data.balance} />
+        کیف پول <b>{customerText(found.data)}</b> — موجودی کنونی: <RialText value={found.data.balance} />
       </Callout.Text>
     </Callout.Root>
   );
@@ -127,7 +131,7 @@ export function PayOfflineDialog({
                 <DataList.Value>
                   {settle
                     ? `شماره ${toPersianDigits(settle.purchaseId)} — ${settle.customerName}`
-                    : `${customer?.name ?? ''} (${formatPhone(String(asking.customerMobileNo ?? ''))})`}
+                    : customer && customerText(customer)}
                 </DataList.Value>
               </DataList.Item>
               <DataList.Item>
