@@ -98,7 +98,7 @@ export const conferenceForm = {
         type: 'string',
         title: 'نشانی وب‌سایت همایش',
         format: 'uri',
-        description: 'نشانی صفحهٔ رسمی همایش، با https آغاز شود.',
+        description: 'نشانی صفحهٔ رسمی همایش را بنویسید.',
       },
       conferenceDate: { type: 'string', title: 'تاریخ همایش', format: 'date' },
       companyName: {
@@ -106,7 +106,7 @@ export const conferenceForm = {
         title: 'نام شرکت برای فاکتور',
         maxLength: 60,
         // Markdown, as the UI schema asks: drawn without raw HTML and without a javascript: link.
-        description: 'نام **ثبت‌شدهٔ** شرکت؛ [راهنما](javascript:alert(1)) <b data-raw="1">پررنگ</b>',
+        description: 'نام **ثبت‌شدهٔ** شرکت؛ [راهنما](javascript:alert(1)) <i>کج</i>',
       },
       invitationLetter: { type: 'string', title: 'نامه دعوت', maxLength: 2000 },
     },
