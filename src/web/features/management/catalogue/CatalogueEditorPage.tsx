@@ -181,7 +181,7 @@ function Editor({ entry, forms, desks }: { entry: Entry; forms: FormType[]; desk
   return (
     <Flex direction="column" gap="4">
       <Flex gap="4" wrap="wrap" align="start">
-        <Flex direction="column" gap="2" style={{ flex: '1 1 420px', minWidth: 0 }}>
+        <Flex direction="column" gap="2" style={{ flex: '1 1 min(420px, 100%)', minWidth: 0 }}>
           {restoredAt && changed && (
             <Callout.Root color="amber" size="1" data-testid="catalogue-draft-restored">
               <Callout.Text>
@@ -247,7 +247,7 @@ function Editor({ entry, forms, desks }: { entry: Entry; forms: FormType[]; desk
             />
           )}
         </Flex>
-        <Flex direction="column" gap="2" style={{ flex: '0 1 410px' }}>
+        <Flex direction="column" gap="2" style={{ flex: '0 1 410px', minWidth: 0, maxWidth: '100%' }}>
           <Text weight="bold">پیش‌نمایش برای مشتری (عرض گوشی)</Text>
           {document && checkedFor === document && problems?.length === 0 ? (
             <Preview kind={entry.kind} document={document} forms={forms} desks={desks} />
