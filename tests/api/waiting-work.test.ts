@@ -4,8 +4,7 @@
  * completion list and the customer a deposit goes to; the request list narrowed to several states.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ibanMod97 } from '../../src/shared/iban';
-import { moneyHelpers } from '../support/money';
+import { moneyHelpers, testIban } from '../support/money';
 import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
 
 let server: RunningServer;
@@ -32,39 +31,10 @@ const queuesOf = async (token: string) => {
 };
 const countOf = (queues: Queue[], identifier: string) => queues.find((q) => q.identifier === identifier)?.count;
 
-function iban(n: number): string {
-  const account = String(n).padStart(19, '0');
-  return `IR${String(98 - ibanMod97(`IR00012${account}`)).padStart(2, '0')}012${account}`;
-}
-
 describe('waiting work queues', () => {
   it('counts withdrawals waiting to be paid, for manageWithdrawals holders only', async () => {
     const before = countOf(await queuesOf(admin), 'withdrawals') ?? 0;
-    const who = await money.customer();
-    const saved = await post(
-      server,
-      '/api/me/saveUserBankAccount',
-      { iban: iban(7_700_001), ownerName: 'سارا کریمی' },
-      bearer(who.token),
-    );
-    expect(saved.status, saved.body.msg).toBe(200);
-    const account = saved.body.data as { id: number };
-    const task = await server.app.database.db
-      .selectFrom('tasks')
-      .select('id')
-      .where('userBankAccountId', '=', account.id)
-      .executeTakeFirstOrThrow();
-    await post(server, '/api/sys/fetchApproveUbaOwnerTaskData', { taskId: task.id }, bearer(admin));
-    const approved = await post(server, '/api/sys/approveUserBankAccountOwnership', { taskId: task.id }, bearer(admin));
-    expect(approved.status, approved.body.msg).toBe(200);
-    await money.deposit(who, 5_000_000);
-    const asked = await post(
-      server,
-      '/api/me/requestWithdrawal',
-      { bankAccount: account.id, amount: 2_000_000 },
-      { ...bearer(who.token), 'idempotency-key': `waiting-${process.pid}` },
-    );
-    expect(asked.status, asked.body.msg).toBe(200);
+    await money.withdrawalWaiting(await money.customer(), admin, testIban(7_700_001));
 
     const queues = await queuesOf(admin);
     expect(countOf(queues, 'withdrawals')).toBe(before + 1);

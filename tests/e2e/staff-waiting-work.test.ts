@@ -9,18 +9,9 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toEnglishDigits } from '../../src/shared/digits';
-import { ibanMod97 } from '../../src/shared/iban';
 import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
-import { type Customer, moneyHelpers, type Purchase } from '../support/money';
-import {
-  ADMIN_MOBILE,
-  ADMIN_PASSWORD,
-  bearer,
-  loginAdmin,
-  post,
-  type RunningServer,
-  startServer,
-} from '../support/server';
+import { moneyHelpers, type Purchase, testIban } from '../support/money';
+import { ADMIN_MOBILE, ADMIN_PASSWORD, loginAdmin, type RunningServer, startServer } from '../support/server';
 
 const shots = '/tmp/shots32s';
 const artifacts = path.resolve(import.meta.dirname, '../artifacts/screenshots');
@@ -30,39 +21,7 @@ let money: ReturnType<typeof moneyHelpers>;
 let paid: Purchase;
 let unconfirmed: Purchase;
 
-const IBAN = (() => {
-  const account = String(8_800_001).padStart(19, '0');
-  return `IR${String(98 - ibanMod97(`IR00012${account}`)).padStart(2, '0')}012${account}`;
-})();
-
-/** A customer asks for a withdrawal to an account staff approved. */
-async function withdrawalWaiting(who: Customer, admin: string): Promise<void> {
-  const saved = await post(
-    server,
-    '/api/me/saveUserBankAccount',
-    { iban: IBAN, ownerName: 'سارا کریمی' },
-    bearer(who.token),
-  );
-  expect(saved.status, saved.body.msg).toBe(200);
-  const account = saved.body.data as { id: number };
-  const task = await server.app.database.db
-    .selectFrom('tasks')
-    .select('id')
-    .where('userBankAccountId', '=', account.id)
-    .executeTakeFirstOrThrow();
-  await post(server, '/api/sys/fetchApproveUbaOwnerTaskData', { taskId: task.id }, bearer(admin));
-  expect(
-    (await post(server, '/api/sys/approveUserBankAccountOwnership', { taskId: task.id }, bearer(admin))).status,
-  ).toBe(200);
-  await money.deposit(who, 3_000_000);
-  const asked = await post(
-    server,
-    '/api/me/requestWithdrawal',
-    { bankAccount: account.id, amount: 1_000_000 },
-    { ...bearer(who.token), 'idempotency-key': `e2e-waiting-${process.pid}` },
-  );
-  expect(asked.status, asked.body.msg).toBe(200);
-}
+const IBAN = testIban(8_800_001);
 
 beforeAll(async () => {
   server = await startServer();
@@ -75,7 +34,7 @@ beforeAll(async () => {
   unconfirmed = await money.request(who);
   const paying = await money.payOk(who, unconfirmed.id);
   await money.payAtSandboxBankOnly(who, paying.gatewayUrl!);
-  await withdrawalWaiting(who, admin);
+  await money.withdrawalWaiting(who, admin, IBAN);
 }, 180_000);
 afterAll(async () => {
   await browser?.close();

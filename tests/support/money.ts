@@ -1,10 +1,11 @@
 /**
  * What money tests on a real server share: verified customers, a submitted TOEFL request, paying it, deposits,
- * reading a request, transactions and balances, and staff holding given actions.
+ * reading a request, transactions and balances, staff holding given actions, and a withdrawal waiting for staff.
  */
 import { expect } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import { postTransaction, userBalance } from '../../src/server/modules/ledger/service';
+import { ibanMod97 } from '../../src/shared/iban';
 import { bearer, loginAdmin, post, type RunningServer, verifiedCustomer } from './server';
 
 export interface Customer {
@@ -46,6 +47,12 @@ export function nationalCodeFor(n: number): string {
 }
 
 /** The helpers bound to one running server (call `ready()` once, in beforeAll). */
+/** A valid Iranian IBAN of bank 012, the `n`th of the tests. */
+export function testIban(n: number): string {
+  const account = String(n).padStart(19, '0');
+  return `IR${String(98 - ibanMod97(`IR00012${account}`)).padStart(2, '0')}012${account}`;
+}
+
 export function moneyHelpers(server: RunningServer) {
   const db = (): DB => server.app.database.db;
   let usd: { id: number; rate: number } | undefined;
@@ -197,6 +204,42 @@ export function moneyHelpers(server: RunningServer) {
       const login = await post(server, '/api/me/loginByPassword', { username: mobileNo, password: 'staff-password-1' });
       expect(login.status, login.body.msg).toBe(200);
       return { token: (login.body.data as { userToken: string }).userToken, userId };
+    },
+
+    /**
+     * A withdrawal waiting for staff: `who` saves the account `iban`, staff (`staffToken`, approving bank accounts)
+     * approve its ownership, `who` gets 3,000,000 rial and asks for 1,000,000 of it.
+     */
+    async withdrawalWaiting(who: Customer, staffToken: string, iban: string): Promise<void> {
+      const saved = await post(
+        server,
+        '/api/me/saveUserBankAccount',
+        { iban, ownerName: 'سارا کریمی' },
+        bearer(who.token),
+      );
+      expect(saved.status, saved.body.msg).toBe(200);
+      const account = saved.body.data as { id: number };
+      const task = await db()
+        .selectFrom('tasks')
+        .select('id')
+        .where('userBankAccountId', '=', account.id)
+        .executeTakeFirstOrThrow();
+      await post(server, '/api/sys/fetchApproveUbaOwnerTaskData', { taskId: task.id }, bearer(staffToken));
+      const approved = await post(
+        server,
+        '/api/sys/approveUserBankAccountOwnership',
+        { taskId: task.id },
+        bearer(staffToken),
+      );
+      expect(approved.status, approved.body.msg).toBe(200);
+      await helpers.deposit(who, 3_000_000);
+      const asked = await post(
+        server,
+        '/api/me/requestWithdrawal',
+        { bankAccount: account.id, amount: 1_000_000 },
+        { ...bearer(who.token), 'idempotency-key': newKey() },
+      );
+      expect(asked.status, asked.body.msg).toBe(200);
     },
   };
   return helpers;

@@ -2,7 +2,8 @@
  * Publishing asks first: what changes against the live version (the diff, left to right), that it goes live for
  * every customer at once, and only then «انتشار برای همه». A refusal stays in the dialog.
  */
-import { Button, Callout, Dialog, Flex, Text } from '@radix-ui/themes';
+import { Dialog, Flex, Text } from '@radix-ui/themes';
+import { DialogActions } from '../../../components/DialogActions';
 import { useDialogAction } from '../../../components/useDialogAction';
 import { DiffView } from './DiffView';
 
@@ -33,27 +34,13 @@ export function PublishDialog({
             سطرهای سبز افزوده و سطرهای قرمز حذف می‌شوند.
           </Text>
           <DiffView before={before} after={after} />
-          {error && (
-            <Callout.Root color="red" role="alert">
-              <Callout.Text>{error}</Callout.Text>
-            </Callout.Root>
-          )}
-          <Flex gap="3" justify="end" wrap="wrap">
-            <Dialog.Close>
-              <Button type="button" variant="soft" color="gray" disabled={busy !== null}>
-                انصراف
-              </Button>
-            </Dialog.Close>
-            <Button
-              type="button"
-              color="orange"
-              loading={busy !== null}
-              onClick={() => void run(onPublish, { done: onClose })}
-              data-testid="catalogue-publish-confirm"
-            >
-              انتشار برای همه
-            </Button>
-          </Flex>
+          <DialogActions
+            error={error}
+            busy={busy !== null}
+            submitLabel="انتشار برای همه"
+            onSubmit={() => void run(onPublish, { done: onClose })}
+            submitTestId="catalogue-publish-confirm"
+          />
         </Flex>
       </Dialog.Content>
     </Dialog.Root>
