@@ -9,6 +9,7 @@ import { Box, Button, Card, Dialog, Flex, Heading, Skeleton, Text } from '@radix
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
+import { toPersianDigits } from '../../../shared/digits';
 import requests from '../../../../schemas/tables/requests.json';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
 import { Fields } from '../../components/FieldsView';
@@ -118,7 +119,7 @@ export default function RequestsPage() {
       </Card>
       <Dialog.Root open={opened !== null && task === null} onOpenChange={(o) => !o && setOpened(null)}>
         <Dialog.Content maxWidth="min(720px, 94vw)" data-testid="staff-request-detail">
-          <Dialog.Title>درخواست شماره {opened ?? ''}</Dialog.Title>
+          <Dialog.Title>درخواست شماره {opened === null ? '' : toPersianDigits(opened)}</Dialog.Title>
           <Dialog.Description size="2" color="gray" mb="3">
             قیمت، اطلاعات و تاریخچه وضعیت درخواست.
           </Dialog.Description>

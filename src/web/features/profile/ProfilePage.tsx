@@ -12,7 +12,7 @@ import { Link, useLocation } from 'react-router-dom';
 import profileForm from '../../../../schemas/entryForms/profile.json';
 import profileValidators from '../../../../src/generated/form-validators/profile';
 import messages from '../../../../schemas/messages/fa.json';
-import { toEnglishDigits } from '../../../shared/digits';
+import { toEnglishDigits, toPersianDigits } from '../../../shared/digits';
 import { isValidNationalCode } from '../../../shared/validation';
 import {
   asEntryForm,
@@ -32,11 +32,17 @@ const m = messages.messages;
 const FORM = asEntryForm(profileForm, profileValidators);
 const FIELDS = ['nationalCode', 'firstName', 'lastName', 'dateOfBirth', 'nationalCardImageAddress'] as const;
 
-/** The stored profile as form data: an empty field is no value. */
+/** The stored profile as form data: an empty field is no value; the national code in Persian digits, as read. */
 const fromUser = (u: User): FormData =>
-  Object.fromEntries(FIELDS.map((k) => [k, u[k] || undefined]).filter(([, v]) => v !== undefined));
+  Object.fromEntries(
+    FIELDS.map((k) => [k, (k === 'nationalCode' && u[k] ? toPersianDigits(u[k]) : u[k]) || undefined]).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
 
-const sameData = (a: FormData, b: FormData) => FIELDS.every((k) => (a[k] ?? '') === (b[k] ?? ''));
+/** Equal as stored: a national code typed in other digits is the same code. */
+const sameData = (a: FormData, b: FormData) =>
+  FIELDS.every((k) => toEnglishDigits(String(a[k] ?? '')) === toEnglishDigits(String(b[k] ?? '')));
 
 /**
  * Why save is not possible yet, in the order of the fields, as short Persian lines for the list beside the

@@ -15,7 +15,7 @@ import failedFormJson from '../../../../../schemas/entryForms/fulfilmentFailed.j
 import fulfilmentFailedValidators from '../../../../../src/generated/form-validators/fulfilmentFailed';
 import userErrorFormJson from '../../../../../schemas/entryForms/fulfilmentRefundUserError.json';
 import fulfilmentRefundUserErrorValidators from '../../../../../src/generated/form-validators/fulfilmentRefundUserError';
-import { formatPhone, formatRial } from '../../../../shared/format';
+import { formatPhone, formatRial, toPersianDigits } from '../../../../shared/format';
 import { DialogActions } from '../../../components/DialogActions';
 import { DateText } from '../../../components/date/DateText';
 import { asEntryForm, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
@@ -278,7 +278,7 @@ function FulfilmentBody({ taskId, onDecided }: { taskId: number; onDecided: () =
         )}
         {customer.nationalCode && (
           <Text size="2">
-            کد ملی: <span className="ltr">{customer.nationalCode}</span>
+            کد ملی: <span className="ltr">{toPersianDigits(customer.nationalCode)}</span>
           </Text>
         )}
         <Text size="2" color="gray">
