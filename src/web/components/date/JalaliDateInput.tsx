@@ -83,6 +83,8 @@ export function JalaliDateInput({
   kind?: DateKind | undefined;
 }) {
   const [text, setText] = useState(() => toDisplay(value, calendar));
+  // What was last typed here: the field shows its dates in those digits (Persian until something is typed).
+  const typed = useRef('');
   const input = useRef<HTMLInputElement>(null);
   const errorId = useId();
   // What the text was last derived from: a new value from outside (a reset, a live reload) or another calendar
@@ -91,7 +93,7 @@ export function JalaliDateInput({
   useEffect(() => {
     if (synced.current.value === value && synced.current.calendar === calendar) return;
     synced.current = { value, calendar };
-    setText(toDisplay(value, calendar));
+    setText(toDisplay(value, calendar, typed.current));
   }, [value, calendar]);
 
   const emit = (stored: string) => {
@@ -123,6 +125,7 @@ export function JalaliDateInput({
           onBlur?.();
         }}
         onChange={(e) => {
+          typed.current = e.target.value;
           setText(e.target.value);
           emit(toStored(e.target.value, calendar, true));
         }}
@@ -137,7 +140,7 @@ export function JalaliDateInput({
             testId={`${id}-picker`}
             {...(kind === 'birth' ? { opensOn: yearsFromToday(-30) } : {})}
             onPick={(iso) => {
-              setText(toDisplay(iso, calendar));
+              setText(toDisplay(iso, calendar, typed.current));
               emit(iso);
             }}
           />
