@@ -100,6 +100,9 @@ describe('bank accounts and withdrawals', () => {
     expect(await amount.inputValue()).toBe('۱٬۲۵۰٬۰۰۰');
     await page.getByTestId('withdraw-all').click();
     await expect.poll(() => amount.inputValue()).toBe('۲٬۵۰۰٬۰۰۰');
+    // The chosen account whole in «حساب مقصد», the amount grouped.
+    await page.getByTestId('withdraw-account').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(shots, 'wallet-withdrawal-form.png') });
     await page.getByTestId('withdraw-submit').click();
     const confirm = page.getByTestId('withdraw-confirm');
     await expect.poll(() => confirm.textContent()).toContain('۲٬۵۰۰٬۰۰۰');
