@@ -13,6 +13,7 @@ import { parseIban } from '../../../shared/iban';
 import { describedBy, FormField, labelId } from '../../components/FormField';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
 import { EmptyState } from '../../components/states/EmptyState';
+import { Latin } from '../../components/Latin';
 import { RialText } from '../../components/RialText';
 import { showSnackbar } from '../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
@@ -209,7 +210,7 @@ function WithdrawForm() {
             <Select.Content position="popper">
               {approved.map((a) => (
                 <Select.Item key={a.id} value={String(a.id)}>
-                  {a.bankName} — {ibanText(a.iban)}
+                  {a.bankName} — <Latin>{ibanText(a.iban)}</Latin>
                 </Select.Item>
               ))}
             </Select.Content>
