@@ -2157,6 +2157,8 @@ export interface components {
         CollectionReceipt: {
             /** @description Rial received */
             amount: number;
+            /** @description On a refused card's receipt, the national code of that card's holder when the gateway reported it; null otherwise */
+            cardHolderNationalCode: string | null;
             /** @description The paying card, masked (first six and last four digits) */
             cardNo: string | null;
             /** @enum {string|null} */

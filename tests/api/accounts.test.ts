@@ -88,7 +88,7 @@ describe('one number, one account', () => {
     for (const mobileNo of ['0912 123 456', '+9809121234567', '0912.123.4567', '۰۹۱۲'.repeat(20)]) {
       const res = await post(server, '/api/public/sendMobileValidationCode', { mobileNo });
       expect(res.status, mobileNo).toBe(400);
-      expect(res.body.msg).toBe('شماره موبایل، صحیح نیست.');
+      expect(res.body.msg).toBe('شماره موبایل صحیح نیست.');
     }
   });
 

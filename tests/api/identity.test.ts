@@ -107,7 +107,7 @@ describe('log-in by SMS code', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.msg).toBe('شماره موبایل را وارد نمایید.');
     const invalid = await post(server, '/api/public/sendMobileValidationCode', { mobileNo: '0812345678' });
-    expect(invalid.body.msg).toBe('شماره موبایل، صحیح نیست.');
+    expect(invalid.body.msg).toBe('شماره موبایل صحیح نیست.');
   });
 });
 

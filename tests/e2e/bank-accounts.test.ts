@@ -94,8 +94,15 @@ describe('bank accounts and withdrawals', () => {
     // The customer's page turns the account green (live) and withdraws everything.
     await expect.poll(() => section.textContent(), { timeout: 10_000 }).toContain('تایید شده');
     await expect.poll(() => page.locator('[data-testid="bank-accounts"] [data-row-color="green"]').count()).toBe(1);
+    // Typed in Persian digits, the amount is grouped as it is typed (issue 32); the whole balance the same way.
+    const amount = page.getByTestId('withdraw-amount');
+    await amount.pressSequentially('۱۲۵۰۰۰۰');
+    expect(await amount.inputValue()).toBe('۱٬۲۵۰٬۰۰۰');
     await page.getByTestId('withdraw-all').click();
-    await expect.poll(() => page.getByTestId('withdraw-amount').inputValue()).toBe('2500000');
+    await expect.poll(() => amount.inputValue()).toBe('۲٬۵۰۰٬۰۰۰');
+    // The chosen account whole in «حساب مقصد», the amount grouped.
+    await page.getByTestId('withdraw-account').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(shots, 'wallet-withdrawal-form.png') });
     await page.getByTestId('withdraw-submit').click();
     const confirm = page.getByTestId('withdraw-confirm');
     await expect.poll(() => confirm.textContent()).toContain('۲٬۵۰۰٬۰۰۰');

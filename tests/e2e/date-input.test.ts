@@ -1,7 +1,7 @@
 /**
  * The date field, as a new customer on a phone meets it: a birth date typed key by key in the Jalali and the
  * Gregorian calendar, in Latin and Persian digits, stays exactly as typed while the field has focus and turns
- * canonical when it is left; the saved profile holds the Gregorian day. The month picker beside the field is
+ * canonical when it is left, in the digits it was typed in; the saved profile holds the Gregorian day. The month picker beside the field is
  * used by keyboard and by touch; the IELTS form's date fields (the form engine's widget) behave the same.
  */
 import { writeFileSync } from 'node:fs';
@@ -133,9 +133,10 @@ describe('the birth date on the profile', () => {
     await leave(page);
     expect(await dob.inputValue()).toBe('1375/06/05');
 
+    // Typed in Persian digits, written out in full in Persian digits (issue 32).
     await typeKeyByKey(dob, '۱۳۷۵/۰۶/۲۹');
     await leave(page);
-    expect(await dob.inputValue()).toBe('1375/06/29');
+    expect(await dob.inputValue()).toBe('۱۳۷۵/۰۶/۲۹');
 
     await save(page, token, '1996-09-19');
   });
@@ -164,8 +165,8 @@ describe('the birth date on the profile', () => {
     await typeKeyByKey(dob, '۱۳۷۵/۰۶/۲۹');
     await leave(page);
     await chooseCalendar(page, 'میلادی');
-    expect(await dob.inputValue()).toBe('1996-09-19'); // the same day, now shown Gregorian
-    expect(await dob.getAttribute('placeholder')).toBe('1991-09-22');
+    expect(await dob.inputValue()).toBe('۱۹۹۶-۰۹-۱۹'); // the same day, now shown Gregorian, in the digits typed
+    expect(await dob.getAttribute('placeholder')).toBe('۱۹۹۱-۰۹-۲۲');
 
     await typeKeyByKey(dob, '1996-09-05');
     await leave(page);
@@ -173,11 +174,11 @@ describe('the birth date on the profile', () => {
 
     await typeKeyByKey(dob, '۱۹۹۶-۹-۲۵');
     await leave(page);
-    expect(await dob.inputValue()).toBe('1996-09-25');
+    expect(await dob.inputValue()).toBe('۱۹۹۶-۰۹-۲۵');
     await save(page, token, '1996-09-25');
 
     await chooseCalendar(page, 'شمسی');
-    expect(await dob.inputValue()).toBe('1375/07/04');
+    expect(await dob.inputValue()).toBe('۱۳۷۵/۰۷/۰۴');
   });
 
   it('picks a day with the keyboard: arrows across a month end, Enter, focus back on the field', async () => {
@@ -225,7 +226,8 @@ describe('the birth date on the profile', () => {
     await shot(page, 'date-picker-jalali-phone');
     await grid.getByRole('button', { name: 'سه‌شنبه ۲۰ اسفند ۱۳۷۰' }).click();
     await grid.waitFor({ state: 'detached' });
-    expect(await dob.inputValue()).toBe('1370/12/20');
+    // Nothing typed: the picked day in Persian digits.
+    expect(await dob.inputValue()).toBe('۱۳۷۰/۱۲/۲۰');
     await save(page, token, '1992-03-10');
 
     // The Gregorian picker: weeks from Sunday, Gregorian months in Persian.
@@ -237,7 +239,7 @@ describe('the birth date on the profile', () => {
     expect(await grid.locator('[aria-selected=true] button').getAttribute('aria-label')).toBe('سه‌شنبه ۱۰ مارس ۱۹۹۲');
     await shot(page, 'date-picker-gregorian-phone');
     await grid.getByRole('button', { name: 'پنج‌شنبه ۱۲ مارس ۱۹۹۲' }).click();
-    expect(await dob.inputValue()).toBe('1992-03-12');
+    expect(await dob.inputValue()).toBe('۱۹۹۲-۰۳-۱۲');
     await chooseCalendar(page, 'شمسی');
   });
 
@@ -248,7 +250,7 @@ describe('the birth date on the profile', () => {
     await grid.waitFor();
     await page.getByRole('button', { name: 'امروز' }).click();
     await grid.waitFor({ state: 'detached' });
-    expect(await dob.inputValue()).toBe(formatDateText(todayIso(), 'fa'));
+    expect(await dob.inputValue()).toBe(toPersianDigits(formatDateText(todayIso(), 'fa')));
 
     await page.getByTestId('profile_dateOfBirth-picker').click();
     await grid.waitFor();
@@ -270,7 +272,7 @@ describe('the date widget of the IELTS form', () => {
     const expiry = page.locator('#root_passportExpiry');
     await typeKeyByKey(expiry, '۱۴۰۸/۱۱/۲۸');
     await page.getByTestId('desk-page').getByRole('heading').first().click();
-    expect(await expiry.inputValue()).toBe('1408/11/28');
+    expect(await expiry.inputValue()).toBe('۱۴۰۸/۱۱/۲۸');
     await expect(page.getByTestId('submit-missing').textContent()).resolves.not.toContain('تاریخ معتبر نیست');
 
     const preferred = page.locator('#root_preferredTestDate');

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatNumber } from '../../src/shared/format';
+import { formatNumber, toPersianDigits } from '../../src/shared/format';
 import { animationsDone, DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
 import { moneyHelpers } from '../support/money';
 import { loginAdmin, type RunningServer, startServer } from '../support/server';
@@ -60,8 +60,10 @@ describe('fulfilment', () => {
     await dialog.getByTestId('reveal-targetPagePassword').click();
     await expect(dialog.getByTestId('revealed-targetPagePassword').textContent()).resolves.toBe('secret');
 
-    await dialog.locator('#fulfilmentDone_realPrice').pressSequentially(String(realPrice));
+    // Typed in Persian digits, the price stays in them, grouped, when the field is left (issue 32).
+    await dialog.locator('#fulfilmentDone_realPrice').pressSequentially(toPersianDigits(realPrice));
     await dialog.locator('#fulfilmentDone_currencyPaymentReference').pressSequentially('ETS-2026-0042');
+    expect(await dialog.locator('#fulfilmentDone_realPrice').inputValue()).toBe(formatNumber(realPrice));
     await expect(dialog.getByTestId('fulfilment-split').textContent()).resolves.toContain(formatNumber(difference));
     // Tall enough for the whole dialog in one picture.
     await page.setViewportSize({ width: DESKTOP.width, height: 1500 });

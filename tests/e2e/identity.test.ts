@@ -47,7 +47,7 @@ describe('log-in, profile and staff approval', () => {
     await page.getByTestId('send-code').click();
     await page.getByText('شماره موبایل را وارد نمایید.').waitFor();
     await page.fill('#login-mobile', '0912');
-    await page.getByText('شماره موبایل، صحیح نیست.').waitFor();
+    await page.getByText('شماره موبایل صحیح نیست.').waitFor();
     await page.fill('#login-mobile', mobileNo);
     await page.getByTestId('send-code').click();
     await page.waitForFunction(() =>

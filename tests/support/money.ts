@@ -126,22 +126,31 @@ export function moneyHelpers(server: RunningServer) {
       return res.body.data as PayResult;
     },
 
-    /** Pays a started online payment at the sandbox bank without coming back: returns the callback address. */
-    async payAtSandboxBankOnly(who: Customer, gatewayUrl: string): Promise<string> {
+    /**
+     * Pays a started online payment at the sandbox bank without coming back: returns the callback address. With
+     * `holderNationalCode`, the card is someone else's.
+     */
+    async payAtSandboxBankOnly(
+      who: Customer,
+      gatewayUrl: string,
+      holderNationalCode = who.nationalCode,
+    ): Promise<string> {
       const bankPage = new URL(gatewayUrl, server.url);
       const res = await fetch(bankPage, {
         method: 'POST',
         redirect: 'manual',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ cardNo: '6037991234567890', holderNationalCode: who.nationalCode, action: 'pay' }),
+        body: new URLSearchParams({ cardNo: '6037991234567890', holderNationalCode, action: 'pay' }),
       });
       expect(res.status).toBe(303);
       return new URL(res.headers.get('location')!, bankPage).toString();
     },
 
     /** Pays a started online payment at the sandbox bank and comes back through the gateway's callback, as a browser would. */
-    async payAtSandboxBank(who: Customer, gatewayUrl: string): Promise<void> {
-      const back = await fetch(await helpers.payAtSandboxBankOnly(who, gatewayUrl), { redirect: 'manual' });
+    async payAtSandboxBank(who: Customer, gatewayUrl: string, holderNationalCode?: string): Promise<void> {
+      const back = await fetch(await helpers.payAtSandboxBankOnly(who, gatewayUrl, holderNationalCode), {
+        redirect: 'manual',
+      });
       expect(back.status).toBeLessThan(400);
     },
 

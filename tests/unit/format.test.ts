@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { toEnglishDigits, toPersianDigits } from '../../src/shared/digits';
+import { digitsAsTyped, toEnglishDigits, toPersianDigits, writtenInPersian } from '../../src/shared/digits';
 import {
+  groupNumberAsTyped,
+  groupWhileTyping,
   formatNumber,
   formatPhone,
   formatRial,
@@ -164,5 +166,29 @@ describe('formatToman', () => {
     expect(formatToman('12.5')).toBe('');
     expect(formatToman(Number.NaN)).toBe('');
     expect(formatToman('abc')).toBe('');
+  });
+});
+
+describe('digits as typed (issue 32)', () => {
+  it('keeps the digits a person typed in, Persian when nothing was typed', () => {
+    expect(writtenInPersian('۱۳۷۲/۰۴/۱۵')).toBe(true);
+    expect(writtenInPersian('1372/04/15')).toBe(false);
+    expect(writtenInPersian('٢٢٠')).toBe(true);
+    expect(writtenInPersian('')).toBe(true);
+    expect(digitsAsTyped('1372/04/15', '۱۳۷۲/۴/۱۵')).toBe('۱۳۷۲/۰۴/۱۵');
+    expect(digitsAsTyped('1372/04/15', '1372/4/15')).toBe('1372/04/15');
+  });
+  it('groups an amount in the digits it was typed in', () => {
+    expect(groupNumberAsTyped(230000000, '۲۳۰۰۰۰۰۰۰')).toBe('۲۳۰٬۰۰۰٬۰۰۰');
+    expect(groupNumberAsTyped(230000000, '230000000')).toBe('230,000,000');
+    expect(groupNumberAsTyped(220)).toBe('۲۲۰');
+    expect(groupNumberAsTyped(12.5, '۱۲٫۵')).toBe('۱۲٫۵');
+  });
+  it('groups while typing, leaving what is not whole digits for the rule to name', () => {
+    expect(groupWhileTyping('۱۲۵۰۰۰۰')).toBe('۱٬۲۵۰٬۰۰۰');
+    expect(groupWhileTyping('1250000')).toBe('1,250,000');
+    expect(groupWhileTyping('۱٬۲۵۰۰')).toBe('۱۲٬۵۰۰');
+    expect(groupWhileTyping('12a')).toBe('12a');
+    expect(groupWhileTyping('')).toBe('');
   });
 });

@@ -3,7 +3,7 @@
  * thousands separator (٬ U+066C) and decimal point (٫ U+066B), rial amounts, phone grouping. `groupNumber` keeps
  * Latin digits and en-US commas for what is typed or exported (an input's text, a spreadsheet cell).
  */
-import { toEnglishDigits, toPersianDigits } from '../digits';
+import { toEnglishDigits, toPersianDigits, writtenInPersian } from '../digits';
 
 export { toPersianDigits };
 
@@ -31,6 +31,25 @@ export function groupNumber(n: number | bigint | string): string {
 
 /** Latin grouped text ('-1,234.5') in Persian: digits ۰–۹, separator ٬, point ٫ ('-۱٬۲۳۴٫۵'). */
 export const persianNumerals = (latin: string): string => toPersianDigits(latin.replace(/,/g, '٬').replace('.', '٫'));
+
+/**
+ * An amount's text in a field, grouped, in the digits the person typed it in (Persian digits with ٬ and ٫, or Latin
+ * with ',' and '.'); Persian when nothing was typed. '' if not a number.
+ */
+export function groupNumberAsTyped(n: number | bigint | string, typed = ''): string {
+  const latin = groupNumber(n);
+  return writtenInPersian(typed) ? persianNumerals(latin) : latin;
+}
+
+/**
+ * An amount's text as it is typed, grouped at once: '1234567' -> '1,234,567', '۱۲۳۴۵' -> '۱۲٬۳۴۵', in the digits
+ * typed; text that is not whole digits (a letter, a sign) is left as typed, for the field's rule to name.
+ */
+export function groupWhileTyping(typed: string): string {
+  const digits = toEnglishDigits(typed).replace(/[,،٬\s]/g, '');
+  if (!/^\d+$/.test(digits)) return typed;
+  return groupNumberAsTyped(digits.replace(/^0+(?=\d)/, ''), typed);
+}
 
 /** A number as a person reads it: 1234567 -> '۱٬۲۳۴٬۵۶۷' (same input rules as groupNumber); '' if not a number. */
 export function formatNumber(n: number | bigint | string): string {

@@ -47,11 +47,14 @@ export function FormField({
           {help}
         </Text>
       )}
-      {error && (
-        <Text size="1" color="red" role="alert" id={errorId(id)}>
-          {error}
-        </Text>
-      )}
+      {/* The error line's space is kept while there is none, so an error appearing moves nothing under a tap. */}
+      <div className="error-slot">
+        {error && (
+          <Text as="div" size="1" color="red" role="alert" id={errorId(id)}>
+            {error}
+          </Text>
+        )}
+      </div>
     </Flex>
   );
 }

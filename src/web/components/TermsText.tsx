@@ -4,7 +4,7 @@ import { Flex } from '@radix-ui/themes';
 export function TermsText() {
   return (
     <Flex direction="column" gap="2" asChild>
-      <ol style={{ lineHeight: 2, paddingInlineStart: 20, margin: 0 }}>
+      <ol style={{ lineHeight: 2, paddingInlineStart: 24, margin: 0, listStyleType: 'persian' }}>
         <li>به کاربران زیر ۱۸ سال خدمات ارائه نمی‌شود.</li>
         <li>
           بازپرداخت وجه حداکثر ظرف سه روز کاری انجام می‌شود؛ به مبلغ بازپرداختی سود تعلق نمی‌گیرد و تبدیل ارز انجام

@@ -811,7 +811,9 @@ export class PaymentService {
     const row = await this.db
       .selectFrom('collections as c')
       .innerJoin('users as u', 'u.id', 'c.userId')
+      .leftJoin('onlineProformas as p', 'p.id', 'c.onlineProformaId')
       .select([
+        'p.verified',
         'c.id',
         'c.amount',
         'c.source',
@@ -847,9 +849,20 @@ export class PaymentService {
       nationalCode: row.nationalCode,
       refundedToCard: row.refundedToCard,
       cause: row.cause === 'cardMismatch' ? 'cardMismatch' : null,
+      // A refused card's receipt says whose card it was, when the gateway named its holder.
+      cardHolderNationalCode: row.refundedToCard ? holderOf(row.verified) : null,
       createdAt: new Date(row.createdAt).toISOString(),
     };
   }
+}
+
+/** The card holder's national code a verified payment's record names (Latin digits), or null. */
+function holderOf(verified: unknown): string | null {
+  const record = (typeof verified === 'string' ? JSON.parse(verified) : verified) as {
+    holderNationalCode?: unknown;
+  } | null;
+  const holder = record?.holderNationalCode;
+  return typeof holder === 'string' && holder.trim() !== '' ? toEnglishDigits(holder.trim()) : null;
 }
 
 /**

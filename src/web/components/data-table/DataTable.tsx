@@ -11,7 +11,8 @@ import { useAtomValue } from 'jotai';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import type { DataTable as TableDef } from '../../../generated/schemas/table';
 import { displayDate, relativeTime } from '../../../shared/format/dates';
-import { formatNumber, formatPhone, formatRial } from '../../../shared/format';
+import { formatNumber, formatPhone, toPersianDigits } from '../../../shared/format';
+import { Amount } from '../RialText';
 import { ApiError, api, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { calendarAtom } from '../../lib/calendar';
 import { useNow } from '../../lib/useNow';
@@ -132,7 +133,7 @@ export function DataTable({
       case 'number':
         return <span className="ltr">{formatNumber(v as number)}</span>;
       case 'rial':
-        return <span className="ltr">{formatRial(v as number)}</span>;
+        return <Amount value={v as number} />;
       case 'date':
         return <span className="ltr">{displayDate(v as string, 'slashDate', calendar)}</span>;
       case 'dateTime': {
@@ -156,7 +157,7 @@ export function DataTable({
       case 'badge':
         return (
           <ToneBadge tone={String(row[col.colorKey ?? ''] ?? '')} data-testid="row-badge">
-            {String(v)}
+            {col.latin ? String(v) : toPersianDigits(String(v))}
           </ToneBadge>
         );
       case 'list':

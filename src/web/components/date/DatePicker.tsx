@@ -74,6 +74,7 @@ export function DatePicker({
   fieldRef,
   disabled,
   testId,
+  opensOn,
 }: {
   calendar: CalendarKind;
   /** The field's stored value: a Gregorian day, '' or invalid text (then the picker opens on today). */
@@ -84,6 +85,8 @@ export function DatePicker({
   fieldRef: RefObject<HTMLInputElement | null>;
   disabled?: boolean | undefined;
   testId?: string | undefined;
+  /** The day an empty field's picker opens on (a birth date's: decades back); today when unset. */
+  opensOn?: string | undefined;
 }) {
   const [open, setOpen] = useState(false);
   const [focused, setFocused] = useState(() => todayIso());
@@ -102,7 +105,7 @@ export function DatePicker({
   }, [focused]);
 
   const openChange = (next: boolean) => {
-    if (next) setFocused(clamp(ISO.test(value) && safeParts(value, calendar) ? value : todayIso(), range));
+    if (next) setFocused(clamp(ISO.test(value) && safeParts(value, calendar) ? value : (opensOn ?? todayIso()), range));
     setOpen(next);
   };
 

@@ -88,11 +88,14 @@ function FieldTemplate({
           {rawHelp}
         </Text>
       )}
-      {(rawErrors ?? []).map((error) => (
-        <Text key={error} size="1" color="red" role="alert">
-          {error}
-        </Text>
-      ))}
+      {/* The error line's space is kept while there is none, so an error appearing moves nothing under a tap. */}
+      <div className="error-slot">
+        {(rawErrors ?? []).map((error) => (
+          <Text key={error} as="div" size="1" color="red" role="alert">
+            {error}
+          </Text>
+        ))}
+      </div>
     </Flex>
   );
 }

@@ -12,6 +12,7 @@ import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompil
 import { useEffect, useState } from 'react';
 import messages from '../../../../schemas/messages/fa.json';
 import type { JsonSchemaObject } from '../../../shared/catalogue';
+import { toPersianDigits } from '../../../shared/digits';
 import { formErrorMessage, forValidation } from '../../../shared/form-schema';
 import {
   instantiateValidators,
@@ -81,7 +82,10 @@ export function useLoadedValidator(schema: JsonSchemaObject): FormValidator | un
 
 /** A message of fa.json with its `{name}` placeholders filled, or undefined when there is no such key. */
 const messageText = (key: string, params: Record<string, string | number> = {}) =>
-  text[key]?.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? ''));
+  text[key]?.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    return typeof value === 'number' ? toPersianDigits(value) : String(value ?? '');
+  });
 
 /** The path of the field an rjsf error is about (`.attendees.0.name` → attendees, 0, name). */
 export function errorPath(error: RJSFValidationError): string[] {

@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { components } from '../../../generated/api';
 import { formatRial } from '../../../shared/format';
+import { Amount } from '../RialText';
 import { rialInWords } from '../../../shared/format/persian-words';
 import { usePayPurchase } from '../../lib/payments';
 import { userCardsQuery } from '../../lib/queries/cards';
@@ -43,8 +44,8 @@ export function PayAction({ purchase }: { purchase: Pick<Purchase, 'id' | 'payab
           <Text size="2">قیمت تازه را بررسی کنید؛ پرداخت با این قیمت انجام می‌شود:</Text>
           <div className="price-row">
             <Text size="2">مبلغ کل</Text>
-            <Text size="2" className="ltr" data-testid="fresh-expected-price">
-              {formatRial(freshQuote.expectedPrice)}
+            <Text size="2" data-testid="fresh-expected-price">
+              <Amount value={freshQuote.expectedPrice} />
             </Text>
           </div>
           <Text size="1" color="gray" data-testid="fresh-expected-price-words">
@@ -53,8 +54,8 @@ export function PayAction({ purchase }: { purchase: Pick<Purchase, 'id' | 'payab
           {freshQuote.walletBalance > 0 && (
             <div className="price-row">
               <Text size="2">موجودی کیف پول</Text>
-              <Text size="2" className="ltr">
-                {formatRial(freshQuote.walletBalance)}
+              <Text size="2">
+                <Amount value={freshQuote.walletBalance} />
               </Text>
             </div>
           )}
@@ -62,8 +63,8 @@ export function PayAction({ purchase }: { purchase: Pick<Purchase, 'id' | 'payab
             <Text size="2" weight="bold">
               قابل پرداخت
             </Text>
-            <Text size="3" weight="bold" className="ltr" data-testid="fresh-payable-price">
-              {formatRial(freshQuote.payablePrice)}
+            <Text size="3" weight="bold" data-testid="fresh-payable-price">
+              <Amount value={freshQuote.payablePrice} />
             </Text>
           </div>
           <Flex gap="2" wrap="wrap">

@@ -4,18 +4,19 @@
  */
 import { Box, Flex, Heading, Text } from '@radix-ui/themes';
 import type { components } from '../../../generated/api';
-import { formatNumber, formatRial } from '../../../shared/format';
+import type { ReactNode } from 'react';
 import { mmss, useCountdown } from '../../lib/useCountdown';
+import { Amount } from '../RialText';
 
 type Purchase = components['schemas']['Purchase'];
 
-function Row({ label, value, strong, testId }: { label: string; value: string; strong?: boolean; testId?: string }) {
+function Row({ label, value, strong, testId }: { label: string; value: ReactNode; strong?: boolean; testId?: string }) {
   return (
     <div className="price-row">
       <Text size="2" weight={strong ? 'bold' : 'regular'}>
         {label}
       </Text>
-      <Text size={strong ? '3' : '2'} weight={strong ? 'bold' : 'regular'} className="ltr" data-testid={testId}>
+      <Text size={strong ? '3' : '2'} weight={strong ? 'bold' : 'regular'} data-testid={testId}>
         {value}
       </Text>
     </div>
@@ -44,19 +45,19 @@ export function PurchasePrice({ purchase, waiting }: { purchase: Purchase; waiti
         <Heading size="3">خلاصه قیمت</Heading>
         {waiting && <QuoteCountdown expiresAt={purchase.quoteExpiresAt} />}
       </Flex>
-      <Row label="مبلغ ارزی" value={`${formatNumber(purchase.amount)} ${purchase.currencyCode}`} />
-      <Row label="نرخ ارز" value={`${formatRial(purchase.rate)} / ${purchase.currencyCode}`} />
-      <Row label="هزینه مستقیم" value={formatRial(purchase.grossPrice)} />
-      <Row label="جمع هزینه‌ها" value={formatRial(purchase.totalCosts)} />
-      <Row label="مبلغ کل" value={formatRial(purchase.expectedPrice)} strong testId="purchase-expected-price" />
+      <Row label="مبلغ ارزی" value={<Amount value={purchase.amount} unit={purchase.currencyCode} />} />
+      <Row label="نرخ ارز" value={<Amount value={purchase.rate} unit={`ریال / ${purchase.currencyCode}`} />} />
+      <Row label="هزینه مستقیم" value={<Amount value={purchase.grossPrice} />} />
+      <Row label="جمع هزینه‌ها" value={<Amount value={purchase.totalCosts} />} />
+      <Row label="مبلغ کل" value={<Amount value={purchase.expectedPrice} />} strong testId="purchase-expected-price" />
       <Row
         label={waiting ? 'از کیف پول' : 'پرداخت از کیف پول'}
-        value={formatRial(purchase.walletAmount)}
+        value={<Amount value={purchase.walletAmount} />}
         testId="purchase-wallet-amount"
       />
       <Row
         label={waiting ? 'قابل پرداخت آنلاین' : 'پرداخت آنلاین'}
-        value={formatRial(purchase.payablePrice)}
+        value={<Amount value={purchase.payablePrice} />}
         strong
         testId="purchase-payable-price"
       />

@@ -87,7 +87,7 @@ function CodeLogin({ onDone }: { onDone: () => void }) {
             inputMode="tel"
             autoComplete="tel"
             dir="ltr"
-            placeholder="09xxxxxxxxx"
+            placeholder="۰۹۱۲۳۴۵۶۷۸۹"
             value={mobileNo}
             onChange={(e) => setMobileNo(e.target.value)}
             onBlur={() => setTouched((t) => ({ ...t, mobile: true }))}

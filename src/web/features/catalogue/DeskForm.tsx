@@ -20,6 +20,7 @@ import { DeskFields, useDeskForm } from '../../components/form-engine/DeskFields
 import { TermsText } from '../../components/TermsText';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { POLICY_OPERATIONS } from '../../lib/policy-approval';
+import { clearDeskDraft, profileFor, readDeskDraft, saveDeskDraft } from '../../lib/desk-draft';
 import type { Desk, FormType } from '../../lib/queries/catalogue';
 import { loadUser, userAtom } from '../../lib/session';
 import { PriceBar, PriceSummary, type Quote } from './PriceSummary';
@@ -81,7 +82,13 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
   // The fields show their errors as they are typed or left (DeskFields); the list beside submit shows every error
   // from the start.
   const formRef = useRef<Form>(null);
-  const [data, setData] = useState<FormData>(staticValues);
+  // A draft this tab kept of the form (the customer went to complete their profile) comes back under the desk's
+  // fixed values.
+  const [data, setData] = useState<FormData>(() => ({ ...readDeskDraft(desk.identifier), ...staticValues }));
+  const [draftShown] = useState(() => Object.keys(readDeskDraft(desk.identifier)).length > 0);
+  useEffect(() => {
+    saveDeskDraft(desk.identifier, data, schema.properties);
+  }, [desk.identifier, data, schema.properties]);
   // The customer's last request of this desk fills what they enter the same way each time, once, under what they
   // may already have typed.
   const lastRequest = useQuery({
@@ -203,6 +210,7 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
         }),
       );
       idempotencyKey.current = crypto.randomUUID();
+      clearDeskDraft(desk.identifier);
       void queryClient.invalidateQueries({ queryKey: ['table', 'myRequests'] });
       void queryClient.invalidateQueries({ queryKey: ['purchase'] });
       // The pay step takes the form's place; the address keeps the request, so a reload comes back to it.
@@ -222,6 +230,24 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
 
   return (
     <Flex direction="column" gap="4">
+      {/* First on the page: a customer not yet verified learns it before filling anything. */}
+      {user && needsLevel && (
+        <Callout.Root color="orange" data-testid="level-required" role="note">
+          <Callout.Text>
+            این خدمت به تایید هویت (سطح یک) نیاز دارد. ابتدا{' '}
+            <Link to={profileFor(desk.identifier)} data-testid="complete-profile">
+              پروفایل خود را تکمیل کنید
+            </Link>
+            ؛ آنچه در این فرم وارد می‌کنید (جز رمز عبور) تا بازگشت شما در همین مرورگر نگه داشته می‌شود و پس از تایید
+            کارشناسان می‌توانید درخواست را ثبت کنید.
+          </Callout.Text>
+        </Callout.Root>
+      )}
+      {draftShown && (
+        <Callout.Root color="blue" size="1" data-testid="draft-restored">
+          <Callout.Text>فرمی که پیش‌تر در این خدمت پر کرده بودید بازگردانده شد.</Callout.Text>
+        </Callout.Root>
+      )}
       {remembered.length > 0 && (
         <Callout.Root color="blue" size="1" data-testid="remembered-note">
           <Callout.Text>
@@ -254,15 +280,6 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
       {quote && expiresAt && <PriceSummary quote={quote} expiresAt={expiresAt} />}
       {quote && expiresAt && <PriceBar quote={quote} expiresAt={expiresAt} />}
 
-      {user && needsLevel && (
-        <Callout.Root color="orange" data-testid="level-required">
-          <Callout.Text>
-            این خدمت به تایید هویت (سطح یک) نیاز دارد. ابتدا{' '}
-            <Link to="/request/myProfile">پروفایل خود را تکمیل کنید</Link>؛ پس از تایید کارشناسان می‌توانید درخواست را
-            ثبت کنید.
-          </Callout.Text>
-        </Callout.Root>
-      )}
       {user && !needsLevel && needsPolicy && (
         <Callout.Root color="gray" data-testid="policy-required">
           <Flex direction="column" gap="2">

@@ -1,9 +1,9 @@
 import { Box, Flex, Heading, Text } from '@radix-ui/themes';
 import type { ReactNode } from 'react';
 import type { components } from '../../../generated/api';
-import { formatNumber, formatRial } from '../../../shared/format';
+import { formatRial } from '../../../shared/format';
 import { rialInWords } from '../../../shared/format/persian-words';
-import { TomanEquivalent } from '../../components/RialText';
+import { Amount, TomanEquivalent } from '../../components/RialText';
 import { mmss, useCountdown } from '../../lib/useCountdown';
 
 export type Quote = components['schemas']['Quote'];
@@ -16,14 +16,15 @@ function Row({
   below,
 }: {
   label: string;
-  value: string;
+  /** An amount: number then unit, or what stands for it. */
+  value: ReactNode;
   strong?: boolean;
   testId?: string;
   /** Under the value: its toman equivalent and its words, on the lines the customer confirms. */
   below?: ReactNode;
 }) {
   const shown = (
-    <Text size={strong ? '3' : '2'} weight={strong ? 'bold' : 'regular'} className="ltr" data-testid={testId}>
+    <Text size={strong ? '3' : '2'} weight={strong ? 'bold' : 'regular'} data-testid={testId}>
       {value}
     </Text>
   );
@@ -72,16 +73,20 @@ export function PriceSummary({ quote, expiresAt }: { quote: Quote; expiresAt: nu
           </span>
         </Text>
       </Flex>
-      <Row label="نرخ ارز" value={`${formatRial(quote.rate)} / ${quote.currency.code}`} testId="quote-rate" />
-      <Row label="مبلغ ارزی" value={`${formatNumber(quote.amount)} ${quote.currency.code}`} />
-      <Row label="هزینه مستقیم" value={formatRial(quote.grossPrice)} testId="gross-price" />
-      <Row label="کارمزد" value={formatRial(quote.costs.fee)} />
-      <Row label="مالیات بر ارزش افزوده کارمزد" value={formatRial(quote.costs.tax)} />
-      <Row label="هزینه عملیات" value={formatRial(quote.costs.operationCost)} />
-      <Row label="جمع هزینه‌ها" value={formatRial(quote.totalCosts)} />
+      <Row
+        label="نرخ ارز"
+        value={<Amount value={quote.rate} unit={`ریال / ${quote.currency.code}`} />}
+        testId="quote-rate"
+      />
+      <Row label="مبلغ ارزی" value={<Amount value={quote.amount} unit={quote.currency.code} />} />
+      <Row label="هزینه مستقیم" value={<Amount value={quote.grossPrice} />} testId="gross-price" />
+      <Row label="کارمزد" value={<Amount value={quote.costs.fee} />} />
+      <Row label="مالیات بر ارزش افزوده کارمزد" value={<Amount value={quote.costs.tax} />} />
+      <Row label="هزینه عملیات" value={<Amount value={quote.costs.operationCost} />} />
+      <Row label="جمع هزینه‌ها" value={<Amount value={quote.totalCosts} />} />
       <Row
         label="مبلغ کل"
-        value={formatRial(quote.expectedPrice)}
+        value={<Amount value={quote.expectedPrice} />}
         strong
         testId="expected-price"
         below={<AmountAside rial={quote.expectedPrice} words testId="expected-price" />}
@@ -89,13 +94,13 @@ export function PriceSummary({ quote, expiresAt }: { quote: Quote; expiresAt: nu
       {quote.walletBalance > 0 && (
         <Row
           label={`از کیف پول (موجودی ${formatRial(quote.walletBalance)})`}
-          value={formatRial(Math.min(quote.walletBalance, quote.expectedPrice))}
+          value={<Amount value={Math.min(quote.walletBalance, quote.expectedPrice)} />}
           testId="wallet-part"
         />
       )}
       <Row
         label="قابل پرداخت"
-        value={formatRial(quote.payablePrice)}
+        value={<Amount value={quote.payablePrice} />}
         strong
         testId="payable-price"
         below={quote.payablePrice > 0 ? <AmountAside rial={quote.payablePrice} testId="payable-price" /> : undefined}
@@ -116,8 +121,8 @@ export function PriceBar({ quote, expiresAt }: { quote: Quote; expiresAt: number
         <Text size="1" color="gray">
           قابل پرداخت
         </Text>
-        <Text size="3" weight="bold" className="ltr" data-testid="price-bar-payable">
-          {formatRial(quote.payablePrice)}
+        <Text size="3" weight="bold" data-testid="price-bar-payable">
+          <Amount value={quote.payablePrice} />
         </Text>
         {quote.payablePrice > 0 && <TomanEquivalent value={quote.payablePrice} testId="price-bar-payable-toman" />}
       </Flex>

@@ -2,7 +2,8 @@ import { Badge, Card, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/t
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router-dom';
-import { formatNumber, formatRial } from '../../../shared/format';
+import { formatNumber } from '../../../shared/format';
+import { Amount } from '../../components/RialText';
 import { type Column, TableView } from '../../components/data-table/TableView';
 import { DateText } from '../../components/date/DateText';
 import { canAtom, staffPagesAtom } from '../../lib/policy';
@@ -53,7 +54,7 @@ const paidColumns: Array<Column<PaidRequest>> = [
   {
     key: 'price',
     title: 'مبلغ',
-    cell: (r) => <span className="ltr">{formatRial(r.expectedPrice)}</span>,
+    cell: (r) => <Amount value={r.expectedPrice} />,
     hideOnMobile: true,
   },
   { key: 'paidAt', title: 'پرداخت', cell: (r) => <DateText value={r.paidAt} format="dateTime" />, hideOnMobile: true },

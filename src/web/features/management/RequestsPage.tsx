@@ -12,6 +12,7 @@ import { useAtomValue } from 'jotai';
 import { Cross2Icon } from '@radix-ui/react-icons';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { toPersianDigits } from '../../../shared/digits';
 import requests from '../../../../schemas/tables/requests.json';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
 import { Fields } from '../../components/FieldsView';
@@ -179,7 +180,7 @@ export default function RequestsPage() {
         }}
       >
         <Dialog.Content maxWidth="min(720px, 94vw)" data-testid="staff-request-detail">
-          <Dialog.Title>درخواست شماره {opened ?? ''}</Dialog.Title>
+          <Dialog.Title>درخواست شماره {opened === null ? '' : toPersianDigits(opened)}</Dialog.Title>
           <Dialog.Description size="2" color="gray" mb="3">
             قیمت، اطلاعات و تاریخچه وضعیت درخواست.
           </Dialog.Description>

@@ -8,10 +8,11 @@
 import { Badge, Box, Button, Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
 import profileForm from '../../../../schemas/entryForms/profile.json';
 import profileValidators from '../../../../src/generated/form-validators/profile';
 import messages from '../../../../schemas/messages/fa.json';
-import { toEnglishDigits } from '../../../shared/digits';
+import { toEnglishDigits, toPersianDigits } from '../../../shared/digits';
 import { isValidNationalCode } from '../../../shared/validation';
 import {
   asEntryForm,
@@ -21,21 +22,27 @@ import {
   type FormData,
 } from '../../components/form-engine/EntryForm';
 import type { NationalCodeInquiry } from '../../components/form-engine/widgets/NationalCodeWidget';
-import { showSnackbar } from '../../components/shell/snackbar';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { CardsSection } from './CardsSection';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
+import { backToDesk } from '../../lib/desk-draft';
 import { loadUser, type User, userAtom } from '../../lib/session';
 
 const m = messages.messages;
 const FORM = asEntryForm(profileForm, profileValidators);
 const FIELDS = ['nationalCode', 'firstName', 'lastName', 'dateOfBirth', 'nationalCardImageAddress'] as const;
 
-/** The stored profile as form data: an empty field is no value. */
+/** The stored profile as form data: an empty field is no value; the national code in Persian digits, as read. */
 const fromUser = (u: User): FormData =>
-  Object.fromEntries(FIELDS.map((k) => [k, u[k] || undefined]).filter(([, v]) => v !== undefined));
+  Object.fromEntries(
+    FIELDS.map((k) => [k, (k === 'nationalCode' && u[k] ? toPersianDigits(u[k]) : u[k]) || undefined]).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
 
-const sameData = (a: FormData, b: FormData) => FIELDS.every((k) => (a[k] ?? '') === (b[k] ?? ''));
+/** Equal as stored: a national code typed in other digits is the same code. */
+const sameData = (a: FormData, b: FormData) =>
+  FIELDS.every((k) => toEnglishDigits(String(a[k] ?? '')) === toEnglishDigits(String(b[k] ?? '')));
 
 /**
  * Why save is not possible yet, in the order of the fields, as short Persian lines for the list beside the
@@ -55,7 +62,7 @@ function missingForSave(errors: FieldErrors, inquiry: NationalCodeInquiry, chang
   return items;
 }
 
-function ProfileEditor({ user }: { user: User }) {
+function ProfileEditor({ user, onSaved }: { user: User; onSaved: () => void }) {
   const initial = useMemo(() => fromUser(user), [user]);
   const [form, setForm] = useState<FormData>(initial);
   const [inquiry, setInquiry] = useState<NationalCodeInquiry>({ state: 'idle' });
@@ -111,7 +118,8 @@ function ProfileEditor({ user }: { user: User }) {
         }),
       );
       await loadUser();
-      showSnackbar('پروفایل ذخیره شد و برای بررسی ارسال شد.', 'green', 5000);
+      // Said under the save button, in the page (a toast at the bottom of a phone covered the card image button).
+      onSaved();
     } catch (error) {
       setServerError(digMessage(error) ?? FALLBACK_MESSAGE);
     } finally {
@@ -168,9 +176,37 @@ function ProfileEditor({ user }: { user: User }) {
   );
 }
 
+/**
+ * Under the save button once the profile is saved: that it went for review and, for a customer sent from a desk to
+ * complete it (`?back=/desks/…`), the way back to that request, whose form the desk kept as a draft.
+ */
+function SavedNote({ saved, user }: { saved: boolean; user: User }) {
+  const { search } = useLocation();
+  const back = backToDesk(search);
+  const pending = user.profileReviewPending || user.approvedLevel >= 1;
+  if (!saved && !(back && pending)) return null;
+  return (
+    <Callout.Root color="green" mt="3" data-testid="profile-saved" role="status">
+      <Callout.Text>
+        {saved ? 'پروفایل ذخیره شد و برای بررسی ارسال شد.' : 'پروفایل شما ذخیره شده است.'}
+        {back && (
+          <>
+            {' '}
+            فرم درخواستتان نگه داشته شده است:{' '}
+            <Link to={back} data-testid="back-to-request">
+              بازگشت به درخواست
+            </Link>
+          </>
+        )}
+      </Callout.Text>
+    </Callout.Root>
+  );
+}
+
 export default function ProfilePage() {
   const user = useAtomValue(userAtom);
   const [acknowledged, setAcknowledged] = useState(false);
+  const [saved, setSaved] = useState(false);
 
   if (!user) return <SignInPrompt />;
   const verified = user.approvedLevel >= 1;
@@ -213,8 +249,13 @@ export default function ProfilePage() {
             </Button>
           </Callout.Root>
         ) : (
-          <ProfileEditor key={`${user.id}-${user.approvedLevel}-${user.nationalCardImageAddress}`} user={user} />
+          <ProfileEditor
+            key={`${user.id}-${user.approvedLevel}-${user.nationalCardImageAddress}`}
+            user={user}
+            onSaved={() => setSaved(true)}
+          />
         )}
+        <SavedNote saved={saved} user={user} />
       </Card>
       <CardsSection />
     </Flex>

@@ -161,24 +161,31 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
                 {data.payments.map((p) => {
                   const state = ONLINE_PAYMENT_STATES[p.state] ?? { title: p.state, color: 'gray' as const };
                   return (
+                    // One block per payment: its amount and state, then its date and its own receipt, so a
+                    // receipt never reads as another payment's on a narrow screen.
                     <Flex
                       key={p.onlineProformaId}
-                      gap="2"
-                      align="center"
-                      wrap="wrap"
+                      direction="column"
+                      gap="1"
                       className="payment-line"
                       data-testid="online-payment"
                     >
-                      <RialText value={p.amount} />
-                      <Badge color={state.color}>{state.title}</Badge>
-                      <DateText value={p.createdAt} />
-                      {p.collectionId && (
-                        <RadixLink asChild size="2">
-                          <Link to={pathOf('receipt', { id: String(p.collectionId) })} data-testid="receipt-link">
-                            رسید پرداخت
-                          </Link>
-                        </RadixLink>
-                      )}
+                      <Flex gap="2" align="center" wrap="wrap">
+                        <RialText value={p.amount} />
+                        <Badge color={state.color}>{state.title}</Badge>
+                      </Flex>
+                      <Flex gap="3" align="center" justify="between" wrap="wrap">
+                        <Text size="2" color="gray">
+                          <DateText value={p.createdAt} format="longDateTime" />
+                        </Text>
+                        {p.collectionId && (
+                          <RadixLink asChild size="2">
+                            <Link to={pathOf('receipt', { id: String(p.collectionId) })} data-testid="receipt-link">
+                              رسید این پرداخت
+                            </Link>
+                          </RadixLink>
+                        )}
+                      </Flex>
                     </Flex>
                   );
                 })}

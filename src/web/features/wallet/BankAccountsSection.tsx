@@ -13,12 +13,15 @@ import { parseIban } from '../../../shared/iban';
 import { describedBy, FormField, labelId } from '../../components/FormField';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
 import { EmptyState } from '../../components/states/EmptyState';
+import { Latin } from '../../components/Latin';
 import { RialText } from '../../components/RialText';
 import { showSnackbar } from '../../components/shell/snackbar';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { userBalanceQuery } from '../../lib/queries/wallet';
 import { queryClient } from '../../lib/query';
 import { type BankAccount, decorateBankAccounts, decorateWithdrawals, ibanText } from '../../lib/withdrawals';
+import { LATIN_ATTRIBUTE } from '../../../shared/format/latin';
+import { groupNumberAsTyped, groupWhileTyping } from '../../../shared/format';
 
 const accountsDef = asTableDef(myBankAccountsTable);
 const withdrawalsDef = asTableDef(myWithdrawalsTable);
@@ -90,6 +93,8 @@ function RegisterAccount() {
             inputMode="text"
             autoComplete="off"
             placeholder="IR00 0000 0000 0000 0000 0000 00"
+            // An IBAN is Latin by nature (shared/format/latin.ts): its example too.
+            {...{ [LATIN_ATTRIBUTE]: '' }}
             value={iban}
             onChange={(e) => setIban(e.target.value)}
             onBlur={() => setTouched(iban.trim() !== '')}
@@ -197,6 +202,7 @@ function WithdrawForm() {
         <FormField id="withdraw-account" label="حساب مقصد">
           <Select.Root value={selected ? String(selected.id) : ''} onValueChange={setAccount}>
             <Select.Trigger
+              className="select-wrap"
               placeholder="یک حساب تاییدشده را انتخاب کنید"
               aria-labelledby={labelId('withdraw-account')}
               data-testid="withdraw-account"
@@ -204,7 +210,7 @@ function WithdrawForm() {
             <Select.Content position="popper">
               {approved.map((a) => (
                 <Select.Item key={a.id} value={String(a.id)}>
-                  {a.bankName} — {ibanText(a.iban)}
+                  {a.bankName} — <Latin>{ibanText(a.iban)}</Latin>
                 </Select.Item>
               ))}
             </Select.Content>
@@ -230,7 +236,21 @@ function WithdrawForm() {
               autoComplete="off"
               style={{ flexGrow: 1 }}
               value={amountText}
-              onChange={(e) => setAmountText(e.target.value)}
+              onChange={(e) => {
+                // Grouped while typed, the caret kept after the same number of digits.
+                const input = e.target;
+                const caret = input.selectionStart ?? input.value.length;
+                const digitsBefore = input.value.slice(0, caret).replace(/[^0-9۰-۹٠-٩]/g, '').length;
+                const grouped = groupWhileTyping(input.value);
+                setAmountText(grouped);
+                requestAnimationFrame(() => {
+                  if (document.activeElement !== input) return;
+                  let at = 0;
+                  for (let seen = 0; at < grouped.length && seen < digitsBefore; at++)
+                    if (/[0-9۰-۹٠-٩]/.test(grouped[at]!)) seen++;
+                  input.setSelectionRange(at, at);
+                });
+              }}
               aria-invalid={amountProblem !== null}
               aria-describedby={describedBy('withdraw-amount', { help: true })}
               data-testid="withdraw-amount"
@@ -239,7 +259,7 @@ function WithdrawForm() {
               type="button"
               variant="soft"
               disabled={wallet <= 0}
-              onClick={() => setAmountText(String(wallet))}
+              onClick={() => setAmountText(groupNumberAsTyped(wallet))}
               data-testid="withdraw-all"
             >
               همه موجودی

@@ -13,11 +13,11 @@ import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import messages from '../../../../schemas/messages/fa.json';
-import { formatNumber, toPersianDigits } from '../../../shared/format';
+import { toPersianDigits } from '../../../shared/format';
 import { displayDate } from '../../../shared/format/dates';
 import { rialInWords } from '../../../shared/format/persian-words';
 import { Latin } from '../../components/Latin';
-import { TomanEquivalent } from '../../components/RialText';
+import { Amount, TomanEquivalent } from '../../components/RialText';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { LoadError } from '../../components/states/LoadError';
 import { requestPath } from '../../lib/payments';
@@ -75,9 +75,10 @@ function Receipt({ id }: { id: number }) {
         {r.refundedToCard && (
           <Callout.Root color="red" className="receipt-refund" data-testid="receipt-refunded">
             <Callout.Text>
-              این پرداخت با کارتی انجام شد که به نام شما نیست. طبق قوانین، پرداخت با کارت شخص دیگر پذیرفته نمی‌شود: مبلغ
-              به کیف پول شما واریز نشد و درخواست با آن پرداخت نشد، و همین مبلغ به همان کارت پرداخت‌کننده بازگردانده
-              می‌شود (حداکثر ظرف سه روز کاری).
+              این پرداخت با کارتی انجام شد که به نام شما نیست
+              {r.cardHolderNationalCode ? ` (کارت دارندهٔ کد ملی ${toPersianDigits(r.cardHolderNationalCode)})` : ''}.
+              طبق قوانین، پرداخت با کارت شخص دیگر پذیرفته نمی‌شود: مبلغ به کیف پول شما واریز نشد و درخواست با آن پرداخت
+              نشد، و همین مبلغ به همان کارت پرداخت‌کننده بازگردانده می‌شود (حداکثر ظرف سه روز کاری).
             </Callout.Text>
           </Callout.Root>
         )}
@@ -86,8 +87,8 @@ function Receipt({ id }: { id: number }) {
           <Text size="2" color="gray">
             مبلغ
           </Text>
-          <Text size="7" weight="bold" data-testid="receipt-amount">
-            <Ltr>{formatNumber(r.amount)}</Ltr> ریال
+          <Text size="7" weight="bold">
+            <Amount value={r.amount} testId="receipt-amount" />
           </Text>
           <TomanEquivalent value={r.amount} testId="receipt-amount-toman" />
           <Text size="2" data-testid="receipt-amount-words">
@@ -104,10 +105,10 @@ function Receipt({ id }: { id: number }) {
             {displayDate(r.createdAt, 'longDateTime', 'en')}
           </Line>
           <Line label="کد پیگیری" testId="receipt-trace-code">
-            <Latin>{r.traceCode}</Latin>
+            <Ltr>{toPersianDigits(r.traceCode)}</Ltr>
           </Line>
           <Line label="شماره مرجع بانک" testId="receipt-reference">
-            {r.referenceId ? <Latin>{r.referenceId}</Latin> : '—'}
+            {r.referenceId ? <Ltr>{toPersianDigits(r.referenceId)}</Ltr> : '—'}
           </Line>
           <Line label="کارت پرداخت‌کننده" testId="receipt-card">
             {r.cardNo ? <Latin>{r.cardNo}</Latin> : '—'}
@@ -125,10 +126,34 @@ function Receipt({ id }: { id: number }) {
               'واریز به کیف پول'
             )}
           </Line>
-          <Line label="پرداخت‌کننده" testId="receipt-customer">
-            {r.customerName}
+          {r.refundedToCard ? (
+            <>
+              {/* Someone else's card paid: the payer is that card's holder, and the money goes back to that card. */}
+              <Line label="پرداخت‌کننده" testId="receipt-payer">
+                {r.cardHolderNationalCode ? (
+                  <>
+                    دارندهٔ کارت، کد ملی <Ltr>{toPersianDigits(r.cardHolderNationalCode)}</Ltr> (نه شما)
+                  </>
+                ) : (
+                  'دارندهٔ کارت پرداخت‌کننده (نه شما)'
+                )}
+              </Line>
+              <Line label="مقصد مبلغ" testId="receipt-money-went">
+                بازگشت به همان کارت{r.cardNo ? ' ' : ''}
+                {r.cardNo && <Latin>{r.cardNo}</Latin>}؛ به کیف پول شما واریز نشد
+              </Line>
+              <Line label="درخواست‌دهنده" testId="receipt-customer">
+                {r.customerName}
+              </Line>
+            </>
+          ) : (
+            <Line label="پرداخت‌کننده" testId="receipt-customer">
+              {r.customerName}
+            </Line>
+          )}
+          <Line label={r.refundedToCard ? 'کد ملی درخواست‌دهنده' : 'کد ملی'}>
+            {r.nationalCode ? <Ltr>{toPersianDigits(r.nationalCode)}</Ltr> : '—'}
           </Line>
-          <Line label="کد ملی">{r.nationalCode ? <Ltr>{toPersianDigits(r.nationalCode)}</Ltr> : '—'}</Line>
         </dl>
         {isTestInstance() && (
           <Text

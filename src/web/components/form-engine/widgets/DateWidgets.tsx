@@ -9,7 +9,9 @@ import { JalaliDateInput } from '../../date/JalaliDateInput';
 /**
  * A date typed or picked in the chosen calendar; the form keeps Gregorian YYYY-MM-DD (invalid text kept with '@').
  * Leaving it marks the field visited, so an empty required date says so; coming back to it (focus) lets it be typed
- * again before it is called missing. Option `notAfterToday`: the picker offers no later day (a birth date).
+ * again before it is called missing. Option `notAfterToday` (a birth date): the picker offers no later day and opens
+ * decades back, the placeholder is a birth date; `notBeforeToday` (an exam, a passport's expiry): no earlier day, a
+ * placeholder a year ahead.
  * Read-only, the date is shown as text.
  */
 export function JalaliDateWidget({
@@ -36,7 +38,8 @@ export function JalaliDateWidget({
       value={String(value ?? '')}
       calendar={calendar}
       disabled={disabled}
-      {...(options.notAfterToday ? { range: { max: todayIso() } } : {})}
+      {...(options.notAfterToday ? { range: { max: todayIso() }, kind: 'birth' as const } : {})}
+      {...(options.notBeforeToday ? { range: { min: todayIso() }, kind: 'future' as const } : {})}
       onChange={(v) => onChange(v || undefined)}
       onFocus={() => onFocus(id, value)}
       onBlur={() => onBlur(id, value)}

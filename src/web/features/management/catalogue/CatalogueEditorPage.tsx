@@ -217,7 +217,7 @@ function Editor({ entry, forms, desks }: { entry: Entry; forms: FormType[]; desk
               </Text>
             ) : problems && problems.length > 0 ? (
               <Callout.Root color="red" size="1">
-                <Callout.Text>این نسخه {problems.length} ایراد دارد:</Callout.Text>
+                <Callout.Text>این نسخه {formatNumber(problems.length)} ایراد دارد:</Callout.Text>
                 <ProblemList problems={problems} testId="catalogue-editor-problems" />
               </Callout.Root>
             ) : problems ? (

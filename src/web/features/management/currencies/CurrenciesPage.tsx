@@ -6,7 +6,7 @@ import { useState } from 'react';
 import currencyForm from '../../../../../schemas/entryForms/currency.json';
 import currencyValidators from '../../../../../src/generated/form-validators/currency';
 import type { components } from '../../../../generated/api';
-import { formatRial } from '../../../../shared/format';
+import { Amount } from '../../../components/RialText';
 import { type Column, TableView } from '../../../components/data-table/TableView';
 import { DateText } from '../../../components/date/DateText';
 import { DialogActions } from '../../../components/DialogActions';
@@ -82,7 +82,7 @@ const columns = (edit: (c: Currency) => void): Array<Column<Currency>> => [
       </>
     ),
   },
-  { key: 'rate', title: 'نرخ', cell: (c) => <span className="ltr">{formatRial(c.rate)}</span> },
+  { key: 'rate', title: 'نرخ', cell: (c) => <Amount value={c.rate} /> },
   {
     key: 'use',
     title: 'کاربرد',

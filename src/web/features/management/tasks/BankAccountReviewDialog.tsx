@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import type { components } from '../../../../generated/api';
 import { formatIban } from '../../../../shared/iban';
 import { FormField } from '../../../components/FormField';
+import { toPersianDigits } from '../../../../shared/digits';
 import { DialogActions } from '../../../components/DialogActions';
 import { serverMessage, useDialogAction } from '../../../components/useDialogAction';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
@@ -80,7 +81,7 @@ export function BankAccountReviewDialog({
               {data.user.nationalCode ? (
                 <>
                   {' '}
-                  — کد ملی <bdi dir="ltr">{data.user.nationalCode}</bdi>
+                  — کد ملی <bdi dir="ltr">{toPersianDigits(data.user.nationalCode)}</bdi>
                 </>
               ) : null}
             </Text>

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import type { components } from '../../../../generated/api';
 import { groupCardNumber } from '../../../../shared/cards/card-number';
 import { FormField } from '../../../components/FormField';
+import { toPersianDigits } from '../../../../shared/digits';
 import { DialogActions } from '../../../components/DialogActions';
 import { serverMessage, useDialogAction } from '../../../components/useDialogAction';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
@@ -73,7 +74,7 @@ export function CardReviewDialog({ taskId, onClose }: { taskId: number | null; o
               {data.user.nationalCode ? (
                 <>
                   {' '}
-                  — کد ملی <bdi dir="ltr">{data.user.nationalCode}</bdi>
+                  — کد ملی <bdi dir="ltr">{toPersianDigits(data.user.nationalCode)}</bdi>
                 </>
               ) : null}
             </Text>

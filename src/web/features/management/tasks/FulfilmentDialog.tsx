@@ -15,7 +15,8 @@ import failedFormJson from '../../../../../schemas/entryForms/fulfilmentFailed.j
 import fulfilmentFailedValidators from '../../../../../src/generated/form-validators/fulfilmentFailed';
 import userErrorFormJson from '../../../../../schemas/entryForms/fulfilmentRefundUserError.json';
 import fulfilmentRefundUserErrorValidators from '../../../../../src/generated/form-validators/fulfilmentRefundUserError';
-import { formatPhone, formatRial } from '../../../../shared/format';
+import { formatNumber, formatPhone, formatRial, toPersianDigits } from '../../../../shared/format';
+import { LATIN_ATTRIBUTE } from '../../../../shared/format/latin';
 import { DialogActions } from '../../../components/DialogActions';
 import { DateText } from '../../../components/date/DateText';
 import { asEntryForm, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
@@ -42,6 +43,8 @@ const USER_ERROR_FORM = asEntryForm(userErrorFormJson, fulfilmentRefundUserError
 function fieldText(value: FulfilmentTaskData['fields'][number]['value']): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'بله' : 'خیر';
+  // A number is read in Persian digits; text is what the customer typed, shown as written.
+  if (typeof value === 'number') return formatNumber(value);
   return String(value);
 }
 
@@ -93,7 +96,10 @@ function RequestFields({ data }: { data: FulfilmentTaskData }) {
                 </Flex>
               )
             ) : (
-              <Text className={typeof field.value === 'string' && /^[\x20-\x7e]+$/.test(field.value) ? 'ltr' : ''}>
+              <Text
+                className={typeof field.value === 'string' && /^[\x20-\x7e]+$/.test(field.value) ? 'ltr' : ''}
+                {...(typeof field.value === 'string' ? { [LATIN_ATTRIBUTE]: '' } : {})}
+              >
                 {fieldText(field.value)}
               </Text>
             )}
@@ -269,7 +275,7 @@ function FulfilmentBody({ taskId, onDecided }: { taskId: number; onDecided: () =
         )}
         {customer.nationalCode && (
           <Text size="2">
-            کد ملی: <span className="ltr">{customer.nationalCode}</span>
+            کد ملی: <span className="ltr">{toPersianDigits(customer.nationalCode)}</span>
           </Text>
         )}
         <Text size="2" color="gray">

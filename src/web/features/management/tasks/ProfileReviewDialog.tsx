@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import profileRejectForm from '../../../../../schemas/entryForms/profileReject.json';
 import profileRejectValidators from '../../../../../src/generated/form-validators/profileReject';
 import type { components } from '../../../../generated/api';
-import { formatPhone } from '../../../../shared/format';
+import { formatPhone, toPersianDigits } from '../../../../shared/format';
 import { DateText } from '../../../components/date/DateText';
 import { asEntryForm, EntryForm, entryFormErrors, type FormData } from '../../../components/form-engine/EntryForm';
 import { serverMessage, useDialogAction } from '../../../components/useDialogAction';
@@ -72,7 +72,7 @@ export function ProfileReviewDialog({
                   نام: <b>{data.user.fullName}</b>
                 </Text>
                 <Text>
-                  کد ملی: <span className="ltr">{data.user.nationalCode}</span>
+                  کد ملی: <span className="ltr">{toPersianDigits(data.user.nationalCode ?? '—')}</span>
                 </Text>
                 <Text>
                   تاریخ تولد: <DateText value={data.user.dateOfBirth} format="slashDate" />
