@@ -3,30 +3,25 @@ import { Callout, CheckboxGroup, Dialog, Text } from '@radix-ui/themes';
 import { DialogActions } from '../../../components/DialogActions';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { showSnackbar, USER_MODULE_TIMEOUT } from '../../../components/shell/snackbar';
+import { USER_MODULE_TIMEOUT } from '../../../components/shell/snackbar';
+import { useDialogAction } from '../../../components/useDialogAction';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { groupsQuery, invalidateAccess, type UserSummary } from './queries';
 
 export function UserGroupsDialog({ user, onClose }: { user: UserSummary; onClose: () => void }) {
   const groups = useQuery(groupsQuery);
   const [chosen, setChosen] = useState<string[]>(user.groups.map(String));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useDialogAction();
 
-  const save = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await call(api.POST('/api/users/saveUserGroups', { body: { id: user.id, groups: chosen.map(Number) } }));
-      showSnackbar('گروه‌های کاربر ذخیره شد.', 'green', USER_MODULE_TIMEOUT);
-      invalidateAccess();
-      onClose();
-    } catch (err) {
-      setError(digMessage(err) ?? FALLBACK_MESSAGE);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = () =>
+    void run(
+      async () => {
+        await call(api.POST('/api/users/saveUserGroups', { body: { id: user.id, groups: chosen.map(Number) } }));
+        invalidateAccess();
+        return 'گروه‌های کاربر ذخیره شد.';
+      },
+      { done: onClose, timeout: USER_MODULE_TIMEOUT },
+    );
 
   return (
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
@@ -57,9 +52,9 @@ export function UserGroupsDialog({ user, onClose }: { user: UserSummary; onClose
         )}
         <DialogActions
           error={error}
-          busy={busy}
+          busy={busy !== null}
           submitDisabled={!groups.data}
-          onSubmit={() => void save()}
+          onSubmit={() => save()}
           submitLabel="ذخیره گروه‌ها"
           mt="4"
         />

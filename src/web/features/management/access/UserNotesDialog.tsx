@@ -7,7 +7,8 @@ import { Button, Callout, Dialog, Flex, IconButton, Text, TextField } from '@rad
 import { DialogActions } from '../../../components/DialogActions';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { showSnackbar, USER_MODULE_TIMEOUT } from '../../../components/shell/snackbar';
+import { USER_MODULE_TIMEOUT } from '../../../components/shell/snackbar';
+import { useDialogAction } from '../../../components/useDialogAction';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import type { UserSummary } from './queries';
 
@@ -32,8 +33,7 @@ export function UserNotesDialog({ user, onClose }: { user: UserSummary; onClose:
     staleTime: 0,
   });
   const [rows, setRows] = useState<Row[] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useDialogAction();
 
   useEffect(() => {
     if (notes.data && rows === null) {
@@ -52,22 +52,18 @@ export function UserNotesDialog({ user, onClose }: { user: UserSummary; onClose:
         ? 'نام یادداشت حداکثر ۵۰ و متن آن حداکثر ۱۰۰۰ حرف است.'
         : null;
 
-  const save = async () => {
+  const save = () => {
     if (!rows || problem) return;
-    setBusy(true);
-    setError(null);
     const metaData = Object.fromEntries(
       rows.map((r) => [r.key.trim(), r.original !== undefined && r.text === shown(r.original) ? r.original : r.text]),
     );
-    try {
-      await call(api.POST('/api/users/saveUserMetaData', { body: { id: user.id, metaData } }));
-      showSnackbar('یادداشت‌ها ذخیره شد.', 'green', USER_MODULE_TIMEOUT);
-      onClose();
-    } catch (err) {
-      setError(digMessage(err) ?? FALLBACK_MESSAGE);
-    } finally {
-      setBusy(false);
-    }
+    void run(
+      async () => {
+        await call(api.POST('/api/users/saveUserMetaData', { body: { id: user.id, metaData } }));
+        return 'یادداشت‌ها ذخیره شد.';
+      },
+      { done: onClose, timeout: USER_MODULE_TIMEOUT },
+    );
   };
 
   return (
@@ -130,9 +126,9 @@ export function UserNotesDialog({ user, onClose }: { user: UserSummary; onClose:
         )}
         <DialogActions
           error={error}
-          busy={busy}
+          busy={busy !== null}
           submitDisabled={!rows || Boolean(problem)}
-          onSubmit={() => void save()}
+          onSubmit={() => save()}
           submitLabel="ذخیره یادداشت‌ها"
           mt="4"
         />
