@@ -156,7 +156,8 @@ export async function postTransaction(trx: Db, input: PostTransactionInput): Pro
   for (const account of locked) {
     const delta = moves.get(account.kind as AccountKind) ?? 0;
     const after = account.balance + delta;
-    if (!Number.isSafeInteger(after)) throw HttpError.of(422, 'ledger.invalidAmount', { name: account.kind });
+    // Beyond what a balance holds exactly: refused without naming the account (a company account, as often as not).
+    if (!Number.isSafeInteger(after)) throw HttpError.of(422, 'amount.tooLarge');
     if (account.userId !== null && after < 0) {
       throw HttpError.of(
         422,

@@ -36,6 +36,7 @@ import { openPurchaseTask, PURCHASE_TASK_TYPES } from '../tasks/service';
 import { taskTypes } from '../tasks/task-types';
 import type { PaymentGateway, VerifyResult } from './gateway';
 import { GatewayUnavailableError } from './gateway';
+import { canonicalTrackingCode } from './tracking-code';
 import { nameOrMobile } from '../identity/users-store';
 import { customerCurrencyPayment } from '../fulfilment/currency-payments';
 import { namedCard, type PayingCard, payingCard } from '../cards/service';
@@ -122,6 +123,8 @@ type CollectionSource =
   | {
       source: 'offline';
       trackingCode: string;
+      /** `trackingCode` in the one form codes are compared in (tracking-code.ts). */
+      trackingCodeCanonical: string;
       sourceAccountNo: string;
       internalBankAccountId: number;
       recordedBy: number;
@@ -240,6 +243,7 @@ export class PaymentService {
           ? { gateway: source.gateway, referenceId: source.referenceId, cardNo: source.cardNo }
           : {
               trackingCode: source.trackingCode,
+              trackingCodeCanonical: source.trackingCodeCanonical,
               sourceAccountNo: source.sourceAccountNo,
               internalBankAccountId: source.internalBankAccountId,
               recordedBy: source.recordedBy,
@@ -291,14 +295,15 @@ export class PaymentService {
    * Staff record money a customer deposited to one of our bank accounts (api/sys/payOffline). With an online
    * payment's token it settles that payment as the gateway would have (its request paid when the wallet covers it);
    * with an empty token it credits the wallet of the customer named by `customerMobileNo`. A tracking code is used
-   * once. Audit-logged; the customer is told live.
+   * once, in any spelling (compared in its canonical form: case, digits, spaces, dashes). Audit-logged; the customer is told live.
    */
   async payOffline(principal: Principal, input: OfflineCollectionInput): Promise<OfflineCollectionResult> {
     if (input.formIsValid !== true) throw HttpError.of(422, 'collection.formInvalid');
     const trackingCode = toEnglishDigits(input.collectionTrackingCode.trim());
+    const trackingCodeCanonical = canonicalTrackingCode(trackingCode);
     const sourceAccountNo = toEnglishDigits(input.collectionSourceAccountNo.trim());
     const token = input.onlineProformaToken.trim();
-    if (!trackingCode) throw HttpError.of(422, 'collection.trackingCode.required');
+    if (!trackingCodeCanonical) throw HttpError.of(422, 'collection.trackingCode.required');
     if (!sourceAccountNo) throw HttpError.of(422, 'collection.sourceAccountNo.required');
     const destination = await this.db
       .selectFrom('internalBankAccounts')
@@ -313,12 +318,13 @@ export class PaymentService {
         const used = await trx
           .selectFrom('collections')
           .select('id')
-          .where('trackingCode', '=', trackingCode)
+          .where('trackingCodeCanonical', '=', trackingCodeCanonical)
           .executeTakeFirst();
         if (used) throw HttpError.of(409, 'collection.trackingCodeUsed');
         const offline = {
           source: 'offline' as const,
           trackingCode,
+          trackingCodeCanonical,
           sourceAccountNo,
           internalBankAccountId: destination.id,
           recordedBy: principal.userId,
