@@ -358,6 +358,10 @@ export interface LedgerTransactions {
   id: Generated<number>;
   idempotencyKey: string | null;
   /**
+   * The request the transaction belongs to (details.purchaseId), null for none
+   */
+  purchaseId: Generated<number | null>;
+  /**
    * Shared by the transactions of one story (a payment and what follows it)
    */
   traceCode: string;

@@ -5,6 +5,7 @@
 import { expect } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import { postTransaction, userBalance } from '../../src/server/modules/ledger/service';
+import { Tx } from '../../src/server/modules/ledger/types';
 import { bearer, loginAdmin, post, type RunningServer, verifiedCustomer } from './server';
 
 export interface Customer {
@@ -143,7 +144,7 @@ export function moneyHelpers(server: RunningServer) {
       await db()
         .transaction()
         .execute((trx) =>
-          postTransaction(trx, { type: 'transaction_B', userId: who.userId, amounts: { collectionAmount: amount } }),
+          postTransaction(trx, { type: Tx.collectOffline, userId: who.userId, amounts: { collectionAmount: amount } }),
         );
     },
 

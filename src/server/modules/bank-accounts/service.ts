@@ -2,10 +2,11 @@
  * Customers' bank accounts and withdrawals: the only writer of `user_bank_accounts` and `withdrawals`.
  *
  * A bank account is registered by IBAN (src/shared/iban.ts) and opens an ownership review task; only an approved
- * account receives withdrawals. A withdrawal moves its amount out of the wallet at once (transaction_I, wallet →
- * withdrawalsOut) in the transaction that records it, under the wallet's row lock, so parallel withdrawals and
- * payments never spend the same rial twice. Staff then record the bank transfer's reference (done: nothing more
- * moves) or refuse it (transaction_K puts the amount back in the wallet). docs/decisions/011-withdrawals.md.
+ * account receives withdrawals. A withdrawal moves its amount out of the wallet at once (`Tx.withdrawToBank`,
+ * wallet → withdrawalsOut) in the transaction that records it, under the wallet's row lock, so parallel withdrawals
+ * and payments never spend the same rial twice. Staff then record the bank transfer's reference (done: nothing
+ * more moves) or refuse it (`Tx.returnRefusedWithdrawal`, stored as transaction_K, puts the amount back in the
+ * wallet). docs/decisions/011-withdrawals.md.
  */
 import { sql } from 'kysely';
 import type { Principal } from '../../contract/handlers';
@@ -19,6 +20,7 @@ import { whereContains } from '../../lib/sql';
 import { formatIban, parseIban } from '../../../shared/iban';
 import { displayName } from '../identity/users-store';
 import { lockedWalletBalance, postTransaction } from '../ledger/service';
+import { Tx } from '../ledger/types';
 import { claimTask, decideTask, openBankAccountTask } from '../tasks/service';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
@@ -279,7 +281,7 @@ export async function decideOwnership(
 
 /**
  * Asks to withdraw `amount` rial from the wallet to the customer's approved account. The amount leaves the wallet
- * in this same transaction (transaction_I) under the wallet's lock. A replay of `idempotencyKey` answers with the
+ * in this same transaction (Tx.withdrawToBank) under the wallet's lock. A replay of `idempotencyKey` answers with the
  * first withdrawal; the key reused for another account or amount is a 422.
  */
 export async function requestWithdrawal(
@@ -321,7 +323,7 @@ export async function requestWithdrawal(
       .returning('id')
       .executeTakeFirstOrThrow();
     await postTransaction(trx, {
-      type: 'transaction_I',
+      type: Tx.withdrawToBank,
       userId,
       amounts: { walletWithdrawAmount: input.amount },
       traceCode,
@@ -375,7 +377,7 @@ export async function searchWithdrawals(
 
 /**
  * Staff close a withdrawal once: done with the bank transfer's reference (the money left already), or refused
- * with a reason (the amount returns to the wallet through transaction_K). A second decision is a 409.
+ * with a reason (the amount returns to the wallet through Tx.returnRefusedWithdrawal). A second decision is a 409.
  */
 export async function decideWithdrawal(
   db: DB,
@@ -404,7 +406,7 @@ export async function decideWithdrawal(
       .execute();
     if (decision.state === 'refused') {
       await postTransaction(trx, {
-        type: 'transaction_K',
+        type: Tx.returnRefusedWithdrawal,
         userId: row.userId,
         amounts: { adjustmentAmount: row.amount },
         traceCode: row.traceCode,

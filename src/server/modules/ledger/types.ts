@@ -11,9 +11,11 @@ import type {
 } from '../../../generated/schemas/transactionTypes';
 import { HttpError } from '../../http/errors';
 
-export type { AccountKind, AmountName, TransactionType };
-export type TransactionTypeId =
-  `transaction_${'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L' | 'M'}`;
+import type { TransactionTypeId } from '../../../generated/ledger';
+
+export type { AccountKind, AmountName, TransactionType, TransactionTypeId };
+/** Each transaction type by what it does (`Tx.spendReservation`), generated from the catalogue's names. */
+export { Tx } from '../../../generated/ledger';
 export type Amounts = Partial<Record<AmountName, number>>;
 
 export const accountKinds = catalogue.accountKinds as AccountKindDefinition[];

@@ -11,8 +11,7 @@
  * then the request row, then the ledger accounts (the ledger locks those in id order).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { type Kysely, sql } from 'kysely';
-import type { DB as Database } from '../../../generated/db';
+import { sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import { toEnglishDigits, toPersianDigits } from '../../../shared/digits';
 import { canonicalMobile } from '../../../shared/mobile';
@@ -24,6 +23,8 @@ import { audit } from '../../lib/audit';
 import { numericCode, randomToken, sha256 } from '../../lib/crypto';
 import type { LiveEvents } from '../../realtime/events';
 import { lockedWalletBalance, postTransaction, userBalance } from '../ledger/service';
+import { Tx } from '../ledger/types';
+import type { Trx } from '../ledger/service';
 import {
   changePurchaseState,
   type LockedPurchase,
@@ -43,7 +44,6 @@ import { namedCard, type PayingCard, payingCard } from '../cards/service';
 import type { FieldCipher } from '../../lib/field-cipher';
 import { sameMaskedCard } from '../../../shared/cards/card-number';
 
-type Db = Kysely<Database>;
 type Purchase = components['schemas']['Purchase'];
 export type PayResult = components['schemas']['PayPurchaseResult'];
 export type PurchaseDetail = components['schemas']['PurchaseDetail'];
@@ -76,7 +76,7 @@ const ABANDONED_CLAIM_SECONDS = 60;
 const abandoned = sql<boolean>`created_at < now() - make_interval(secs => ${ABANDONED_CLAIM_SECONDS})`;
 
 /** Takes over an abandoned claim of this key for this request; null when the claim is alive or answered. */
-async function reclaimAbandoned(trx: Db, userId: number, key: string, requestHash: string) {
+async function reclaimAbandoned(trx: Trx, userId: number, key: string, requestHash: string) {
   return trx
     .updateTable('payRequests')
     .set({ createdAt: sql<Date>`now()` })
@@ -168,13 +168,13 @@ export class PaymentService {
 
   /** Reserves the expected price from the wallet, marks the request paid and opens its fulfilment task. */
   private async reserveAndMarkPaid(
-    trx: Db,
+    trx: Trx,
     purchase: LockedPurchase,
     traceCode: string,
     paid: { cause: 'paidFromWallet' | 'paidOnline' | 'paidOffline'; payablePrice: number; actorUserId: number | null },
   ): Promise<TaskOpened | null> {
     await postTransaction(trx, {
-      type: 'transaction_C',
+      type: Tx.reserveForPurchase,
       userId: purchase.userId,
       amounts: { expectedPrice: purchase.expectedPrice },
       details: { purchaseId: purchase.id, totalExpectedPrice: purchase.expectedPrice },
@@ -220,12 +220,12 @@ export class PaymentService {
 
   /**
    * Records money received from a customer, the one path for every collection (a verified gateway payment, or a
-   * deposit staff record by hand): the collection row, the money into the wallet (`transaction_A` from the gateway,
-   * `transaction_B` from our bank) or back to a foreign card (`transaction_H`), and, when the request it was paid
+   * deposit staff record by hand): the collection row, the money into the wallet (`Tx.collectOnline` from the gateway,
+   * `Tx.collectOffline` from our bank) or back to a foreign card (`Tx.refundToForeignCard`), and, when the request it was paid
    * for still waits and the wallet now covers it, the reservation and the paid state. Runs inside the caller's
    * transaction, which holds the online payment's row (when there is one) and then the request's row.
    */
-  private async receive(trx: Db, input: Receipt): Promise<Received> {
+  private async receive(trx: Trx, input: Receipt): Promise<Received> {
     const { purchase, collection: source } = input;
     const traceCode = purchase ? await purchaseTraceCode(trx, purchase, numericCode(12)) : numericCode(12);
     const collection = await trx
@@ -262,7 +262,7 @@ export class PaymentService {
     if (input.cardMismatch) {
       // SPEC terms: money paid with another person's card returns only to that card.
       await postTransaction(trx, {
-        type: 'transaction_H',
+        type: Tx.refundToForeignCard,
         userId: input.userId,
         amounts: { refundedAmount: input.amount },
         details: { ...details, refundedToUnsafe: true, cause: 'cardMismatch' },
@@ -272,7 +272,7 @@ export class PaymentService {
       return { collectionId: collection.id, outcome: 'cardMismatch', task: null };
     }
     await postTransaction(trx, {
-      type: source.source === 'online' ? 'transaction_A' : 'transaction_B',
+      type: source.source === 'online' ? Tx.collectOnline : Tx.collectOffline,
       userId: input.userId,
       amounts: { collectionAmount: input.amount },
       details,
@@ -399,7 +399,7 @@ export class PaymentService {
   }
 
   private async auditOffline(
-    trx: Db,
+    trx: Trx,
     principal: Principal,
     collectionId: number,
     input: OfflineCollectionInput,
