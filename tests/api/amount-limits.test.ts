@@ -5,36 +5,28 @@
  * with nothing moved. A file of its own: it leaves the company's bank account near the limit. The ledger
  * invariants are checked after every test.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
-import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { LARGEST_AMOUNT } from '../../src/server/modules/ledger/types';
-import { moneyHelpers } from '../support/money';
-import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
+import { type MoneyHelpers, withMoneyServer } from '../support/money';
+import { bearer, loginAdmin, post, type RunningServer } from '../support/server';
 
 const TOO_LARGE = 'مبلغ بیش از حد مجاز است.';
 
 let server: RunningServer;
 let db: DB;
-let money: ReturnType<typeof moneyHelpers>;
+let money: MoneyHelpers;
 let admin: string;
 let bankAccount: number;
 
-beforeAll(async () => {
-  server = await startServer({ web: false });
-  db = server.app.database.db;
-  money = moneyHelpers(server);
-  await money.ready();
+withMoneyServer({ web: false }, async (t) => {
+  ({ server, db, money } = t);
   admin = await loginAdmin(server);
   const accounts = await post(server, '/api/sys/searchInternalBankAccounts', {}, bearer(admin));
   expect(accounts.status, accounts.body.msg).toBe(200);
   bankAccount = (accounts.body.data as { items: Array<{ id: number; isActive: boolean }> }).items.find(
     (a) => a.isActive,
   )!.id;
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  expect(await checkInvariants(db)).toEqual([]);
 });
 
 let codes = 0;

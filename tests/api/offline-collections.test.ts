@@ -5,34 +5,26 @@
  * payment and another amount; the collections list, customers with balances, one customer's wallet for staff and
  * for that customer only, and the staff home's waiting work. The ledger invariants are checked after every test.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
-import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
-import { type Customer, moneyHelpers, type Purchase } from '../support/money';
-import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
+import { type Customer, type MoneyHelpers, withMoneyServer, type Purchase } from '../support/money';
+import { bearer, loginAdmin, post, type RunningServer } from '../support/server';
 
 let server: RunningServer;
 let db: DB;
-let money: ReturnType<typeof moneyHelpers>;
+let money: MoneyHelpers;
 let cashier: { token: string; userId: number };
 let bankAccount: number;
 
-beforeAll(async () => {
-  server = await startServer({ web: false });
-  db = server.app.database.db;
-  money = moneyHelpers(server);
-  await money.ready();
+withMoneyServer({ web: false }, async (t) => {
+  ({ server, db, money } = t);
   cashier = await money.staffWithActions(['manageCollections', 'viewCustomers', 'viewTasks']);
   const accounts = await post(server, '/api/sys/searchInternalBankAccounts', {}, bearer(cashier.token));
   expect(accounts.status, accounts.body.msg).toBe(200);
   bankAccount = (accounts.body.data as { items: Array<{ id: number; isActive: boolean }> }).items.find(
     (a) => a.isActive,
   )!.id;
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  expect(await checkInvariants(db)).toEqual([]);
 });
 
 let codes = 0;

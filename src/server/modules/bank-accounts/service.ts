@@ -21,9 +21,9 @@ import { formatIban, parseIban } from '../../../shared/iban';
 import { displayName } from '../identity/users-store';
 import { lockedWalletBalance, postTransaction } from '../ledger/service';
 import { Tx } from '../ledger/types';
+import { ledgerKey } from '../ledger/keys';
+import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
 import { claimTask, decideTask, openBankAccountTask } from '../tasks/service';
-
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
 
 export interface BankAccountDto {
   id: number;
@@ -288,9 +288,9 @@ export async function requestWithdrawal(
   db: DB,
   userId: number,
   input: { bankAccount: number; amount: number },
-  idempotencyKey: string | undefined,
+  clientKey: string | undefined,
 ): Promise<{ withdrawal: WithdrawalDto; replayed: boolean }> {
-  if (!idempotencyKey || !IDEMPOTENCY_KEY.test(idempotencyKey)) throw HttpError.of(400, 'idempotency.required');
+  const idempotencyKey = requireIdempotencyKey(clientKey);
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw HttpError.of(422, 'withdrawal.invalidAmount');
   const result = await db.transaction().execute(async (trx) => {
     // Twins with one key wait here for each other: the second finds the first's row below.
@@ -301,12 +301,14 @@ export async function requestWithdrawal(
       .where('userId', '=', userId)
       .where('idempotencyKey', '=', idempotencyKey)
       .executeTakeFirst();
-    if (earlier) {
-      if (earlier.userBankAccountId !== input.bankAccount || earlier.amount !== input.amount) {
-        throw HttpError.of(422, 'idempotency.mismatch');
-      }
-      return { id: earlier.id, replayed: true };
-    }
+    // The withdrawal row is the key's claim and its answer at once: never in flight once seen.
+    const replayed = replayOf(
+      earlier && {
+        sameRequest: earlier.userBankAccountId === input.bankAccount && earlier.amount === input.amount,
+        answer: earlier.id,
+      },
+    );
+    if (replayed !== null) return { id: replayed, replayed: true };
     const account = await trx
       .selectFrom('userBankAccounts')
       .select(['id', 'iban', 'ownershipApproved'])
@@ -327,7 +329,7 @@ export async function requestWithdrawal(
       userId,
       amounts: { walletWithdrawAmount: input.amount },
       traceCode,
-      idempotencyKey: `withdrawal:${row.id}`,
+      idempotencyKey: ledgerKey.withdrawal(row.id),
       details: {
         customerAccountNo: account.iban,
         generalTitle: msg('withdrawal.ledgerTitle', { iban: formatIban(account.iban) }),
@@ -410,7 +412,7 @@ export async function decideWithdrawal(
         userId: row.userId,
         amounts: { adjustmentAmount: row.amount },
         traceCode: row.traceCode,
-        idempotencyKey: `withdrawal:${row.id}:refused`,
+        idempotencyKey: ledgerKey.refusedWithdrawal(row.id),
         details: {
           customerAccountNo: row.iban,
           generalTitle: msg('withdrawal.refundTitle', { reason: decision.reason.trim() }),

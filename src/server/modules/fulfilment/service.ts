@@ -21,6 +21,7 @@ import type { LiveEvents } from '../../realtime/events';
 import type { Catalogue } from '../desks/catalogue';
 import { postTransaction, purchaseReservation, userBalance } from '../ledger/service';
 import { Tx } from '../ledger/types';
+import { ledgerKey, type PurchaseStep } from '../ledger/keys';
 import type { Trx } from '../ledger/service';
 import {
   changePurchaseState,
@@ -137,7 +138,7 @@ async function postSettlement(
   const post = (
     type: typeof Tx.spendReservation | typeof Tx.recogniseCosts | typeof Tx.returnPriceDifference,
     amounts: Record<string, number>,
-    key: string,
+    step: PurchaseStep,
   ) =>
     postTransaction(trx, {
       type,
@@ -145,7 +146,7 @@ async function postSettlement(
       amounts,
       details,
       traceCode,
-      idempotencyKey: `purchase:${purchase.id}:${key}`,
+      idempotencyKey: ledgerKey.purchase(purchase.id, step),
     });
   await post(Tx.spendReservation, { expendedAmount: split.expendedAmount }, 'spend');
   if (costs.fee + costs.tax + costs.operationCost > 0) await post(Tx.recogniseCosts, costs, 'costs');
@@ -227,7 +228,7 @@ export async function invalidateUnfulfilledPurchases(
         stateIdentifier: 'purchaseInvalidated',
       },
       traceCode,
-      idempotencyKey: `purchase:${purchase.id}:release`,
+      idempotencyKey: ledgerKey.purchase(purchase.id, 'release'),
     });
     await changePurchaseState(trx, purchase.id, 'purchaseInvalidated', 'profileL1Rejected', actorUserId, {}, reason);
     await closePurchaseTask(trx, purchase.id, { state: 'rejected', decidedBy: actorUserId, reason });
@@ -668,7 +669,7 @@ export class FulfilmentService {
           amounts: { expectedPrice: reserved },
           details,
           traceCode,
-          idempotencyKey: `purchase:${purchase.id}:release`,
+          idempotencyKey: ledgerKey.purchase(purchase.id, 'release'),
         });
       } else {
         split = userErrorRefundSplit(reserved, { fee: purchase.fee, tax: purchase.tax });
@@ -678,7 +679,7 @@ export class FulfilmentService {
           amounts: split,
           details,
           traceCode,
-          idempotencyKey: `purchase:${purchase.id}:refundUserError`,
+          idempotencyKey: ledgerKey.purchase(purchase.id, 'refundUserError'),
         });
       }
       await changePurchaseState(trx, purchase.id, 'purchaseFailed', cause, principal.userId, {}, text);

@@ -24,6 +24,8 @@ import { numericCode, randomToken, sha256 } from '../../lib/crypto';
 import type { LiveEvents } from '../../realtime/events';
 import { lockedWalletBalance, postTransaction, userBalance } from '../ledger/service';
 import { Tx } from '../ledger/types';
+import { ledgerKey } from '../ledger/keys';
+import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
 import type { Trx } from '../ledger/service';
 import {
   changePurchaseState,
@@ -61,8 +63,6 @@ class QuoteExpired extends Error {}
 
 /** Thrown inside the settlement's transaction when another settlement of the same payment won. */
 class AlreadySettled extends Error {}
-
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
 
 /** A payment's answer without the request itself, which a replay can read again. */
 type PayOutcome = Omit<PayResult, 'purchase'>;
@@ -179,7 +179,7 @@ export class PaymentService {
       amounts: { expectedPrice: purchase.expectedPrice },
       details: { purchaseId: purchase.id, totalExpectedPrice: purchase.expectedPrice },
       traceCode,
-      idempotencyKey: `purchase:${purchase.id}:reserve`,
+      idempotencyKey: ledgerKey.purchase(purchase.id, 'reserve'),
     });
     await changePurchaseState(trx, purchase.id, 'paid', paid.cause, paid.actorUserId, {
       walletAmount: purchase.expectedPrice - paid.payablePrice,
@@ -258,7 +258,9 @@ export class PaymentService {
       ...(source.source === 'offline' ? { customerAccountNo: source.sourceAccountNo } : {}),
     };
     const idempotencyKey =
-      input.onlineProformaId === null ? `collection:${collection.id}` : `proforma:${input.onlineProformaId}`;
+      input.onlineProformaId === null
+        ? ledgerKey.collection(collection.id)
+        : ledgerKey.onlinePayment(input.onlineProformaId);
     if (input.cardMismatch) {
       // SPEC terms: money paid with another person's card returns only to that card.
       await postTransaction(trx, {
@@ -428,15 +430,15 @@ export class PaymentService {
   async pay(
     principal: Principal,
     input: { purchase: number; quoteId?: string | undefined; card?: number | undefined },
-    idempotencyKey: string | undefined,
+    clientKey: string | undefined,
     siteUrl: string,
   ): Promise<{ data: PayResult; replayed: boolean }> {
-    if (!idempotencyKey || !IDEMPOTENCY_KEY.test(idempotencyKey)) throw HttpError.of(400, 'idempotency.required');
+    const idempotencyKey = requireIdempotencyKey(clientKey);
     const userId = principal.userId;
     const requestHash = sha256(
       JSON.stringify([input.purchase, input.quoteId ?? null, ...(input.card === undefined ? [] : [input.card])]),
     );
-    const earlier = await this.replayOf(userId, idempotencyKey, requestHash, input.purchase);
+    const earlier = await this.storedAnswer(userId, idempotencyKey, requestHash, input.purchase);
     if (earlier) return { data: earlier, replayed: true };
 
     type Step =
@@ -515,8 +517,9 @@ export class PaymentService {
     }
 
     if (step.kind === 'replay') {
-      const winner = await this.replayOf(userId, idempotencyKey, requestHash, input.purchase);
-      if (!winner) throw HttpError.of(409, 'payment.inProgress');
+      // The twin that won the claim answered, or is still on its way (409).
+      const winner = await this.storedAnswer(userId, idempotencyKey, requestHash, input.purchase);
+      if (!winner) throw HttpError.of(409, 'idempotency.inProgress');
       return { data: winner, replayed: true };
     }
     if (step.kind === 'paid') {
@@ -573,7 +576,8 @@ export class PaymentService {
     return { data, replayed: false };
   }
 
-  private async replayOf(
+  /** The stored answer of an earlier payment under the key (see http/idempotency.ts), or null to go ahead. */
+  private async storedAnswer(
     userId: number,
     key: string,
     requestHash: string,
@@ -585,14 +589,16 @@ export class PaymentService {
       .where('userId', '=', userId)
       .where('key', '=', key)
       .executeTakeFirst();
-    if (!row) return null;
-    if (row.requestHash !== requestHash) throw HttpError.of(422, 'idempotency.mismatch');
-    if (row.result === null) {
-      // The first call with this key is still on its way (at the gateway): the client retries in a moment.
-      if (!row.abandoned) throw HttpError.of(409, 'payment.inProgress');
-      return null;
-    }
-    const result = row.result as PayOutcome & { purchase?: Purchase };
+    // The first call with this key may still be on its way (at the gateway): the client retries in a moment.
+    const stored = replayOf(
+      row && {
+        sameRequest: row.requestHash === requestHash,
+        answer: row.result as (PayOutcome & { purchase?: Purchase }) | null,
+        abandoned: row.abandoned,
+      },
+    );
+    if (stored === null) return null;
+    const result = stored;
     // Only the outcome was stored (the process stopped before the full answer): the request as it is now.
     return result.purchase ? (result as PayResult) : { ...result, purchase: await this.purchaseOf(purchaseId, userId) };
   }

@@ -29,6 +29,7 @@ import type { Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import type { DB as Database } from '../../../generated/db';
 import { HttpError } from '../../http/errors';
+import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
 import { type MessageKey, msg } from '../../http/messages';
 import messageCatalogue from '../../../../schemas/messages/fa.json' with { type: 'json' };
 import { shownUserBalance, userBalance } from '../ledger/service';
@@ -275,11 +276,10 @@ export class RequestService {
   async submit(
     deskIdentifier: string,
     body: Record<string, unknown>,
-    idempotencyKey: string | undefined,
+    clientKey: string | undefined,
     principal: Principal,
   ): Promise<{ purchase: Purchase; replayed: boolean }> {
-    if (!idempotencyKey || !/^[A-Za-z0-9_-]{8,100}$/.test(idempotencyKey))
-      throw HttpError.of(400, 'idempotency.required');
+    const idempotencyKey = requireIdempotencyKey(clientKey);
     // Keyed: the body holds the target page's password, and a plain hash of a short password is guessed offline.
     const requestHash = this.cipher.keyedHash(`${deskIdentifier}:${canonicalJson(body)}`);
     const previous = await this.db
@@ -420,13 +420,13 @@ export class RequestService {
     requestHash: string,
     principal: Principal,
   ): Promise<{ purchase: Purchase; replayed: boolean }> {
-    // A key whose plain hash migration 020 cleared is replayed on the key alone.
-    if (previous.requestHash !== requestHash && previous.requestHash !== HASH_CLEARED) {
-      throw HttpError.of(422, 'idempotency.mismatch');
-    }
-    // The twin may still be writing; its transaction commits the key and the purchase together.
-    if (previous.purchaseId === null) throw HttpError.of(409, 'idempotency.mismatch');
-    const purchase = (await this.searchPurchases({ ids: [previous.purchaseId], userId: principal.userId })).items[0];
+    // A key whose plain hash migration 020 cleared is replayed on the key alone. The twin may still be writing
+    // (no request yet): its transaction commits the key and the purchase together.
+    const purchaseId = replayOf({
+      sameRequest: previous.requestHash === requestHash || previous.requestHash === HASH_CLEARED,
+      answer: previous.purchaseId,
+    })!;
+    const purchase = (await this.searchPurchases({ ids: [purchaseId], userId: principal.userId })).items[0];
     if (!purchase) throw HttpError.of(404, 'http.notFound');
     return { purchase, replayed: true };
   }
