@@ -5,6 +5,7 @@
  *   schemas/events/*.json       -> src/generated/events.ts        (json-schema-to-typescript)
  *   src/server/db/migrations    -> src/generated/db.ts            (kysely-codegen, db-types.ts)
  *   schemas/entryForms/*.json   -> src/generated/form-validators/*.ts (Ajv standalone code, decision 015)
+ *   schemas/ledger/transactionTypes.json -> src/generated/ledger.ts (Tx: each type's English name and aliases)
  *   @fontsource-variable/vazirmatn -> src/generated/fonts/ (the web's font, cut to what it writes: fonts.ts)
  * With --check nothing is written; the run fails when a committed file is stale.
  */
@@ -70,6 +71,44 @@ async function generateEventTypes(): Promise<Map<string, string>> {
 }
 
 /**
+ * schemas/ledger/transactionTypes.json: `Tx`, each transaction type's English name (and each alias) to SPEC's stored
+ * code, so a posting reads `Tx.spendReservation` rather than `'transaction_D'`.
+ */
+async function generateLedgerNames(): Promise<Map<string, string>> {
+  const catalogue = JSON.parse(await readFile(path.join(root, 'schemas/ledger/transactionTypes.json'), 'utf8')) as {
+    transactionTypes: Array<{
+      type: string;
+      name: string;
+      description: string;
+      aliases?: Array<{ name: string; description: string }>;
+    }>;
+  };
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  const entry = (name: string, type: string, description: string) => {
+    if (seen.has(name)) throw new Error(`transactionTypes.json: the name ${name} is used twice`);
+    seen.add(name);
+    lines.push(`  /** ${description.replaceAll('*/', '* /')} */`, `  ${name}: '${type}',`);
+  };
+  for (const t of catalogue.transactionTypes) {
+    entry(t.name, t.type, t.description);
+    for (const alias of t.aliases ?? []) entry(alias.name, t.type, `${alias.description} (${t.type}, ${t.name})`);
+  }
+  const text = [
+    banner.trim(),
+    '// From schemas/ledger/transactionTypes.json: each type by what it does; the value is the code stored in the ledger.',
+    'export const Tx = {',
+    ...lines,
+    '} as const;',
+    '',
+    '/** A transaction type by its stored code (transaction_A … transaction_M). */',
+    'export type TransactionTypeId = (typeof Tx)[keyof typeof Tx];',
+    '',
+  ].join('\n');
+  return new Map([['src/generated/ledger.ts', text]]);
+}
+
+/**
  * schemas/entryForms/*.json: each form's validators as code (src/shared/validation/standalone.ts), which the page
  * imports beside the form's JSON, so the browser validates without Ajv's compiler.
  */
@@ -94,6 +133,7 @@ async function main(): Promise<void> {
     ...(await generateEventTypes()),
     ...(await generateDatabaseTypes()),
     ...(await generateEntryFormValidators()),
+    ...(await generateLedgerNames()),
     ...(await generateFonts()),
   ]);
   const stale: string[] = [];

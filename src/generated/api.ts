@@ -2575,7 +2575,7 @@ export interface components {
             total: components["schemas"]["Count"];
         };
         PayOfflineInput: {
-            /** @description Rial; equal to the online payment's amount when one is settled */
+            /** @description Rial; equal to the online payment's amount when one is settled; at most what one ledger posting may move (10^15) */
             collectionAmount: number;
             /** @description Our bank account the money arrived in (an id from searchInternalBankAccounts) */
             collectionDestinationAccount: number;
@@ -3827,7 +3827,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Integer rial */
+                    /** @description Integer rial, at most what one ledger posting may move (10^15) */
                     amount: number;
                     bankAccount: number;
                 };

@@ -109,6 +109,14 @@ export interface Collections {
    * The bank's tracking code of a deposit recorded by staff; unique, so one deposit is recorded once
    */
   trackingCode: string | null;
+  /**
+   * The tracking code in its canonical form (payments/tracking-code.ts): what makes a deposit recorded once
+   */
+  trackingCodeCanonical: string | null;
+  /**
+   * Set by migration 023 on a deposit recorded before it whose code equals an earlier one's in canonical form: that earlier collection (a doubled deposit for staff to review)
+   */
+  trackingCodeDuplicateOf: number | null;
   userId: number;
 }
 
@@ -349,6 +357,10 @@ export interface LedgerTransactions {
   details: ColumnType<Record<string, unknown>, string | undefined, string>;
   id: Generated<number>;
   idempotencyKey: string | null;
+  /**
+   * The request the transaction belongs to (details.purchaseId), null for none
+   */
+  purchaseId: Generated<number | null>;
   /**
    * Shared by the transactions of one story (a payment and what follows it)
    */

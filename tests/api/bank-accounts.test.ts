@@ -9,53 +9,23 @@ import type { DB } from '../../src/server/db/database';
 import { IBAN_MESSAGES, ibanMod97 } from '../../src/shared/iban';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { postTransaction, userBalance } from '../../src/server/modules/ledger/service';
-import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
+import { bearer, loginByCode, post, type RunningServer, startServer, staffWithActions } from '../support/server';
 
 let server: RunningServer;
 let db: DB;
-let admin: string;
 let reviewer: string;
 let cashier: string;
 
 beforeAll(async () => {
   server = await startServer({ web: false });
   db = server.app.database.db;
-  admin = await loginAdmin(server);
-  reviewer = await staffWithActions('09140000201', ['approveBankAccountOwnership', 'viewTasks']);
-  cashier = await staffWithActions('09140000202', ['manageWithdrawals']);
+  reviewer = (await staffWithActions(server, ['approveBankAccountOwnership', 'viewTasks'], '09140000201')).token;
+  cashier = (await staffWithActions(server, ['manageWithdrawals'], '09140000202')).token;
 });
 afterAll(async () => server?.stop());
 afterEach(async () => {
   expect(await checkInvariants(db)).toEqual([]);
 });
-
-async function staffWithActions(mobileNo: string, actionNames: string[]): Promise<string> {
-  const user = await post(
-    server,
-    '/api/users/saveUser',
-    { mobileNo, isStaff: true, password: 'staff-pass-1' },
-    bearer(admin),
-  );
-  const userId = (user.body.data as { id: number }).id;
-  const group = await post(
-    server,
-    '/api/users/saveGroup',
-    { name: `g${userId}`, title: `گروه ${userId}` },
-    bearer(admin),
-  );
-  const groupId = (group.body.data as { id: number }).id;
-  const actions = (await fetch(`${server.url}/api/users/getActions`, { headers: bearer(admin) }).then((r) =>
-    r.json(),
-  )) as {
-    data: { items: Array<{ id: number; name: string }> };
-  };
-  const ids = actions.data.items.filter((a) => actionNames.includes(a.name)).map((a) => a.id);
-  expect(ids).toHaveLength(actionNames.length);
-  await post(server, '/api/users/saveGroupActions', { id: groupId, actions: ids }, bearer(admin));
-  await post(server, '/api/users/saveGroupUsers', { id: groupId, users: [userId] }, bearer(admin));
-  const login = await post(server, '/api/me/loginByPassword', { username: mobileNo, password: 'staff-pass-1' });
-  return (login.body.data as { userToken: string }).userToken;
-}
 
 interface Customer {
   token: string;

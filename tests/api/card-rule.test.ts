@@ -8,34 +8,29 @@
  * invariants are checked after every test.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import { SANDBOX_FOREIGN_CARDS, SANDBOX_UNANSWERED_CARDS } from '../../src/server/modules/cards/inquiry';
 import { resealCards } from '../../src/server/modules/cards/reseal';
 import { FieldCipher, keyFromDataDir } from '../../src/server/lib/field-cipher';
-import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { CARD_MESSAGES, luhnValid, maskCardNumber } from '../../src/shared/cards/card-number';
 import { toPersianDigits } from '../../src/shared/digits';
-import { type Customer, moneyHelpers } from '../support/money';
-import { bearer, post, type RunningServer, startServer } from '../support/server';
+import { type Customer, type MoneyHelpers, withMoneyServer } from '../support/money';
+import { bearer, post, type RunningServer } from '../support/server';
 
 let server: RunningServer;
 let db: DB;
-let money: ReturnType<typeof moneyHelpers>;
+let money: MoneyHelpers;
 
-beforeAll(async () => {
-  server = await startServer({
+withMoneyServer(
+  {
     web: false,
     env: { SANDBOX_BANK_MODE: 'zarinpal', CARD_INQUIRY_DRIVER: 'sandbox' },
-  });
-  db = server.app.database.db;
-  money = moneyHelpers(server);
-  await money.ready();
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  expect(await checkInvariants(db)).toEqual([]);
-});
+  },
+  (t) => {
+    ({ server, db, money } = t);
+  },
+);
 
 /** A Bank Melli card, Luhn-valid, and the same as people type it (Persian and Arabic digits, dashes, spaces). */
 const MY_CARD = '6037991234567893';

@@ -4,27 +4,17 @@
  * foreign amount, the reference, the real price, the staff member and the receipt; escaped search, a date range,
  * paging; refused to customers and to staff without manageCurrencyPayments.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DB } from '../../src/server/db/database';
-import { checkInvariants } from '../../src/server/modules/ledger/invariants';
-import { moneyHelpers } from '../support/money';
-import { bearer, post, type RunningServer, startServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { type MoneyHelpers, withMoneyServer } from '../support/money';
+import { bearer, post, type RunningServer } from '../support/server';
 
 let server: RunningServer;
-let db: DB;
-let money: ReturnType<typeof moneyHelpers>;
+let money: MoneyHelpers;
 let staff: { token: string; userId: number };
 
-beforeAll(async () => {
-  server = await startServer({ web: false });
-  db = server.app.database.db;
-  money = moneyHelpers(server);
-  await money.ready();
+withMoneyServer({ web: false }, async (t) => {
+  ({ server, money } = t);
   staff = await money.staffWithActions(['manageCurrencyPayments', 'viewTasks']);
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  expect(await checkInvariants(db)).toEqual([]);
 });
 
 interface Row {

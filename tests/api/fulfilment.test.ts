@@ -5,31 +5,23 @@
  * (all back to the wallet, the reason shown to the customer); a level-1 rejection invalidates paid requests; each
  * decision once; refusals for customers and staff without the action. Ledger invariants after every test.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
-import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { purchaseReservation } from '../../src/server/modules/ledger/service';
 import { openTaskOnce } from '../../src/server/modules/tasks/service';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
 import { jpegWithExif, uploadForm } from '../support/images';
-import { type Customer, moneyHelpers, type Purchase } from '../support/money';
-import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
+import { type Customer, type MoneyHelpers, withMoneyServer, type Purchase } from '../support/money';
+import { bearer, loginAdmin, post, type RunningServer } from '../support/server';
 
 let server: RunningServer;
 let db: DB;
-let money: ReturnType<typeof moneyHelpers>;
+let money: MoneyHelpers;
 let staff: { token: string; userId: number };
 
-beforeAll(async () => {
-  server = await startServer({ web: false });
-  db = server.app.database.db;
-  money = moneyHelpers(server);
-  await money.ready();
+withMoneyServer({ web: false }, async (t) => {
+  ({ server, db, money } = t);
   staff = await money.staffWithActions(['manageCurrencyPayments', 'viewTasks']);
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  expect(await checkInvariants(db)).toEqual([]);
 });
 
 interface TaskData {

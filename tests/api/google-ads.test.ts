@@ -6,16 +6,15 @@
  * complete the charge with its reference (the reservation spent to zero, fee and tax recognised) or fail it; staff
  * operations are refused without their action. Ledger invariants after every test.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
-import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { purchaseReservation } from '../../src/server/modules/ledger/service';
-import { type Customer, moneyHelpers, type Purchase } from '../support/money';
-import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
+import { type Customer, type MoneyHelpers, withMoneyServer, type Purchase } from '../support/money';
+import { bearer, loginAdmin, loginByCode, post, type RunningServer } from '../support/server';
 
 let server: RunningServer;
 let db: DB;
-let money: ReturnType<typeof moneyHelpers>;
+let money: MoneyHelpers;
 let adsStaff: { token: string; userId: number };
 let mccStaff: { token: string; userId: number };
 let currencyStaff: { token: string; userId: number };
@@ -23,27 +22,24 @@ let mccId: number;
 
 const EMAIL_LIST_INVALID = 'ایمیل‌ها باید با کاما جدا شده و معتبر باشند.';
 
-beforeAll(async () => {
-  server = await startServer({ web: false });
-  db = server.app.database.db;
-  money = moneyHelpers(server);
-  await money.ready();
-  adsStaff = await money.staffWithActions(['manageGoogleAds', 'viewTasks']);
-  mccStaff = await money.staffWithActions(['manageGoogleMccAccounts']);
-  currencyStaff = await money.staffWithActions(['manageCurrencyPayments', 'viewTasks']);
-  const mcc = await post(
-    server,
-    '/api/sys/saveGoogleMccAccount',
-    { title: 'پنل اصلی', googleCustomerId: '۱۲۳۴۵۶۷۸۹۰', currency: money.usd.id, notes: 'حساب شرکت' },
-    bearer(mccStaff.token),
-  );
-  expect(mcc.status, mcc.body.msg).toBe(200);
-  mccId = (mcc.body.data as { id: number }).id;
-}, 180_000);
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  expect(await checkInvariants(db)).toEqual([]);
-});
+withMoneyServer(
+  { web: false },
+  async (t) => {
+    ({ server, db, money } = t);
+    adsStaff = await money.staffWithActions(['manageGoogleAds', 'viewTasks']);
+    mccStaff = await money.staffWithActions(['manageGoogleMccAccounts']);
+    currencyStaff = await money.staffWithActions(['manageCurrencyPayments', 'viewTasks']);
+    const mcc = await post(
+      server,
+      '/api/sys/saveGoogleMccAccount',
+      { title: 'پنل اصلی', googleCustomerId: '۱۲۳۴۵۶۷۸۹۰', currency: money.usd.id, notes: 'حساب شرکت' },
+      bearer(mccStaff.token),
+    );
+    expect(mcc.status, mcc.body.msg).toBe(200);
+    mccId = (mcc.body.data as { id: number }).id;
+  },
+  180_000,
+);
 
 interface AccountRequest {
   id: number;

@@ -147,6 +147,58 @@ describe('a database the old runner migrated', () => {
   });
 });
 
+describe('migration 023: tracking codes in one canonical form', () => {
+  it('keeps deposits whose codes collide in that form, marks each later one with the first, and refuses the code after', async () => {
+    const handle = await (await fresh('mig_tracking')).open();
+    const { db } = handle;
+    // The database as it was before 023, holding one deposit recorded twice in other spellings and one that is not.
+    const before = mkdtempSync(path.join(os.tmpdir(), 'arzpay-migrations-'));
+    tmpDirs.push(before);
+    for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql') && f < '023')) {
+      cpSync(path.join(MIGRATIONS_DIR, file), path.join(before, file));
+    }
+    await migrate(handle, { folder: before });
+    const user = await db
+      .insertInto('users')
+      .values({ uid: 'depositor', mobileNo: '09121234567' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const bank = await sql<{ id: number }>`insert into internal_bank_accounts (title, bank_name, account_no)
+      values ('ملت', 'ملت', '123') returning id`.execute(db);
+    const ids: number[] = [];
+    for (const code of ['TRK-77 01', 'trk۷۷۰۱', 'TRK-77-02', 'ＴＲＫ７７０１']) {
+      const row = await sql<{ id: number }>`insert into collections
+        (user_id, source, amount, trace_code, tracking_code, source_account_no, internal_bank_account_id, recorded_by)
+        values (${user.id}, 'offline', 1000, '1', ${code}, '1', ${bank.rows[0]!.id}, ${user.id}) returning id`.execute(
+        db,
+      );
+      ids.push(Number(row.rows[0]!.id));
+    }
+
+    expect(await migrate(handle)).toContain('023_tracking_code_canonical');
+    const rows = await sql<{ id: number; canonical: string; duplicateOf: number | null }>`
+      select id, tracking_code_canonical as canonical, tracking_code_duplicate_of as "duplicateOf"
+      from collections order by id`.execute(db);
+    expect(
+      rows.rows.map((r) => [Number(r.id), r.canonical, r.duplicateOf === null ? null : Number(r.duplicateOf)]),
+    ).toEqual([
+      [ids[0], 'trk7701', null],
+      [ids[1], 'trk7701', ids[0]],
+      [ids[2], 'trk7702', null],
+      [ids[3], 'trk7701', ids[0]],
+    ]);
+    // From now on the code is taken in any spelling: the index holds the first of each.
+    await expect(
+      sql`insert into collections
+        (user_id, source, amount, trace_code, tracking_code, tracking_code_canonical, source_account_no,
+         internal_bank_account_id, recorded_by)
+        values (${user.id}, 'offline', 1000, '1', 'trk-7702', 'trk7702', '1', ${bank.rows[0]!.id}, ${user.id})`.execute(
+        db,
+      ),
+    ).rejects.toMatchObject({ code: '23505' });
+  });
+});
+
 describe('several processes starting at once', () => {
   it('migrate once: one applies every file, the others find nothing pending', async () => {
     const target = await fresh('mig_parallel');

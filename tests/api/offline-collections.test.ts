@@ -1,28 +1,24 @@
 /**
  * Manual (offline) collections and the staff money pages on a real server and database (PGlite, or PostgreSQL
  * with TEST_DATABASE_URL): payOffline settles an online payment the customer abandoned at the bank as the gateway
- * would (the request paid), credits a wallet by a plain deposit, uses a tracking code once, refuses a settled
+ * would (the request paid), credits a wallet by a plain deposit, uses a tracking code once in any spelling (case, digits, spaces, dashes), refuses a settled
  * payment and another amount; the collections list, customers with balances, one customer's wallet for staff and
  * for that customer only, and the staff home's waiting work. The ledger invariants are checked after every test.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
-import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
-import { type Customer, moneyHelpers, type Purchase } from '../support/money';
-import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
+import { type Customer, type MoneyHelpers, withMoneyServer, type Purchase } from '../support/money';
+import { bearer, loginAdmin, post, type RunningServer } from '../support/server';
 
 let server: RunningServer;
 let db: DB;
-let money: ReturnType<typeof moneyHelpers>;
+let money: MoneyHelpers;
 let cashier: { token: string; userId: number };
 let bankAccount: number;
 
-beforeAll(async () => {
-  server = await startServer({ web: false });
-  db = server.app.database.db;
-  money = moneyHelpers(server);
-  await money.ready();
+withMoneyServer({ web: false }, async (t) => {
+  ({ server, db, money } = t);
   cashier = await money.staffWithActions(['manageCollections', 'viewCustomers', 'viewTasks']);
   const accounts = await post(server, '/api/sys/searchInternalBankAccounts', {}, bearer(cashier.token));
   expect(accounts.status, accounts.body.msg).toBe(200);
@@ -30,13 +26,10 @@ beforeAll(async () => {
     (a) => a.isActive,
   )!.id;
 });
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  expect(await checkInvariants(db)).toEqual([]);
-});
 
 let codes = 0;
-const trackingCode = () => `TRK-${process.pid}-${codes++}`;
+/** A code no earlier test used in any spelling (the letter keeps pid and counter apart once dashes are gone). */
+const trackingCode = () => `TRK-${process.pid}-N${codes++}`;
 
 interface OpenPayment {
   onlineProformaId: number;
@@ -177,6 +170,43 @@ describe('payOffline', () => {
     expect(again.status).toBe(409);
     expect(again.body.msg).toBe('این کد پیگیری پیش‌تر ثبت شده است؛ هر واریز یک بار ثبت می‌شود.');
     expect(await money.balanceOf(who)).toEqual({ balance: 2_500_000, reserved: 0 });
+
+    // Nor is it another code in another letter case, without its dashes, with spaces inside, in Arabic-Indic digits.
+    const spellings = [
+      code.toLowerCase(),
+      code.replaceAll('-', ''),
+      code.replaceAll('-', ' - '),
+      code
+        .toLowerCase()
+        .replaceAll('-', '–')
+        .replace(/\d/g, (d) => '٠١٢٣٤٥٦٧٨٩'[Number(d)]!),
+    ];
+    for (const spelling of spellings) {
+      const reused = await payOffline(cashier.token, {
+        onlineProformaToken: '',
+        customerMobileNo: await mobileOf(who),
+        collectionAmount: 2_500_000,
+        collectionTrackingCode: spelling,
+      });
+      expect(reused.status, spelling).toBe(409);
+      expect(reused.body.msg).toBe('این کد پیگیری پیش‌تر ثبت شده است؛ هر واریز یک بار ثبت می‌شود.');
+    }
+    expect(await money.balanceOf(who)).toEqual({ balance: 2_500_000, reserved: 0 });
+
+    // Two staff recording one new deposit at once, each spelling it their way: it is credited once.
+    const next = trackingCode();
+    const both = await Promise.all(
+      [next.toUpperCase(), next.toLowerCase().replaceAll('-', '')].map(async (spelling) =>
+        payOffline(cashier.token, {
+          onlineProformaToken: '',
+          customerMobileNo: await mobileOf(who),
+          collectionAmount: 1_000_000,
+          collectionTrackingCode: spelling,
+        }),
+      ),
+    );
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(await money.balanceOf(who)).toEqual({ balance: 3_500_000, reserved: 0 });
 
     const noCustomer = await payOffline(cashier.token, { onlineProformaToken: '', collectionAmount: 1_000 });
     expect(noCustomer.status).toBe(422);

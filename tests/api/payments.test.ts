@@ -10,29 +10,29 @@
  */
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { openTaskOnce } from '../../src/server/modules/tasks/service';
 import { ibanMod97 } from '../../src/shared/iban';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
-import { type Customer, moneyHelpers, nationalCodeFor, type PayResult, type Purchase } from '../support/money';
+import {
+  type Customer,
+  type MoneyHelpers,
+  withMoneyServer,
+  nationalCodeFor,
+  type PayResult,
+  type Purchase,
+} from '../support/money';
 import { announceSeed, envInteger, envSeed, replayable } from '../support/seeded';
-import { bearer, post, type RunningServer, startServer } from '../support/server';
+import { bearer, post, type RunningServer } from '../support/server';
 
 let server: RunningServer;
 let db: DB;
-let money: ReturnType<typeof moneyHelpers>;
+let money: MoneyHelpers;
 
-beforeAll(async () => {
-  server = await startServer({ web: false });
-  db = server.app.database.db;
-  money = moneyHelpers(server);
-  await money.ready();
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  expect(await checkInvariants(db)).toEqual([]);
+withMoneyServer({ web: false }, (t) => {
+  ({ server, db, money } = t);
 });
 
 const customer = () => money.customer();

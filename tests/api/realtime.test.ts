@@ -27,6 +27,7 @@ import {
   post,
   type RunningServer,
   startServer,
+  staffWithActions,
 } from '../support/server';
 
 const PUBLIC = 'public-general-channel';
@@ -95,35 +96,6 @@ async function changeRate(baseUrl: string, adminToken: string, code: string, rat
     }),
   });
   expect(saved.status).toBe(200);
-}
-
-/** A staff member in a group of their own holding `actions` (possibly none); returns their token. */
-async function staffWithActions(mobileNo: string, actions: string[]): Promise<string> {
-  const password = 'staff-password-1';
-  const user = await post(server, '/api/users/saveUser', { mobileNo, isStaff: true, password }, bearer(admin));
-  expect(user.status).toBe(200);
-  if (actions.length > 0) {
-    const userId = (user.body.data as { id: number }).id;
-    const group = await post(
-      server,
-      '/api/users/saveGroup',
-      { name: `g${userId}`, title: `گروه ${userId}` },
-      bearer(admin),
-    );
-    const groupId = (group.body.data as { id: number }).id;
-    const all = (await fetch(`${server.url}/api/users/getActions`, { headers: bearer(admin) }).then((r) =>
-      r.json(),
-    )) as {
-      data: { items: Array<{ id: number; name: string }> };
-    };
-    const ids = all.data.items.filter((a) => actions.includes(a.name)).map((a) => a.id);
-    expect(ids).toHaveLength(actions.length);
-    await post(server, '/api/users/saveGroupActions', { id: groupId, actions: ids }, bearer(admin));
-    await post(server, '/api/users/saveGroupUsers', { id: groupId, users: [userId] }, bearer(admin));
-  }
-  const login = await post(server, '/api/me/loginByPassword', { username: mobileNo, password });
-  expect(login.status).toBe(200);
-  return (login.body.data as { userToken: string }).userToken;
 }
 
 /** A bare socket.io client speaking the wire protocol, for sending what no Echo client would. */
@@ -284,10 +256,10 @@ describe('real-time channel (one process)', () => {
   });
 
   it('opens the staff channel only to staff whose actions its events concern, and sends each event to them', async () => {
-    const noActions = await staffWithActions('09170000001', []);
-    const currenciesOnly = await staffWithActions('09170000002', ['manageCurrencies']);
-    const reviewer = await staffWithActions('09170000003', ['approveProfileL1']);
-    const accessManager = await staffWithActions('09170000004', ['manageAccess']);
+    const noActions = (await staffWithActions(server, [], '09170000001')).token;
+    const currenciesOnly = (await staffWithActions(server, ['manageCurrencies'], '09170000002')).token;
+    const reviewer = (await staffWithActions(server, ['approveProfileL1'], '09170000003')).token;
+    const accessManager = (await staffWithActions(server, ['manageAccess'], '09170000004')).token;
     const customer = await loginByCode(server, '09160000005');
     const customerId = (await me(server.url, customer)).id;
 

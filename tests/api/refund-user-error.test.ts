@@ -5,30 +5,22 @@
  * exactly zero; the reason on its history; the task closed; audited; live events; each decision once; refusals for
  * customers and staff without the action. Ledger invariants after every test.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import { userErrorRefundSplit } from '../../src/server/modules/fulfilment/service';
-import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { purchaseReservation } from '../../src/server/modules/ledger/service';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
-import { moneyHelpers } from '../support/money';
-import { bearer, post, type RunningServer, startServer } from '../support/server';
+import { type MoneyHelpers, withMoneyServer } from '../support/money';
+import { bearer, post, type RunningServer } from '../support/server';
 
 let server: RunningServer;
 let db: DB;
-let money: ReturnType<typeof moneyHelpers>;
+let money: MoneyHelpers;
 let staff: { token: string; userId: number };
 
-beforeAll(async () => {
-  server = await startServer({ web: false });
-  db = server.app.database.db;
-  money = moneyHelpers(server);
-  await money.ready();
+withMoneyServer({ web: false }, async (t) => {
+  ({ server, db, money } = t);
   staff = await money.staffWithActions(['manageCurrencyPayments', 'viewTasks']);
-});
-afterAll(async () => server?.stop());
-afterEach(async () => {
-  expect(await checkInvariants(db)).toEqual([]);
 });
 
 const systemBalances = async () => {

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegWithExif, uploadForm } from '../support/images';
-import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
+import {
+  bearer,
+  loginAdmin,
+  loginByCode,
+  post,
+  type RunningServer,
+  startServer,
+  staffWithActions,
+} from '../support/server';
 
 let server: RunningServer;
 let admin: string;
@@ -26,33 +34,6 @@ async function customerWithProfile(mobileNo: string, nationalCode: string): Prom
   );
   expect(saved.status).toBe(200);
   return { token, card };
-}
-
-async function staffWithAction(mobileNo: string, actionNames: string[]): Promise<string> {
-  const user = await post(
-    server,
-    '/api/users/saveUser',
-    { mobileNo, isStaff: true, password: 'staff-password-1' },
-    bearer(admin),
-  );
-  const userId = (user.body.data as { id: number }).id;
-  const group = await post(
-    server,
-    '/api/users/saveGroup',
-    { name: `g${userId}`, title: `گروه ${userId}` },
-    bearer(admin),
-  );
-  const groupId = (group.body.data as { id: number }).id;
-  const actions = (await fetch(`${server.url}/api/users/getActions`, { headers: bearer(admin) }).then((r) =>
-    r.json(),
-  )) as {
-    data: { items: Array<{ id: number; name: string }> };
-  };
-  const ids = actions.data.items.filter((a) => actionNames.includes(a.name)).map((a) => a.id);
-  await post(server, '/api/users/saveGroupActions', { id: groupId, actions: ids }, bearer(admin));
-  await post(server, '/api/users/saveGroupUsers', { id: groupId, users: [userId] }, bearer(admin));
-  const login = await post(server, '/api/me/loginByPassword', { username: mobileNo, password: 'staff-password-1' });
-  return (login.body.data as { userToken: string }).userToken;
 }
 
 const openTaskFor = async (token: string, subjectUserId: number) => {
@@ -85,7 +66,7 @@ describe('profile approval through the task queue', () => {
     const image = await fetch(server.url + payload.nationalCardImageUrl);
     expect(image.status).toBe(200);
 
-    const colleague = await staffWithAction('09140000099', ['approveProfileL1', 'viewTasks']);
+    const colleague = (await staffWithActions(server, ['approveProfileL1', 'viewTasks'], '09140000099')).token;
     const stolen = await post(
       server,
       '/api/sys/fetchApproveProfileAsL1TaskData',
@@ -185,7 +166,7 @@ describe('access control', () => {
   });
 
   it('gives staff without the action 403 and with it 200', async () => {
-    const viewer = await staffWithAction('09140000010', ['viewTasks']);
+    const viewer = (await staffWithActions(server, ['viewTasks'], '09140000010')).token;
     expect((await post(server, '/api/sys/searchTaskTypes', undefined, bearer(viewer))).status).toBe(200);
     expect((await post(server, '/api/sys/fetchApproveProfileAsL1TaskData', { taskId: 1 }, bearer(viewer))).status).toBe(
       403,
@@ -230,7 +211,7 @@ describe('access control', () => {
   });
 
   it('removing (deactivating) a staff user ends their sessions', async () => {
-    const token = await staffWithAction('09140000011', ['viewTasks']);
+    const token = (await staffWithActions(server, ['viewTasks'], '09140000011')).token;
     const me = (await post(server, '/api/me/fetchUserData', undefined, bearer(token))).body.data as { id: number };
     expect((await post(server, '/api/users/removeUser', { id: me.id }, bearer(admin))).status).toBe(200);
     expect((await post(server, '/api/me/fetchUserData', undefined, bearer(token))).status).toBe(401);

@@ -2,11 +2,13 @@
  * What money tests on a real server share: verified customers, a submitted TOEFL request, paying it, deposits,
  * reading a request, transactions and balances, staff holding given actions, and a withdrawal waiting for staff.
  */
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import { postTransaction, userBalance } from '../../src/server/modules/ledger/service';
 import { ibanMod97 } from '../../src/shared/iban';
-import { bearer, loginAdmin, post, type RunningServer, verifiedCustomer } from './server';
+import { Tx } from '../../src/server/modules/ledger/types';
+import { checkInvariants } from '../../src/server/modules/ledger/invariants';
+import { bearer, post, type RunningServer, staffWithActions, startServer, verifiedCustomer } from './server';
 
 export interface Customer {
   token: string;
@@ -59,7 +61,6 @@ export function moneyHelpers(server: RunningServer) {
   let cardGroup: number | undefined;
   let customers = 0;
   let keys = 0;
-  let staff = 0;
   const newKey = () => `pay-key-${process.pid}-${keys++}`;
 
   const helpers = {
@@ -159,7 +160,7 @@ export function moneyHelpers(server: RunningServer) {
       await db()
         .transaction()
         .execute((trx) =>
-          postTransaction(trx, { type: 'transaction_B', userId: who.userId, amounts: { collectionAmount: amount } }),
+          postTransaction(trx, { type: Tx.collectOffline, userId: who.userId, amounts: { collectionAmount: amount } }),
         );
     },
 
@@ -185,35 +186,8 @@ export function moneyHelpers(server: RunningServer) {
 
     balanceOf: (who: Customer) => userBalance(db(), who.userId),
 
-    /** A staff member (a new user in a new group) holding exactly `actionNames`; returns their token and id. */
-    async staffWithActions(actionNames: string[]): Promise<{ token: string; userId: number }> {
-      const admin = await loginAdmin(server);
-      const mobileNo = `0914${String(5_000_000 + staff++)}`;
-      const user = await post(
-        server,
-        '/api/users/saveUser',
-        { mobileNo, isStaff: true, password: 'staff-password-1' },
-        bearer(admin),
-      );
-      expect(user.status, user.body.msg).toBe(200);
-      const userId = (user.body.data as { id: number }).id;
-      const group = await post(
-        server,
-        '/api/users/saveGroup',
-        { name: `g${userId}`, title: `گروه ${userId}` },
-        bearer(admin),
-      );
-      const groupId = (group.body.data as { id: number }).id;
-      const actions = (await fetch(`${server.url}/api/users/getActions`, { headers: bearer(admin) }).then((r) =>
-        r.json(),
-      )) as { data: { items: Array<{ id: number; name: string }> } };
-      const ids = actions.data.items.filter((a) => actionNames.includes(a.name)).map((a) => a.id);
-      await post(server, '/api/users/saveGroupActions', { id: groupId, actions: ids }, bearer(admin));
-      await post(server, '/api/users/saveGroupUsers', { id: groupId, users: [userId] }, bearer(admin));
-      const login = await post(server, '/api/me/loginByPassword', { username: mobileNo, password: 'staff-password-1' });
-      expect(login.status, login.body.msg).toBe(200);
-      return { token: (login.body.data as { userToken: string }).userToken, userId };
-    },
+    /** A staff member holding exactly `actionNames` (tests/support/server.ts); their token and id. */
+    staffWithActions: (actionNames: string[]) => staffWithActions(server, actionNames),
 
     /**
      * A withdrawal waiting for staff: `who` saves the account `iban`, staff (`staffToken`, approving bank accounts)
@@ -252,4 +226,39 @@ export function moneyHelpers(server: RunningServer) {
     },
   };
   return helpers;
+}
+
+export type MoneyHelpers = ReturnType<typeof moneyHelpers>;
+
+/** What a money test file works with: its server, that server's database, and the money helpers on it. */
+export interface MoneyServer {
+  server: RunningServer;
+  db: DB;
+  money: MoneyHelpers;
+}
+
+/**
+ * The preamble of a money test file, on a real server and database (PGlite, or PostgreSQL with
+ * TEST_DATABASE_URL): a server of its own (`options` as startServer takes them), the money helpers ready, and the
+ * ledger invariants checked after every test. `ready` runs once the server is up, for what the file keeps (its
+ * variables, staff members, ids it reads).
+ */
+export function withMoneyServer(
+  options: Parameters<typeof startServer>[0],
+  ready: (t: MoneyServer) => void | Promise<void>,
+  /** How long starting may take, in milliseconds (vitest's hook timeout when absent). */
+  timeout?: number,
+): void {
+  let t: MoneyServer | undefined;
+  beforeAll(async () => {
+    const server = await startServer(options);
+    const money = moneyHelpers(server);
+    await money.ready();
+    t = { server, db: server.app.database.db, money };
+    await ready(t);
+  }, timeout);
+  afterAll(async () => t?.server.stop());
+  afterEach(async () => {
+    expect(await checkInvariants(t!.db)).toEqual([]);
+  });
 }

@@ -206,6 +206,43 @@ export async function loginAdmin(server: RunningServer): Promise<string> {
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+let staffMade = 0;
+
+/**
+ * A staff member (a new user, in a new group holding exactly `actionNames`, or in none when there are none),
+ * logged in: their token and id. `mobileNo` defaults to a new number of this process.
+ */
+export async function staffWithActions(
+  server: RunningServer,
+  actionNames: string[],
+  mobileNo = `0914${String(5_000_000 + staffMade++)}`,
+): Promise<{ token: string; userId: number }> {
+  const admin = await loginAdmin(server);
+  const password = 'staff-password-1';
+  const user = await post(server, '/api/users/saveUser', { mobileNo, isStaff: true, password }, bearer(admin));
+  if (user.status !== 200) throw new Error(`saveUser: ${user.status} ${user.body.msg}`);
+  const userId = (user.body.data as { id: number }).id;
+  if (actionNames.length > 0) {
+    const group = await post(
+      server,
+      '/api/users/saveGroup',
+      { name: `g${userId}`, title: `گروه ${userId}` },
+      bearer(admin),
+    );
+    const groupId = (group.body.data as { id: number }).id;
+    const actions = (await fetch(`${server.url}/api/users/getActions`, { headers: bearer(admin) }).then((r) =>
+      r.json(),
+    )) as { data: { items: Array<{ id: number; name: string }> } };
+    const ids = actions.data.items.filter((a) => actionNames.includes(a.name)).map((a) => a.id);
+    if (ids.length !== actionNames.length) throw new Error(`unknown staff actions among ${actionNames.join(', ')}`);
+    await post(server, '/api/users/saveGroupActions', { id: groupId, actions: ids }, bearer(admin));
+    await post(server, '/api/users/saveGroupUsers', { id: groupId, users: [userId] }, bearer(admin));
+  }
+  const login = await post(server, '/api/me/loginByPassword', { username: mobileNo, password });
+  if (login.status !== 200) throw new Error(`staff login: ${login.status} ${login.body.msg}`);
+  return { token: (login.body.data as { userToken: string }).userToken, userId };
+}
+
 /** A customer whose profile staff approved and who accepted every category's terms. */
 export async function verifiedCustomer(server: RunningServer, mobileNo: string, nationalCode: string): Promise<string> {
   const { jpegWithExif, uploadForm } = await import('./images');

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { LARGEST_AMOUNT } from '../../src/server/modules/ledger/types';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const contract = parse(readFileSync(path.join(root, 'openapi/openapi.yaml'), 'utf8')) as unknown;
@@ -57,5 +58,25 @@ describe('integer bounds in the contract', () => {
     expect([schemas.Id32?.minimum, schemas.Id32?.maximum]).toEqual([1, 2147483647]);
     expect([schemas.Id64?.minimum, schemas.Id64?.maximum]).toEqual([1, SAFE]);
     expect([schemas.Rial?.minimum, schemas.Rial?.maximum]).toEqual([0, SAFE]);
+  });
+
+  it('stops the money inputs the ledger posts at the largest amount one posting may move', () => {
+    const paths = (contract as { paths: Record<string, Record<string, unknown>> }).paths;
+    const bodyOf = (op: string) =>
+      (paths[op]!.post as { requestBody: { content: { 'application/json': { schema: Record<string, unknown> } } } })
+        .requestBody.content['application/json'].schema;
+    const schemas = (contract as { components: { schemas: Record<string, { properties: Record<string, Found> }> } })
+      .components.schemas;
+    const inputs = [
+      schemas.PayOfflineInput!.properties.collectionAmount!,
+      (bodyOf('/api/me/requestWithdrawal') as { properties: Record<string, Found> }).properties.amount!,
+      (bodyOf('/api/sys/uafCprDone') as { properties: Record<string, Found> }).properties.realPrice!,
+    ];
+    expect(inputs.map((f) => f.maximum)).toEqual([LARGEST_AMOUNT, LARGEST_AMOUNT, LARGEST_AMOUNT]);
+    expect(inputs.map((f) => (f as { 'x-messages'?: Record<string, string> })['x-messages']?.maximum)).toEqual([
+      'amount.tooLarge',
+      'amount.tooLarge',
+      'amount.tooLarge',
+    ]);
   });
 });

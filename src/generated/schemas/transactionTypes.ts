@@ -17,6 +17,11 @@ export type AccountKind =
   | 'withdrawalsOut'
   | 'adjustments';
 /**
+ * This interface was referenced by `TransactionTypeCatalogue`'s JSON-Schema
+ * via the `definition` "typeName".
+ */
+export type TypeName = string;
+/**
  * A named amount the caller passes when posting (integer rial, never negative).
  *
  * This interface was referenced by `TransactionTypeCatalogue`'s JSON-Schema
@@ -64,7 +69,21 @@ export interface AccountKindDefinition {
  * via the `definition` "transactionType".
  */
 export interface TransactionType {
+  /**
+   * SPEC's code, the one stored in ledger_transactions.type
+   */
   type: string;
+  /**
+   * What the type does, in English: the key of the generated map Tx (src/generated/ledger.ts), so a posting reads Tx.spendReservation
+   */
+  name: string;
+  /**
+   * Other names for one use of the same type (posted and stored as the same code), each also a key of Tx
+   */
+  aliases?: {
+    name: TypeName;
+    description: string;
+  }[];
   title: string;
   description: string;
   customerVisible: boolean;

@@ -8,15 +8,8 @@ import { userBalance } from '../ledger/service';
 import { loadUserDto } from '../identity/users-store';
 import { toTaskDtos } from '../tasks/service';
 import { taskTypeOf } from '../tasks/task-types';
-import {
-  claimOwnershipTask,
-  decideOwnership,
-  decideWithdrawal,
-  requestWithdrawal,
-  saveBankAccount,
-  searchBankAccounts,
-  searchWithdrawals,
-} from './service';
+import { claimOwnershipTask, decideOwnership, saveBankAccount, searchBankAccounts } from './accounts';
+import { decideWithdrawal, requestWithdrawal, searchWithdrawals } from './withdrawals';
 import { searchStaffBankAccounts } from './review-list';
 
 export function bankAccountHandlers(

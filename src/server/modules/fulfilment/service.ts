@@ -20,6 +20,9 @@ import { type FieldCipher, UnsealError } from '../../lib/field-cipher';
 import type { LiveEvents } from '../../realtime/events';
 import type { Catalogue } from '../desks/catalogue';
 import { postTransaction, purchaseReservation, userBalance } from '../ledger/service';
+import { Tx } from '../ledger/types';
+import { ledgerKey, type PurchaseStep } from '../ledger/keys';
+import type { Trx } from '../ledger/service';
 import {
   changePurchaseState,
   type LockedPurchase,
@@ -119,7 +122,7 @@ function costsOf(purchase: LockedPurchase): { fee: number; tax: number; operatio
  * `refundedAmount` to the wallet. Each is keyed on the request, so a replayed decision cannot post twice.
  */
 async function postSettlement(
-  trx: Db,
+  trx: Trx,
   purchase: LockedPurchase,
   realPrice: number,
   split: { expendedAmount: number; refundedAmount: number },
@@ -133,9 +136,9 @@ async function postSettlement(
     stateIdentifier: 'purchaseSucceeded' as const,
   };
   const post = (
-    type: 'transaction_D' | 'transaction_F' | 'transaction_G',
+    type: typeof Tx.spendReservation | typeof Tx.recogniseCosts | typeof Tx.returnPriceDifference,
     amounts: Record<string, number>,
-    key: string,
+    step: PurchaseStep,
   ) =>
     postTransaction(trx, {
       type,
@@ -143,11 +146,12 @@ async function postSettlement(
       amounts,
       details,
       traceCode,
-      idempotencyKey: `purchase:${purchase.id}:${key}`,
+      idempotencyKey: ledgerKey.purchase(purchase.id, step),
     });
-  await post('transaction_D', { expendedAmount: split.expendedAmount }, 'spend');
-  if (costs.fee + costs.tax + costs.operationCost > 0) await post('transaction_F', costs, 'costs');
-  if (split.refundedAmount > 0) await post('transaction_G', { refundedAmount: split.refundedAmount }, 'difference');
+  await post(Tx.spendReservation, { expendedAmount: split.expendedAmount }, 'spend');
+  if (costs.fee + costs.tax + costs.operationCost > 0) await post(Tx.recogniseCosts, costs, 'costs');
+  if (split.refundedAmount > 0)
+    await post(Tx.returnPriceDifference, { refundedAmount: split.refundedAmount }, 'difference');
 }
 
 /**
@@ -195,7 +199,7 @@ async function reservationOf(trx: Db, purchase: LockedPurchase): Promise<number>
  * rejected. Runs inside the rejection's own transaction; returns the requests it invalidated.
  */
 export async function invalidateUnfulfilledPurchases(
-  trx: Db,
+  trx: Trx,
   userId: number,
   actorUserId: number | null,
   reason: string,
@@ -214,7 +218,7 @@ export async function invalidateUnfulfilledPurchases(
     const reserved = await reservationOf(trx, purchase);
     const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
     await postTransaction(trx, {
-      type: 'transaction_E',
+      type: Tx.releaseReservation,
       userId,
       amounts: { expectedPrice: reserved },
       details: {
@@ -224,7 +228,7 @@ export async function invalidateUnfulfilledPurchases(
         stateIdentifier: 'purchaseInvalidated',
       },
       traceCode,
-      idempotencyKey: `purchase:${purchase.id}:release`,
+      idempotencyKey: ledgerKey.purchase(purchase.id, 'release'),
     });
     await changePurchaseState(trx, purchase.id, 'purchaseInvalidated', 'profileL1Rejected', actorUserId, {}, reason);
     await closePurchaseTask(trx, purchase.id, { state: 'rejected', decidedBy: actorUserId, reason });
@@ -660,22 +664,22 @@ export class FulfilmentService {
       if (cause === 'failedByStaff') {
         split = { refundedAmount: reserved, fee: 0, tax: 0 };
         await postTransaction(trx, {
-          type: 'transaction_E',
+          type: Tx.releaseReservation,
           userId: purchase.userId,
           amounts: { expectedPrice: reserved },
           details,
           traceCode,
-          idempotencyKey: `purchase:${purchase.id}:release`,
+          idempotencyKey: ledgerKey.purchase(purchase.id, 'release'),
         });
       } else {
         split = userErrorRefundSplit(reserved, { fee: purchase.fee, tax: purchase.tax });
         await postTransaction(trx, {
-          type: 'transaction_J',
+          type: Tx.refundAfterUserError,
           userId: purchase.userId,
           amounts: split,
           details,
           traceCode,
-          idempotencyKey: `purchase:${purchase.id}:refundUserError`,
+          idempotencyKey: ledgerKey.purchase(purchase.id, 'refundUserError'),
         });
       }
       await changePurchaseState(trx, purchase.id, 'purchaseFailed', cause, principal.userId, {}, text);

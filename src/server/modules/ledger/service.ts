@@ -8,7 +8,7 @@
  * never goes below zero (checked here with a Persian 422, and by a CHECK constraint underneath). On PGlite there
  * is one connection, so transactions run one at a time anyway.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB as Database } from '../../../generated/db';
 import { afterCommit } from '../../db/after-commit';
 import { HttpError } from '../../http/errors';
@@ -26,6 +26,11 @@ import {
 } from './types';
 
 type Db = Kysely<Database>;
+/**
+ * A database transaction: posting and locking take only this, never the root handle, on which each statement
+ * would commit alone and `FOR UPDATE` would protect nothing.
+ */
+export type Trx = Transaction<Database>;
 
 /** Descriptive fields of SPEC's Transaction that move no money themselves. */
 export interface TransactionDetails {
@@ -65,7 +70,7 @@ export interface PostedTransaction {
 const newTraceCode = () => numericCode(12);
 
 /** The ids of the accounts `kinds` name (the user's own for customer kinds), creating missing ones. */
-async function accountIds(trx: Db, userId: number | null, kinds: AccountKind[]): Promise<Map<AccountKind, number>> {
+async function accountIds(trx: Trx, userId: number | null, kinds: AccountKind[]): Promise<Map<AccountKind, number>> {
   const customer = kinds.filter(isCustomerKind);
   const system = kinds.filter((k) => !isCustomerKind(k));
   if (customer.length > 0 && userId === null) throw new Error('a transaction moving a customer account needs userId');
@@ -102,7 +107,7 @@ async function accountIds(trx: Db, userId: number | null, kinds: AccountKind[]):
 }
 
 /** The transaction an earlier posting made with the same type and idempotency key, if any. */
-async function firstWithKey(trx: Db, input: PostTransactionInput): Promise<PostedTransaction | null> {
+async function firstWithKey(trx: Trx, input: PostTransactionInput): Promise<PostedTransaction | null> {
   if (input.idempotencyKey === undefined) return null;
   const first = await trx
     .selectFrom('ledgerTransactions')
@@ -120,7 +125,7 @@ async function firstWithKey(trx: Db, input: PostTransactionInput): Promise<Poste
  * the type's legs and the named amounts, locks the accounts, refuses to take a customer account below zero (422),
  * writes the transaction and its entries and moves the balances.
  */
-export async function postTransaction(trx: Db, input: PostTransactionInput): Promise<PostedTransaction> {
+export async function postTransaction(trx: Trx, input: PostTransactionInput): Promise<PostedTransaction> {
   const type = transactionTypeOf(input.type);
   // A replay answers with the first transaction whatever it carries now.
   const earlier = await firstWithKey(trx, input);
@@ -156,7 +161,8 @@ export async function postTransaction(trx: Db, input: PostTransactionInput): Pro
   for (const account of locked) {
     const delta = moves.get(account.kind as AccountKind) ?? 0;
     const after = account.balance + delta;
-    if (!Number.isSafeInteger(after)) throw HttpError.of(422, 'ledger.invalidAmount', { name: account.kind });
+    // Beyond what a balance holds exactly: refused without naming the account (a company account, as often as not).
+    if (!Number.isSafeInteger(after)) throw HttpError.of(422, 'amount.tooLarge');
     if (account.userId !== null && after < 0) {
       throw HttpError.of(
         422,
@@ -205,7 +211,7 @@ export async function postTransaction(trx: Db, input: PostTransactionInput): Pro
  * from the wallet, or send the rest to the gateway) cannot be overtaken by a parallel payment. Creates the
  * account when the customer has none yet.
  */
-export async function lockedWalletBalance(trx: Db, userId: number): Promise<number> {
+export async function lockedWalletBalance(trx: Trx, userId: number): Promise<number> {
   const ids = await accountIds(trx, userId, ['wallet']);
   const row = await trx
     .selectFrom('ledgerAccounts')
@@ -219,7 +225,8 @@ export async function lockedWalletBalance(trx: Db, userId: number): Promise<numb
 /**
  * What one request still holds in its customer's reservation: the sum of the effects on that account of the
  * customer's transactions naming the request (its reservation, and what fulfilment or a release took from it).
- * Call it with the request row locked, so nothing moves it meanwhile.
+ * A decision on it runs in the transaction holding the request's row lock, so nothing moves it meanwhile; a
+ * read for display may pass the root handle.
  */
 export async function purchaseReservation(db: Db, userId: number, purchaseId: number): Promise<number> {
   const row = await sql<{ reserved: number }>`
@@ -227,8 +234,8 @@ export async function purchaseReservation(db: Db, userId: number, purchaseId: nu
     from ledger_transactions t
     join ledger_entries e on e.transaction_id = t.id
     join ledger_accounts a on a.id = e.account_id
-    where t.user_id = ${userId} and a.user_id = ${userId} and a.kind = 'reserved'
-      and t.details->>'purchaseId' = ${String(purchaseId)}`.execute(db);
+    where t.purchase_id = ${purchaseId} and t.user_id = ${userId} and a.user_id = ${userId} and a.kind = 'reserved'
+  `.execute(db);
   return Number(row.rows[0]?.reserved ?? 0);
 }
 

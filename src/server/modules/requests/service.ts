@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { components } from '../../../generated/api';
 import { toPersianDigits } from '../../../shared/digits';
 import {
@@ -29,6 +29,7 @@ import type { Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import type { DB as Database } from '../../../generated/db';
 import { HttpError } from '../../http/errors';
+import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
 import { type MessageKey, msg } from '../../http/messages';
 import messageCatalogue from '../../../../schemas/messages/fa.json' with { type: 'json' };
 import { shownUserBalance, userBalance } from '../ledger/service';
@@ -39,14 +40,20 @@ import type { FieldCipher } from '../../lib/field-cipher';
 import { HASH_CLEARED, sealSecrets } from './secrets';
 import { nameOrMobile } from '../identity/users-store';
 import { PriceSources } from './price-sources';
-import {
-  breakdownOf,
-  QUOTE_SECRET_NAME,
-  type QuoteSigner,
-  QuoteSigner as Signer,
-  type QuoteTerms,
-} from './quote-token';
+import { breakdownOf, type QuoteSigner, type QuoteTerms } from './quote-token';
 import { chargeableAccount } from '../google-ads/service';
+import { recordStateChange } from './purchase-state';
+import { type CheckedQuote, NO_PAYMENT_METHOD_GROUP, quoteRefusal, spendQuote } from './quote-spending';
+
+export {
+  changePurchaseState,
+  type LockedPurchase,
+  lockPurchase,
+  type PurchaseStateChange,
+  purchaseTraceCode,
+  recordStateChange,
+} from './purchase-state';
+export { repriceFromQuote } from './quote-spending';
 
 export type Quote = components['schemas']['Quote'];
 export type Purchase = components['schemas']['Purchase'];
@@ -63,16 +70,6 @@ const messageTexts = messageCatalogue.messages;
 
 /** Thrown inside the submission's transaction to roll it back when another request spent the quote first. */
 class QuoteSpent extends Error {}
-
-/** A quote as submission checks it: its terms, whether it still holds, and whether a request spent it. */
-interface CheckedQuote extends QuoteTerms {
-  id: string;
-  live: boolean;
-  spentAt: Date | string | null;
-}
-
-/** The payment method group of a quote for a desk without one (a Google Ads recharge). */
-const NO_PAYMENT_METHOD_GROUP = 0;
 
 /** Display-only fields a client may echo back; they are ignored, never trusted. */
 const DISPLAY_FIELDS = ['grossPrice', 'totalCosts', 'expectedPrice', 'payablePrice'];
@@ -275,11 +272,10 @@ export class RequestService {
   async submit(
     deskIdentifier: string,
     body: Record<string, unknown>,
-    idempotencyKey: string | undefined,
+    clientKey: string | undefined,
     principal: Principal,
   ): Promise<{ purchase: Purchase; replayed: boolean }> {
-    if (!idempotencyKey || !/^[A-Za-z0-9_-]{8,100}$/.test(idempotencyKey))
-      throw HttpError.of(400, 'idempotency.required');
+    const idempotencyKey = requireIdempotencyKey(clientKey);
     // Keyed: the body holds the target page's password, and a plain hash of a short password is guessed offline.
     const requestHash = this.cipher.keyedHash(`${deskIdentifier}:${canonicalJson(body)}`);
     const previous = await this.db
@@ -420,13 +416,13 @@ export class RequestService {
     requestHash: string,
     principal: Principal,
   ): Promise<{ purchase: Purchase; replayed: boolean }> {
-    // A key whose plain hash migration 020 cleared is replayed on the key alone.
-    if (previous.requestHash !== requestHash && previous.requestHash !== HASH_CLEARED) {
-      throw HttpError.of(422, 'idempotency.mismatch');
-    }
-    // The twin may still be writing; its transaction commits the key and the purchase together.
-    if (previous.purchaseId === null) throw HttpError.of(409, 'idempotency.mismatch');
-    const purchase = (await this.searchPurchases({ ids: [previous.purchaseId], userId: principal.userId })).items[0];
+    // A key whose plain hash migration 020 cleared is replayed on the key alone. The twin may still be writing
+    // (no request yet): its transaction commits the key and the purchase together.
+    const purchaseId = replayOf({
+      sameRequest: previous.requestHash === requestHash || previous.requestHash === HASH_CLEARED,
+      answer: previous.purchaseId,
+    })!;
+    const purchase = (await this.searchPurchases({ ids: [purchaseId], userId: principal.userId })).items[0];
     if (!purchase) throw HttpError.of(404, 'http.notFound');
     return { purchase, replayed: true };
   }
@@ -558,150 +554,6 @@ async function walletsOf(db: Kysely<Database>, userIds: number[]): Promise<Map<n
     .where('userId', 'in', [...new Set(userIds)])
     .execute();
   return new Map(rows.map((r) => [r.userId!, r.balance]));
-}
-
-/**
- * Records that a request entered `state` (its history); the caller changes the state in the same transaction.
- * `reason` is what the customer is told (why staff failed the request).
- */
-export async function recordStateChange(
-  trx: Kysely<Database>,
-  purchaseId: number,
-  state: string,
-  cause: string,
-  actorUserId: number | null,
-  reason: string | null = null,
-): Promise<void> {
-  await trx.insertInto('purchaseStateChanges').values({ purchaseId, state, cause, actorUserId, reason }).execute();
-}
-
-/** A request row locked until the transaction ends, with whether its quote still holds. */
-export async function lockPurchase(trx: Kysely<Database>, purchaseId: number, userId?: number) {
-  let q = trx
-    .selectFrom('purchases')
-    .innerJoin('quotes', 'quotes.id', 'purchases.quoteId')
-    .selectAll('purchases')
-    .select(sql<boolean>`quotes.expires_at > now()`.as('quoteLive'))
-    .where('purchases.id', '=', purchaseId);
-  if (userId !== undefined) q = q.where('purchases.userId', '=', userId);
-  return q.forUpdate('purchases').executeTakeFirst();
-}
-
-export type LockedPurchase = NonNullable<Awaited<ReturnType<typeof lockPurchase>>>;
-
-/** States a request moves to after it was submitted. */
-export type PurchaseStateChange = 'paid' | 'cancelled' | 'purchaseSucceeded' | 'purchaseFailed' | 'purchaseInvalidated';
-
-/**
- * Moves a request to `state` with its history row; `set` adds what the move fixes (paid amounts, …), `reason`
- * what the customer is told about it.
- */
-export async function changePurchaseState(
-  trx: Kysely<Database>,
-  purchaseId: number,
-  state: PurchaseStateChange,
-  cause: string,
-  actorUserId: number | null,
-  set: { walletAmount?: number; payablePrice?: number; traceCode?: string } = {},
-  reason: string | null = null,
-): Promise<void> {
-  await trx
-    .updateTable('purchases')
-    .set({
-      ...set,
-      state,
-      updatedAt: sql<Date>`now()` as unknown as Date,
-      ...(state === 'paid' ? { paidAt: sql<Date>`now()` as unknown as Date } : {}),
-    })
-    .where('id', '=', purchaseId)
-    .execute();
-  await recordStateChange(trx, purchaseId, state, cause, actorUserId, reason);
-}
-
-/** Sets the trace code a request's ledger transactions share, the first time it is paid for; returns it. */
-export async function purchaseTraceCode(trx: Kysely<Database>, purchase: LockedPurchase, fresh: string) {
-  if (purchase.traceCode) return purchase.traceCode;
-  await trx.updateTable('purchases').set({ traceCode: fresh }).where('id', '=', purchase.id).execute();
-  return fresh;
-}
-
-/**
- * Re-prices a request whose quote expired from a fresh quote of the same customer for the same desk, currency,
- * amount and payment method group (refused with the same messages as a submission), and spends that quote.
- */
-export async function repriceFromQuote(
-  trx: Kysely<Database>,
-  purchase: LockedPurchase,
-  quoteId: string,
-): Promise<LockedPurchase> {
-  const previous = await trx
-    .selectFrom('quotes')
-    .select(['paymentMethodGroupId'])
-    .where('id', '=', purchase.quoteId)
-    .executeTakeFirstOrThrow();
-  // The signing key from the database this transaction runs on (a rare path: a request whose quote expired).
-  const secret = await trx
-    .selectFrom('serverSecrets')
-    .select('value')
-    .where('name', '=', QUOTE_SECRET_NAME)
-    .executeTakeFirstOrThrow();
-  const terms = new Signer(secret.value).verify(quoteId, Number(purchase.userId), purchase.desk);
-  const spent = terms
-    ? await trx.selectFrom('quotes').select('spentAt').where('id', '=', quoteId).executeTakeFirst()
-    : undefined;
-  const quote: CheckedQuote | undefined = terms
-    ? { id: quoteId, ...terms, live: terms.expiresAt > Date.now(), spentAt: spent ? (spent.spentAt ?? 'before') : null }
-    : undefined;
-  const refusal = quoteRefusal(quote, {
-    currencyId: purchase.currencyId,
-    amountMinor: purchase.amountMinor,
-    paymentMethodGroupId: previous.paymentMethodGroupId ?? NO_PAYMENT_METHOD_GROUP,
-  });
-  if (!quote || refusal) throw HttpError.of(409, refusal ?? 'quote.mismatch');
-  if (!(await spendQuote(trx, quote, Number(purchase.userId), purchase.desk))) throw HttpError.of(409, 'quote.spent');
-  const { amountMinor: _amount, ...rest } = breakdownOf(quote);
-  const price = { quoteId: quote.id, ...rest };
-  await trx.updateTable('purchases').set(price).where('id', '=', purchase.id).execute();
-  return { ...purchase, ...price, quoteLive: true };
-}
-
-/**
- * Why `quote` cannot make a request priced from these inputs, or null when it can: it must exist, be unspent
- * and live, and be for the same currency, amount and payment method group.
- */
-function quoteRefusal(
-  quote: CheckedQuote | undefined,
-  priced: { currencyId: number; amountMinor: number; paymentMethodGroupId: number },
-): MessageKey | null {
-  if (!quote) return 'quote.mismatch';
-  if (quote.spentAt !== null) return 'quote.spent';
-  if (!quote.live) return 'quote.expired';
-  if (quote.currencyId !== priced.currencyId || quote.amountMinor !== priced.amountMinor) return 'quote.mismatch';
-  if (quote.paymentMethodGroupId !== priced.paymentMethodGroupId) return 'quote.paymentMethodMismatch';
-  return null;
-}
-
-/**
- * Writes the row of a quote a request spends (spent now); false when a request spent it first. The row keeps
- * the quote's terms for the request's later checks (its expiry when it is paid, its payment method group).
- */
-async function spendQuote(trx: Kysely<Database>, quote: CheckedQuote, userId: number, desk: string): Promise<boolean> {
-  const written = await trx
-    .insertInto('quotes')
-    .values({
-      id: quote.id,
-      userId,
-      desk,
-      currencyId: quote.currencyId,
-      paymentMethodGroupId: quote.paymentMethodGroupId === NO_PAYMENT_METHOD_GROUP ? null : quote.paymentMethodGroupId,
-      ...breakdownOf(quote),
-      expiresAt: new Date(quote.expiresAt),
-      spentAt: sql<Date>`now()` as unknown as Date,
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return written !== undefined;
 }
 
 /** JSON with sorted keys, so the same body always hashes the same. */

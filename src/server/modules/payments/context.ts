@@ -1,0 +1,83 @@
+/**
+ * What the payment steps share: the app's dependencies (PaymentDeps), the shapes they pass, reading a request as the
+ * customer sees it, and telling open pages that money or a request changed (after the transaction commits).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { components } from '../../../generated/api';
+import type { DB } from '../../db/database';
+import { HttpError } from '../../http/errors';
+import type { LiveEvents } from '../../realtime/events';
+import { userBalance } from '../ledger/service';
+import { type RequestService } from '../requests/service';
+import { taskTypes } from '../tasks/task-types';
+import type { PaymentGateway } from './gateway';
+import type { FieldCipher } from '../../lib/field-cipher';
+
+export type Purchase = components['schemas']['Purchase'];
+export type PayResult = components['schemas']['PayPurchaseResult'];
+export type PurchaseDetail = components['schemas']['PurchaseDetail'];
+export type StaffPurchaseDetail = components['schemas']['StaffPurchaseDetail'];
+export type CollectionReceipt = components['schemas']['CollectionReceipt'];
+
+/** Where the customer lands after the gateway, and the message the web shows for it. */
+export type PaymentOutcome = 'success' | 'walletCredited' | 'cancelled' | 'failed' | 'cardMismatch' | 'pending';
+
+/** An online payment's states that mean money was received: nothing may settle it again. */
+export const RECEIVED = ['settled', 'cardMismatch'] as const;
+
+/** What the payment steps need from the app (composed in app.ts). */
+export interface PaymentDeps {
+  db: DB;
+  requests: RequestService;
+  gateway: PaymentGateway;
+  live: LiveEvents;
+  log: FastifyBaseLogger;
+  /** Whether a desk is a cash service (its paid requests open the completion task). */
+  isCashDesk: (desk: string) => boolean;
+  /** A signed, expiring address of a stored file (the currency payment's receipt shown to the customer). */
+  signedUrl: (path: string) => string;
+  /** Opens the customer's sealed card number for the gateway's request (decision 021). */
+  cipher: FieldCipher;
+}
+
+export interface TaskOpened {
+  taskId: number;
+  type: string;
+}
+
+export type OfflineCollectionInput = components['schemas']['PayOfflineInput'];
+export type OfflineCollectionResult = components['schemas']['PayOfflineResult'];
+
+export async function purchaseOf(deps: PaymentDeps, purchaseId: number, userId?: number): Promise<Purchase> {
+  const found = (await deps.requests.searchPurchases({ ids: [purchaseId], ...(userId ? { userId } : {}) })).items[0];
+  if (!found) throw HttpError.of(404, 'purchase.notFound');
+  return found;
+}
+
+export function announceTask(deps: PaymentDeps, task: TaskOpened | null): void {
+  if (!task) return;
+  const definition = taskTypes.find((t) => t.identifier === task.type);
+  if (definition) {
+    deps.live.taskCreated({
+      taskId: task.taskId,
+      type: task.type,
+      title: definition.title,
+      color: definition.color,
+    });
+  }
+}
+
+export async function announceMoney(deps: PaymentDeps, userId: number, purchaseId: number | null): Promise<void> {
+  const user = await deps.db.selectFrom('users').select('uid').where('id', '=', userId).executeTakeFirst();
+  if (!user) return;
+  const { balance } = await userBalance(deps.db, userId);
+  deps.live.walletChanged(user.uid, { balance });
+  if (purchaseId !== null) {
+    const purchase = await deps.db
+      .selectFrom('purchases')
+      .select('state')
+      .where('id', '=', purchaseId)
+      .executeTakeFirst();
+    if (purchase) deps.live.purchaseChanged(user.uid, { purchaseId, state: purchase.state });
+  }
+}

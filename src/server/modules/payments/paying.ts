@@ -1,0 +1,278 @@
+/**
+ * Paying a request (payPurchase): from the wallet, or through a bank gateway for the part the wallet does not
+ * cover, once per Idempotency-Key (http/idempotency.ts; claims in pay_requests); cancelling one before payment.
+ * The use case owns its transaction, calls the gateway outside it, and announces what changed after it commits.
+ *
+ * Money rules (issue 8, SPEC terms): nothing leaves the wallet unless the request ends paid. Lock order, the same
+ * everywhere so that two payments never wait on each other in a cycle: the online payment row, then the request
+ * row, then the ledger accounts (the ledger locks those in id order).
+ */
+import {
+  type PaymentDeps,
+  type PayResult,
+  type Purchase,
+  type TaskOpened,
+  announceMoney,
+  announceTask,
+  purchaseOf,
+} from './context';
+import { reserveAndMarkPaid } from './receiving';
+import { sql } from 'kysely';
+import { toPersianDigits } from '../../../shared/digits';
+import type { Principal } from '../../contract/handlers';
+import { HttpError } from '../../http/errors';
+import { msg } from '../../http/messages';
+import { numericCode, randomToken, sha256 } from '../../lib/crypto';
+import { lockedWalletBalance } from '../ledger/service';
+import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
+import type { Trx } from '../ledger/service';
+import { changePurchaseState, lockPurchase, purchaseTraceCode, repriceFromQuote } from '../requests/service';
+import { GatewayUnavailableError } from './gateway';
+import { type PayingCard, payingCard } from '../cards/service';
+
+/** Thrown inside the payment's transaction to roll it back when the request's quote has expired. */
+class QuoteExpired extends Error {}
+
+/** A payment's answer without the request itself, which a replay can read again. */
+type PayOutcome = Omit<PayResult, 'purchase'>;
+
+/**
+ * A claim with no answer this old was left by a process that stopped between its claim and the gateway's answer
+ * (the gateway call times out in seconds): the same key may start over instead of waiting forever.
+ */
+const ABANDONED_CLAIM_SECONDS = 60;
+
+const abandoned = sql<boolean>`created_at < now() - make_interval(secs => ${ABANDONED_CLAIM_SECONDS})`;
+
+/** Takes over an abandoned claim of this key for this request; null when the claim is alive or answered. */
+async function reclaimAbandoned(trx: Trx, userId: number, key: string, requestHash: string) {
+  return trx
+    .updateTable('payRequests')
+    .set({ createdAt: sql<Date>`now()` })
+    .where('userId', '=', userId)
+    .where('key', '=', key)
+    .where('requestHash', '=', requestHash)
+    .where('result', 'is', null)
+    .where(abandoned)
+    .returning('key')
+    .executeTakeFirst();
+}
+
+/**
+ * Pays a request waiting for payment (see the contract's payPurchase). The wallet is locked while deciding, so
+ * parallel payments spend it at most once; a replayed key answers with the first result.
+ */
+export async function pay(
+  deps: PaymentDeps,
+  principal: Principal,
+  input: { purchase: number; quoteId?: string | undefined; card?: number | undefined },
+  clientKey: string | undefined,
+  siteUrl: string,
+): Promise<{ data: PayResult; replayed: boolean }> {
+  const idempotencyKey = requireIdempotencyKey(clientKey);
+  const userId = principal.userId;
+  const requestHash = sha256(
+    JSON.stringify([input.purchase, input.quoteId ?? null, ...(input.card === undefined ? [] : [input.card])]),
+  );
+  const earlier = await storedAnswer(deps, userId, idempotencyKey, requestHash, input.purchase);
+  if (earlier) return { data: earlier, replayed: true };
+
+  type Step =
+    | { kind: 'replay' }
+    | { kind: 'paid'; task: TaskOpened | null; walletPart: number }
+    | {
+        kind: 'gateway';
+        proformaId: number;
+        token: string;
+        payable: number;
+        walletPart: number;
+        card: PayingCard | null;
+      };
+  let step: Step;
+  try {
+    step = await deps.db.transaction().execute(async (trx): Promise<Step> => {
+      const claimed =
+        (await trx
+          .insertInto('payRequests')
+          .values({ userId, key: idempotencyKey, requestHash, result: null })
+          .onConflict((oc) => oc.columns(['userId', 'key']).doNothing())
+          .returning('key')
+          .executeTakeFirst()) ?? (await reclaimAbandoned(trx, userId, idempotencyKey, requestHash));
+      if (!claimed) return { kind: 'replay' };
+      let purchase = await lockPurchase(trx, input.purchase, userId);
+      if (!purchase) throw HttpError.of(404, 'purchase.notFound');
+      if (purchase.state === 'paid' || purchase.state === 'inProgress' || purchase.state === 'purchaseSucceeded') {
+        throw HttpError.of(422, 'purchase.alreadyPaid');
+      }
+      if (purchase.state !== 'waitingForPayment') throw HttpError.of(422, 'purchase.notPayable');
+      // A card named is checked whatever pays: only the caller's own verified card (decision 024).
+      const card = input.card === undefined ? null : await payingCard(trx, deps.cipher, userId, input.card);
+      if (!purchase.quoteLive) {
+        if (input.quoteId === undefined) throw new QuoteExpired();
+        purchase = await repriceFromQuote(trx, purchase, input.quoteId);
+      }
+      const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
+      const wallet = await lockedWalletBalance(trx, userId);
+      if (wallet >= purchase.expectedPrice) {
+        const task = await reserveAndMarkPaid(trx, deps, purchase, traceCode, {
+          cause: 'paidFromWallet',
+          payablePrice: 0,
+          actorUserId: userId,
+        });
+        // The outcome commits with the money: a crash before the full result is stored still replays as paid.
+        const outcome: PayOutcome = { walletWithdrawAmount: purchase.expectedPrice, payable: 0, gatewayUrl: null };
+        await trx
+          .updateTable('payRequests')
+          .set({ result: JSON.stringify(outcome) })
+          .where('userId', '=', userId)
+          .where('key', '=', idempotencyKey)
+          .execute();
+        return { kind: 'paid', task, walletPart: purchase.expectedPrice };
+      }
+      const payable = purchase.expectedPrice - wallet;
+      // A gateway that reports no card holder takes the payment only from a card verified as the customer's.
+      if (card === null && deps.gateway.requiresNamedCard) throw HttpError.of(422, 'card.required');
+      const token = randomToken(24);
+      const proforma = await trx
+        .insertInto('onlineProformas')
+        .values({
+          userId,
+          purchaseId: purchase.id,
+          amount: payable,
+          gateway: deps.gateway.name,
+          callbackToken: token,
+          userCardId: card?.id ?? null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { kind: 'gateway', proformaId: proforma.id, token, payable, walletPart: wallet, card };
+    });
+  } catch (error) {
+    if (error instanceof QuoteExpired) throw await refuseExpiredQuote(deps, principal, input.purchase);
+    throw error;
+  }
+
+  if (step.kind === 'replay') {
+    // The twin that won the claim answered, or is still on its way (409).
+    const winner = await storedAnswer(deps, userId, idempotencyKey, requestHash, input.purchase);
+    if (!winner) throw HttpError.of(409, 'idempotency.inProgress');
+    return { data: winner, replayed: true };
+  }
+  if (step.kind === 'paid') {
+    const data: PayResult = {
+      purchase: await purchaseOf(deps, input.purchase, userId),
+      walletWithdrawAmount: step.walletPart,
+      payable: 0,
+      gatewayUrl: null,
+    };
+    await storeResult(deps, userId, idempotencyKey, data);
+    announceTask(deps, step.task);
+    await announceMoney(deps, userId, input.purchase);
+    return { data, replayed: false };
+  }
+
+  // The gateway is called outside the database transaction: it may take seconds, and the sandbox bank answers
+  // from this same server (on the embedded database it would wait for our own transaction).
+  const user = await deps.db
+    .selectFrom('users')
+    .select(['mobileNo', 'nationalCode'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  let created;
+  try {
+    created = await deps.gateway.createPayment({
+      amount: step.payable,
+      callbackUrl: `${siteUrl}/api/public/payments/callback/${step.token}`,
+      description: msg('payment.description', { purchase: toPersianDigits(input.purchase) }),
+      payer: { mobileNo: user.mobileNo, nationalCode: user.nationalCode },
+      ...(step.card ? { cardPan: step.card.cardNumber } : {}),
+    });
+  } catch (error) {
+    deps.log.warn({ err: error, proforma: step.proformaId }, 'payment gateway refused a new payment');
+    await deps.db.transaction().execute(async (trx) => {
+      await trx.updateTable('onlineProformas').set({ state: 'failed' }).where('id', '=', step.proformaId).execute();
+      // The key is free again: the customer may retry the same click.
+      await trx.deleteFrom('payRequests').where('userId', '=', userId).where('key', '=', idempotencyKey).execute();
+    });
+    if (error instanceof GatewayUnavailableError) throw HttpError.of(503, 'payment.gatewayUnavailable');
+    throw error;
+  }
+  await deps.db
+    .updateTable('onlineProformas')
+    .set({ authority: created.authority, state: 'pending' })
+    .where('id', '=', step.proformaId)
+    .execute();
+  const data: PayResult = {
+    purchase: await purchaseOf(deps, input.purchase, userId),
+    walletWithdrawAmount: step.walletPart,
+    payable: step.payable,
+    gatewayUrl: created.redirectUrl,
+  };
+  await storeResult(deps, userId, idempotencyKey, data);
+  return { data, replayed: false };
+}
+
+/** The stored answer of an earlier payment under the key (see http/idempotency.ts), or null to go ahead. */
+export async function storedAnswer(
+  deps: PaymentDeps,
+  userId: number,
+  key: string,
+  requestHash: string,
+  purchaseId: number,
+): Promise<PayResult | null> {
+  const row = await deps.db
+    .selectFrom('payRequests')
+    .select(['requestHash', 'result', abandoned.as('abandoned')])
+    .where('userId', '=', userId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  // The first call with this key may still be on its way (at the gateway): the client retries in a moment.
+  const stored = replayOf(
+    row && {
+      sameRequest: row.requestHash === requestHash,
+      answer: row.result as (PayOutcome & { purchase?: Purchase }) | null,
+      abandoned: row.abandoned,
+    },
+  );
+  if (stored === null) return null;
+  const result = stored;
+  // Only the outcome was stored (the process stopped before the full answer): the request as it is now.
+  return result.purchase ? (result as PayResult) : { ...result, purchase: await purchaseOf(deps, purchaseId, userId) };
+}
+
+export async function storeResult(deps: PaymentDeps, userId: number, key: string, data: PayResult): Promise<void> {
+  await deps.db
+    .updateTable('payRequests')
+    .set({ result: JSON.stringify(data) })
+    .where('userId', '=', userId)
+    .where('key', '=', key)
+    .execute();
+}
+
+/** 409 with a fresh quote for the request's own inputs: paying again with its quoteId re-prices the request. */
+export async function refuseExpiredQuote(
+  deps: PaymentDeps,
+  principal: Principal,
+  purchaseId: number,
+): Promise<HttpError> {
+  const row = await deps.db
+    .selectFrom('purchases')
+    .select(['desk', 'fields'])
+    .where('id', '=', purchaseId)
+    .executeTakeFirstOrThrow();
+  const quote = await deps.requests.priceInquiry(row.desk, row.fields as Record<string, unknown>, principal);
+  return new HttpError(409, msg('purchase.quoteExpired'), { quote });
+}
+
+/** Cancels the customer's own request before payment. A gateway payment still open for it credits the wallet if it is paid after all. */
+export async function cancel(deps: PaymentDeps, principal: Principal, purchaseId: number): Promise<Purchase> {
+  await deps.db.transaction().execute(async (trx) => {
+    const purchase = await lockPurchase(trx, purchaseId, principal.userId);
+    if (!purchase) throw HttpError.of(404, 'purchase.notFound');
+    if (purchase.state !== 'waitingForPayment') throw HttpError.of(422, 'purchase.notCancellable');
+    await changePurchaseState(trx, purchase.id, 'cancelled', 'cancelledByCustomer', principal.userId);
+  });
+  const purchase = await purchaseOf(deps, purchaseId, principal.userId);
+  deps.live.purchaseChanged(principal.uid, { purchaseId, state: purchase.state });
+  return purchase;
+}

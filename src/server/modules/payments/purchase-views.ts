@@ -1,0 +1,140 @@
+/** Reading a request and its money: the customer's and staff's request pages, and a collection's receipt. */
+import {
+  type CollectionReceipt,
+  type PaymentDeps,
+  type PurchaseDetail,
+  type StaffPurchaseDetail,
+  purchaseOf,
+} from './context';
+import type { Principal } from '../../contract/handlers';
+import { HttpError } from '../../http/errors';
+import { msg } from '../../http/messages';
+import { toEnglishDigits } from '../../../shared/digits';
+import { PURCHASE_TASK_TYPES } from '../tasks/service';
+import { nameOrMobile } from '../identity/users-store';
+import { customerCurrencyPayment } from '../fulfilment/currency-payments';
+
+/** One of the customer's requests, with the currency payment made for it once it succeeded. */
+export async function fetchPurchase(
+  deps: PaymentDeps,
+  principal: Principal,
+  purchaseId: number,
+): Promise<PurchaseDetail> {
+  const detail = await purchaseDetail(deps, purchaseId, principal.userId);
+  const currencyPayment = await customerCurrencyPayment(deps.db, purchaseId, deps.signedUrl);
+  return { ...detail, currencyPayment };
+}
+
+/**
+ * Any request for staff (viewRequests): its history, every online payment, and its undecided fulfilment task with
+ * its type (a Google Ads recharge is decided by its own dialog and action, not the currency-payment one).
+ */
+export async function fetchStaffPurchase(deps: PaymentDeps, purchaseId: number): Promise<StaffPurchaseDetail> {
+  const detail = await purchaseDetail(deps, purchaseId);
+  const task = await deps.db
+    .selectFrom('tasks')
+    .select(['id', 'type'])
+    .where('purchaseId', '=', purchaseId)
+    .where('type', 'in', PURCHASE_TASK_TYPES)
+    .where('state', 'in', ['open', 'claimed'])
+    .executeTakeFirst();
+  // The query keeps only PURCHASE_TASK_TYPES.
+  const openTaskType = (task?.type ?? null) as StaffPurchaseDetail['openTaskType'];
+  return { ...detail, openTaskId: task?.id ?? null, openTaskType };
+}
+
+/** A request with its state history and online payments; `userId` limits it to that customer's. */
+export async function purchaseDetail(
+  deps: PaymentDeps,
+  purchaseId: number,
+  userId?: number,
+): Promise<Omit<PurchaseDetail, 'currencyPayment'>> {
+  const purchase = await purchaseOf(deps, purchaseId, userId);
+  const history = await deps.db
+    .selectFrom('purchaseStateChanges as c')
+    .innerJoin('purchaseStates as s', 's.identifier', 'c.state')
+    .select(['c.state', 's.title as stateTitle', 's.color as stateColor', 'c.cause', 'c.reason', 'c.createdAt'])
+    .where('c.purchaseId', '=', purchaseId)
+    .orderBy('c.id')
+    .execute();
+  const payments = await deps.db
+    .selectFrom('onlineProformas as p')
+    .leftJoin('collections as c', 'c.onlineProformaId', 'p.id')
+    .select(['p.id', 'p.amount', 'p.state', 'p.createdAt', 'c.id as collectionId'])
+    .where('p.purchaseId', '=', purchaseId)
+    .$if(userId !== undefined, (q) => q.where('p.userId', '=', userId!))
+    .orderBy('p.id')
+    .execute();
+  return {
+    purchase,
+    history: history.map((h) => ({ ...h, createdAt: new Date(h.createdAt).toISOString() })),
+    payments: payments.map((p) => ({
+      onlineProformaId: p.id,
+      amount: p.amount,
+      state: p.state as PurchaseDetail['payments'][number]['state'],
+      collectionId: p.collectionId,
+      createdAt: new Date(p.createdAt).toISOString(),
+    })),
+  };
+}
+
+export async function fetchCollection(
+  deps: PaymentDeps,
+  principal: Principal,
+  collectionId: number,
+): Promise<CollectionReceipt> {
+  const row = await deps.db
+    .selectFrom('collections as c')
+    .innerJoin('users as u', 'u.id', 'c.userId')
+    .leftJoin('onlineProformas as p', 'p.id', 'c.onlineProformaId')
+    .select([
+      'p.verified',
+      'c.id',
+      'c.amount',
+      'c.source',
+      'c.traceCode',
+      'c.referenceId',
+      'c.cardNo',
+      'c.gateway',
+      'c.purchaseId',
+      'c.refundedToCard',
+      'c.cause',
+      'c.createdAt',
+      'u.firstName',
+      'u.lastName',
+      'u.mobileNo',
+      'u.nationalCode',
+    ])
+    .where('c.id', '=', collectionId)
+    .where('c.userId', '=', principal.userId)
+    .executeTakeFirst();
+  if (!row) throw HttpError.of(404, 'collection.notFound');
+  const purchase = row.purchaseId === null ? null : await purchaseOf(deps, row.purchaseId, principal.userId);
+  return {
+    id: row.id,
+    amount: row.amount,
+    source: row.source as CollectionReceipt['source'],
+    traceCode: row.traceCode,
+    referenceId: row.referenceId,
+    cardNo: row.cardNo,
+    gatewayTitle: row.gateway === deps.gateway.name ? deps.gateway.title : (row.gateway ?? msg('payment.offline')),
+    purchaseId: row.purchaseId,
+    purchaseTitle: purchase ? `${purchase.deskTitle} (${purchase.id})` : null,
+    customerName: nameOrMobile(row),
+    nationalCode: row.nationalCode,
+    refundedToCard: row.refundedToCard,
+    cause: row.cause === 'cardMismatch' ? 'cardMismatch' : null,
+    // A refused card's receipt says whose card it was, when the gateway named its holder.
+    cardHolderNationalCode: row.refundedToCard ? holderOf(row.verified) : null,
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
+
+/** The card holder's national code a verified payment's record names (Latin digits), or null. */
+function holderOf(verified: unknown): string | null {
+  const record = (typeof verified === 'string' ? JSON.parse(verified) : verified) as {
+    holderNationalCode?: unknown;
+  } | null;
+  const holder = record?.holderNationalCode;
+  return typeof holder === 'string' && holder.trim() !== '' ? toEnglishDigits(holder.trim()) : null;
+}

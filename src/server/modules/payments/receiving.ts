@@ -1,0 +1,151 @@
+/**
+ * Receiving money, the one path for every collection (a verified gateway payment, or a deposit staff record by
+ * hand): the collection row, its ledger posting, and the request paid when the wallet now covers it. Steps that run
+ * inside the caller's transaction (decision 007: `trx` first).
+ */
+import { type PaymentDeps, type PaymentOutcome, type TaskOpened } from './context';
+import { numericCode } from '../../lib/crypto';
+import { lockedWalletBalance, postTransaction } from '../ledger/service';
+import { Tx } from '../ledger/types';
+import { ledgerKey } from '../ledger/keys';
+import type { Trx } from '../ledger/service';
+import { changePurchaseState, type LockedPurchase, purchaseTraceCode } from '../requests/service';
+import { openPurchaseTask } from '../tasks/service';
+
+/**
+ * The staff task that fulfils a paid request: a Google Ads recharge is charged to the account, cash delivery is
+ * completed by hand, the rest paid abroad.
+ */
+function fulfilmentTaskOf(purchase: LockedPurchase, isCashService: boolean): string {
+  if (purchase.formType === 'googleAdsAccountCr') return 'googleAdsAccountCrCpTask';
+  return isCashService ? 'completeCurrencyPaymentTask' : 'uafCprCpTask';
+}
+
+/** What a collection records about where the money came from. */
+export type CollectionSource =
+  | { source: 'online'; gateway: string; referenceId: string | null; cardNo: string | null }
+  | {
+      source: 'offline';
+      trackingCode: string;
+      /** `trackingCode` in the one form codes are compared in (tracking-code.ts). */
+      trackingCodeCanonical: string;
+      sourceAccountNo: string;
+      internalBankAccountId: number;
+      recordedBy: number;
+    };
+
+export interface Receipt {
+  userId: number;
+  /** The request the money was paid for, locked by the caller. */
+  purchase: LockedPurchase | undefined;
+  amount: number;
+  onlineProformaId: number | null;
+  cardMismatch: boolean;
+  collection: CollectionSource;
+}
+
+export interface Received {
+  collectionId: number;
+  outcome: PaymentOutcome;
+  task: TaskOpened | null;
+}
+
+/** Reserves the expected price from the wallet, marks the request paid and opens its fulfilment task. */
+export async function reserveAndMarkPaid(
+  trx: Trx,
+  deps: PaymentDeps,
+  purchase: LockedPurchase,
+  traceCode: string,
+  paid: { cause: 'paidFromWallet' | 'paidOnline' | 'paidOffline'; payablePrice: number; actorUserId: number | null },
+): Promise<TaskOpened | null> {
+  await postTransaction(trx, {
+    type: Tx.reserveForPurchase,
+    userId: purchase.userId,
+    amounts: { expectedPrice: purchase.expectedPrice },
+    details: { purchaseId: purchase.id, totalExpectedPrice: purchase.expectedPrice },
+    traceCode,
+    idempotencyKey: ledgerKey.purchase(purchase.id, 'reserve'),
+  });
+  await changePurchaseState(trx, purchase.id, 'paid', paid.cause, paid.actorUserId, {
+    walletAmount: purchase.expectedPrice - paid.payablePrice,
+    payablePrice: paid.payablePrice,
+  });
+  const type = fulfilmentTaskOf(purchase, deps.isCashDesk(purchase.desk));
+  const taskId = await openPurchaseTask(trx, type, purchase.userId, purchase.id, { desk: purchase.desk });
+  return taskId === null ? null : { taskId, type };
+}
+
+/**
+ * Records money received from a customer, the one path for every collection (a verified gateway payment, or a
+ * deposit staff record by hand): the collection row, the money into the wallet (`Tx.collectOnline` from the gateway,
+ * `Tx.collectOffline` from our bank) or back to a foreign card (`Tx.refundToForeignCard`), and, when the request it was paid
+ * for still waits and the wallet now covers it, the reservation and the paid state. Runs inside the caller's
+ * transaction, which holds the online payment's row (when there is one) and then the request's row.
+ */
+export async function receive(trx: Trx, deps: PaymentDeps, input: Receipt): Promise<Received> {
+  const { purchase, collection: source } = input;
+  const traceCode = purchase ? await purchaseTraceCode(trx, purchase, numericCode(12)) : numericCode(12);
+  const collection = await trx
+    .insertInto('collections')
+    .values({
+      userId: input.userId,
+      source: source.source,
+      onlineProformaId: input.onlineProformaId,
+      purchaseId: purchase?.id ?? null,
+      amount: input.amount,
+      refundedToCard: input.cardMismatch,
+      cause: input.cardMismatch ? 'cardMismatch' : null,
+      traceCode,
+      ...(source.source === 'online'
+        ? { gateway: source.gateway, referenceId: source.referenceId, cardNo: source.cardNo }
+        : {
+            trackingCode: source.trackingCode,
+            trackingCodeCanonical: source.trackingCodeCanonical,
+            sourceAccountNo: source.sourceAccountNo,
+            internalBankAccountId: source.internalBankAccountId,
+            recordedBy: source.recordedBy,
+          }),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const details = {
+    collectionId: collection.id,
+    onlineProformaId: input.onlineProformaId ?? undefined,
+    purchaseId: purchase?.id,
+    ...(source.source === 'offline' ? { customerAccountNo: source.sourceAccountNo } : {}),
+  };
+  const idempotencyKey =
+    input.onlineProformaId === null
+      ? ledgerKey.collection(collection.id)
+      : ledgerKey.onlinePayment(input.onlineProformaId);
+  if (input.cardMismatch) {
+    // SPEC terms: money paid with another person's card returns only to that card.
+    await postTransaction(trx, {
+      type: Tx.refundToForeignCard,
+      userId: input.userId,
+      amounts: { refundedAmount: input.amount },
+      details: { ...details, refundedToUnsafe: true, cause: 'cardMismatch' },
+      traceCode,
+      idempotencyKey,
+    });
+    return { collectionId: collection.id, outcome: 'cardMismatch', task: null };
+  }
+  await postTransaction(trx, {
+    type: source.source === 'online' ? Tx.collectOnline : Tx.collectOffline,
+    userId: input.userId,
+    amounts: { collectionAmount: input.amount },
+    details,
+    traceCode,
+    idempotencyKey,
+  });
+  if (purchase?.state !== 'waitingForPayment')
+    return { collectionId: collection.id, outcome: 'walletCredited', task: null };
+  const wallet = await lockedWalletBalance(trx, input.userId);
+  if (wallet < purchase.expectedPrice) return { collectionId: collection.id, outcome: 'walletCredited', task: null };
+  const task = await reserveAndMarkPaid(trx, deps, purchase, traceCode, {
+    cause: source.source === 'online' ? 'paidOnline' : 'paidOffline',
+    payablePrice: Math.min(input.amount, purchase.expectedPrice),
+    actorUserId: source.source === 'online' ? null : source.recordedBy,
+  });
+  return { collectionId: collection.id, outcome: 'success', task };
+}
