@@ -26,7 +26,7 @@ import { migrate } from './db/migrate';
 import { inputDatabaseError } from './http/database-errors';
 import { HttpError } from './http/errors';
 import { loggerOptions } from './http/log-options';
-import { FormValidatorModules, registerFormValidators } from './http/form-validators';
+import { FormValidatorModules, registerFormValidators } from './modules/desks/form-validators';
 import { keepSubresourceHeaders, registerSecurityHeaders } from './http/security-headers';
 import { type MarkedPage, markedPages, pageEncoding } from './http/test-instance';
 import { registerCompression } from './http/compression';
@@ -49,7 +49,10 @@ import { CATALOGUE_PUBLISHED, CatalogueSource } from './modules/desks/live-sourc
 import { fulfilmentHandlers } from './modules/fulfilment/handlers';
 import { googleAdsHandlers } from './modules/google-ads/handlers';
 import { manualGoogleAdsOperations } from './modules/google-ads/operations';
-import { FulfilmentService } from './modules/fulfilment/service';
+import { chargeableAccount } from './modules/google-ads/service';
+import type { FulfilmentDeps } from './modules/fulfilment/deps';
+import { releaseOnProfileRejection } from './modules/fulfilment/invalidation';
+import { profileReviewHandlers } from './modules/identity/profile-review';
 import { identityHandlers } from './modules/identity/handlers';
 import { loginGuard } from './modules/identity/login-limits';
 import { createSmsSender } from './modules/identity/sms';
@@ -71,7 +74,9 @@ import { seedSystemParameters } from './modules/settings/service';
 import { scheduleCleanup } from './modules/storage/cleanup';
 import { Storage } from './modules/storage/storage';
 import { taskHandlers } from './modules/tasks/handlers';
+import { taskTypes } from './modules/tasks/task-types';
 import { waitingWorkHandlers } from './modules/tasks/waiting-work';
+import { staffEventActions } from './realtime/channels';
 import { LiveEvents } from './realtime/events';
 import { attachRealtime, type Peers } from './realtime/server';
 import { hasSignedInHint } from '../shared/signed-in-hint';
@@ -425,9 +430,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     contract.operations.flatMap((op) => (op.access.kind === 'staff' ? [op.access.action] : [])),
   );
   const authenticate: Authenticator = tokenAuthenticator(db, config.sessions);
-  const { broadcaster, peers } = attachRealtime(fastify, authenticate, redis);
-  const live = new LiveEvents(broadcaster);
-  const requests = new RequestService(db, catalogue, await QuoteSigner.open(db), cipher);
+  // Realtime imports no module: it is handed the staff action of each task type.
+  const taskActions = new Map(taskTypes.map((t) => [t.identifier, t.action]));
+  const { broadcaster, peers } = attachRealtime(fastify, authenticate, redis, staffEventActions(taskActions.values()));
+  const live = new LiveEvents(broadcaster, taskActions);
+  // Requests' ChargeableAccount port: google-ads answers which account a recharge charges.
+  const requests = new RequestService(db, catalogue, await QuoteSigner.open(db), cipher, chargeableAccount);
   // A price uses rates and parameters kept in memory: forget them when they change, here and in the other
   // processes (before the change's broadcast, which leaves after this word on the same Redis connection).
   const pricesChanged = (kind: PriceSourceKind) => {
@@ -465,16 +473,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   // Google's API is out of reach: staff act in Google's console and record it (decision 018).
   const googleAds = manualGoogleAdsOperations;
-  const fulfilment = new FulfilmentService({
-    db,
-    catalogue,
-    requests,
-    storage,
-    live,
-    googleAds,
-    cipher,
-    log: fastify.log,
-  });
+  const fulfilment: FulfilmentDeps = { db, catalogue, requests, storage, live, cipher, log: fastify.log };
   const handlers: Handlers = {
     getHealth: async () => ({ result: true, msg: '', data: { database: database.kind } }),
     ...catalogueHandlers(db, {
@@ -504,7 +503,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
     }),
     ...accessHandlers(db, actionsUsedByContract),
-    ...taskHandlers(db, storage, live),
+    ...taskHandlers(db),
+    // Identity's ProfileRejected port: fulfilment releases the customer's unfulfilled paid requests.
+    ...profileReviewHandlers(db, storage, live, releaseOnProfileRejection(db, live)),
     ...referenceHandlers(db, catalogue),
     ...requestHandlers(db, catalogue, requests, live),
     ...ledgerHandlers(db),
@@ -515,7 +516,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...paymentHandlers(payments, (request) => config.payments.publicUrl ?? `${request.protocol}://${request.host}`),
     ...collectionHandlers(db, payments, gateway),
     ...waitingWorkHandlers(db, (desk) => catalogue.deskForm(desk)?.desk.title ?? desk),
-    ...fulfilmentHandlers(fulfilment, db),
+    ...fulfilmentHandlers(fulfilment),
     ...googleAdsHandlers(db, live, googleAds, fulfilment),
     ...catalogueEditorHandlers(db, catalogueSource, (kind, document) => formValidators.rememberDraft(kind, document)),
   };

@@ -9,7 +9,7 @@ import { hashPassword } from '../../lib/crypto';
 import { revokeAllTokens, sessionsChanged } from '../identity/tokens';
 import { createAccount, updateAccount } from '../identity/accounts';
 import { balancesOf } from '../ledger/service';
-import { displayName } from '../identity/users-store';
+import { displayName } from '../../lib/person-names';
 import { assertAdministratorRemains, isAdminGroup, lockAccessChanges, MANAGE_ACCESS } from './guards';
 import { GROUP_ACTIONS, GROUP_USERS, replaceJoinRows, USER_GROUPS } from './join-rows';
 import { ADMIN_GROUP, menuFor } from './menu';

@@ -9,7 +9,7 @@ import type { DB } from '../../db/database';
 import { type ListEnvelope, pageOf } from '../../lib/paging';
 import { containsText, whereWithinDays } from '../../lib/sql';
 import { toEnglishDigits } from '../../../shared/digits';
-import { nameOrMobile } from '../identity/users-store';
+import { nameOrMobile } from '../../lib/person-names';
 
 export type StaffBankAccount = components['schemas']['StaffBankAccount'];
 export type StaffBankAccountSearch = components['schemas']['StaffBankAccountSearch'];

@@ -17,7 +17,7 @@ import { numericCode } from '../../lib/crypto';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import { whereContains } from '../../lib/sql';
 import { formatIban, parseIban } from '../../../shared/iban';
-import { displayName } from '../identity/users-store';
+import { displayName } from '../../lib/person-names';
 import { lockedWalletBalance, postTransaction } from '../ledger/service';
 import { claimTask, decideTask, openBankAccountTask } from '../tasks/service';
 

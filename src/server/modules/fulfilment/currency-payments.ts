@@ -7,7 +7,7 @@ import type { components } from '../../../generated/api';
 import type { DB as Database } from '../../../generated/db';
 import { type ListEnvelope, pageOf } from '../../lib/paging';
 import { containsText, whereWithinDays } from '../../lib/sql';
-import { nameOrMobile } from '../identity/users-store';
+import { nameOrMobile } from '../../lib/person-names';
 
 type Db = Kysely<Database>;
 export type StaffCurrencyPayment = components['schemas']['StaffCurrencyPayment'];

@@ -8,9 +8,12 @@ import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import type { LiveEvents } from '../../realtime/events';
 import { loadUserDto } from '../identity/users-store';
-import type { FulfilmentService } from '../fulfilment/service';
+import type { FulfilmentDeps } from '../fulfilment/deps';
+import { failed } from '../fulfilment/decisions';
+import { taskData } from '../fulfilment/task-view';
 import { GOOGLE_ADS_CHARGE_TASK_TYPES, toTaskDtos } from '../tasks/service';
 import { taskTypeOf } from '../tasks/task-types';
+import { googleAdsChargeDone } from './charge-done';
 import type { GoogleAdsOperations } from './operations';
 import {
   claimMakeAccountTask,
@@ -31,7 +34,7 @@ export function googleAdsHandlers(
   db: DB,
   live: LiveEvents,
   operations: GoogleAdsOperations,
-  fulfilment: FulfilmentService,
+  fulfilment: FulfilmentDeps,
 ): Pick<
   Handlers,
   | 'createGoogleAdsAccount'
@@ -118,21 +121,25 @@ export function googleAdsHandlers(
     },
 
     fetchGoogleAdsChargeTaskData: async ({ body, principal }) => {
-      const request = await fulfilment.taskData(principal!, body.taskId, GOOGLE_ADS_CHARGE_TASK_TYPES);
+      const request = await taskData(fulfilment, principal!, body.taskId, GOOGLE_ADS_CHARGE_TASK_TYPES);
       const fields = request.purchase.fields as Record<string, unknown> | undefined;
       const accountId = Number(fields?.googleAdsAccount);
       return ok({ request, googleAdsAccount: await staffAccountOf(db, accountId), operations: operations.kind });
     },
 
     googleAdsAccountCrDone: async ({ body, principal }) => {
-      const { purchase, userId, googleAdsAccountId } = await fulfilment.googleAdsChargeDone(principal!, body);
+      const { purchase, userId, googleAdsAccountId } = await googleAdsChargeDone(
+        { ...fulfilment, googleAds: operations },
+        principal!,
+        body,
+      );
       await accountChanged(userId, { googleAdsAccountId });
       return ok(purchase, msg('googleAds.charge.done'));
     },
 
     googleAdsAccountCrFailed: async ({ body, principal }) =>
       ok(
-        await fulfilment.failed(principal!, body.purchase, body.reason, 'googleAdsCharge'),
+        await failed(fulfilment, principal!, body.purchase, body.reason, 'googleAdsCharge'),
         msg('googleAds.charge.failed'),
       ),
   };

@@ -19,7 +19,7 @@ import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import { containsText } from '../../lib/sql';
-import { nameOrMobile } from '../identity/users-store';
+import { nameOrMobile } from '../../lib/person-names';
 import { claimTask, decideTask, openGoogleAdsAccountRequestTask } from '../tasks/service';
 import { canonicalCustomerId, type GoogleAdsOperations } from './operations';
 

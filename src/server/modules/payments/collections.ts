@@ -11,7 +11,7 @@ import { msg } from '../../http/messages';
 import { type ListEnvelope, pageOf } from '../../lib/paging';
 import { containsText, whereWithinDays } from '../../lib/sql';
 import { searchTransactions, userBalance } from '../ledger/service';
-import { nameOrMobile } from '../identity/users-store';
+import { nameOrMobile } from '../../lib/person-names';
 import { SANDBOX_GATEWAY } from './gateways';
 
 type Db = Kysely<Database>;

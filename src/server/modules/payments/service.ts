@@ -36,7 +36,7 @@ import { openPurchaseTask, PURCHASE_TASK_TYPES } from '../tasks/service';
 import { taskTypes } from '../tasks/task-types';
 import type { PaymentGateway, VerifyResult } from './gateway';
 import { GatewayUnavailableError } from './gateway';
-import { nameOrMobile } from '../identity/users-store';
+import { nameOrMobile } from '../../lib/person-names';
 import { customerCurrencyPayment } from '../fulfilment/currency-payments';
 import { namedCard, type PayingCard, payingCard } from '../cards/service';
 import type { FieldCipher } from '../../lib/field-cipher';

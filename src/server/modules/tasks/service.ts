@@ -8,7 +8,7 @@ import type { components } from '../../../generated/api';
 import type { Tasks } from '../../../generated/db';
 import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
-import { displayName } from '../identity/users-store';
+import { displayName } from '../../lib/person-names';
 import { taskTypes } from './task-types';
 
 type TaskDto = components['schemas']['Task'];
