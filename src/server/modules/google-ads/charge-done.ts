@@ -12,7 +12,7 @@ import { costsOf, fulfilmentSplit, lockForDecision, postSettlement, reservationO
 import { changePurchaseState } from '../requests/service';
 import { closePurchaseTask } from '../tasks/service';
 import type { GoogleAdsOperations } from './operations';
-import { recordCharge } from './service';
+import { recordCharge } from './charges';
 
 type Purchase = components['schemas']['Purchase'];
 

@@ -15,20 +15,11 @@ import { GOOGLE_ADS_CHARGE_TASK_TYPES, toTaskDtos } from '../tasks/service';
 import { taskTypeOf } from '../tasks/task-types';
 import { googleAdsChargeDone } from './charge-done';
 import type { GoogleAdsOperations } from './operations';
-import {
-  claimMakeAccountTask,
-  createAccountRequest,
-  MAKE_ACCOUNT_TASK,
-  makeAccount,
-  rejectAccountRequest,
-  saveAccount,
-  saveMccAccount,
-  searchAccountRequests,
-  searchMccAccounts,
-  searchMyAccounts,
-  searchStaffAccounts,
-  staffAccountOf,
-} from './service';
+import { createAccountRequest, searchAccountRequests } from './account-requests';
+import { saveAccount, searchMyAccounts, searchStaffAccounts, staffAccountOf } from './accounts';
+import { MAKE_ACCOUNT_TASK } from './common';
+import { claimMakeAccountTask, makeAccount, rejectAccountRequest } from './make-account-task';
+import { saveMccAccount, searchMccAccounts } from './mcc-panels';
 
 export function googleAdsHandlers(
   db: DB,
