@@ -10,17 +10,11 @@ import { listOf } from '../../lib/paging';
 import { sessionsChanged } from '../identity/tokens';
 import { assertAdministratorRemains, isAdminGroup, lockAccessChanges, MANAGE_ACCESS } from './guards';
 import { GROUP_ACTIONS, GROUP_USERS, replaceJoinRows } from './join-rows';
-import { requireUser } from './users';
+import { requireGroup, requireUser } from './lookups';
 
 type Body<K extends keyof Handlers> = NonNullable<Parameters<Handlers[K]>[0]['body']>;
 const actor = (p: Principal | null) => p?.userId ?? null;
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
-
-export async function requireGroup(db: DB, id: number) {
-  const group = await db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!group) throw HttpError.of(404, 'access.groupNotFound');
-  return group;
-}
 
 export async function getGroups(db: DB) {
   const [groups, members, grants] = await Promise.all([

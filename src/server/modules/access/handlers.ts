@@ -11,7 +11,7 @@ import { getActions, removeAction, saveAction } from './actions';
 import { getGroups, removeGroup, saveGroup, saveGroupActions, saveGroupUsers } from './groups';
 import { ADMIN_GROUP, menuFor } from './menu';
 import { changeUserPassword, listUsers, removeUser, saveUser, saveUserGroups, saveUserMetaData } from './users';
-import { requireUser } from './users';
+import { requireUser } from './lookups';
 
 type AccessOperation =
   | 'getUserAccess'

@@ -16,7 +16,7 @@ import { toEnglishDigits } from '../../../shared/digits';
 import { canonicalMobile } from '../../../shared/mobile';
 import { createAccount, updateAccount } from '../identity/accounts';
 import { revokeAllTokens } from '../identity/tokens';
-import { requireGroup } from './groups';
+import { requireGroup, requireUser } from './lookups';
 import { assertAdministratorRemains, lockAccessChanges } from './guards';
 import { replaceJoinRows, USER_GROUPS } from './join-rows';
 
@@ -73,12 +73,6 @@ export async function listUsers(
       createdAt: new Date(u.createdAt).toISOString(),
     })),
   };
-}
-
-export async function requireUser(db: DB, id: number) {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!user) throw HttpError.of(404, 'access.userNotFound');
-  return user;
 }
 
 export async function saveUser(db: DB, principal: Principal | null, body: Body<'saveUser'>) {
