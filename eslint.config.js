@@ -33,7 +33,7 @@ export const MODULE_FLOORS = [
   ['tasks'],
   ['identity'],
   ['access', 'cards', 'desks'],
-  ['catalogue', 'requests'],
+  ['reference-data', 'requests'],
   ['fulfilment'],
   ['payments', 'google-ads', 'bank-accounts'],
 ];

@@ -28,7 +28,7 @@ import { getOrCreateSecret } from './lib/secrets';
 import { createCardInquiry } from './modules/cards/inquiry';
 import { resealCards } from './modules/cards/reseal';
 import { seedAccess } from './modules/access/seed';
-import { seedDemoCatalogue } from './modules/catalogue/seed';
+import { seedDemoReferenceData } from './modules/reference-data/seed';
 import { CATALOGUE_PUBLISHED, CatalogueSource } from './modules/desks/live-source';
 import { manualGoogleAdsOperations } from './modules/google-ads/operations';
 import { chargeableAccount } from './modules/google-ads/charges';
@@ -54,8 +54,8 @@ import { attachRealtime } from './realtime/server';
 import { accessHandlers } from './modules/access/handlers';
 import { bankAccountHandlers } from './modules/bank-accounts/handlers';
 import { cardHandlers } from './modules/cards/handlers';
-import { catalogueHandlers } from './modules/catalogue/handlers';
-import { referenceHandlers } from './modules/catalogue/reference-handlers';
+import { referenceDataHandlers } from './modules/reference-data/handlers';
+import { referenceHandlers } from './modules/reference-data/reference-handlers';
 import { catalogueEditorHandlers } from './modules/desks/handlers';
 import { fulfilmentHandlers } from './modules/fulfilment/handlers';
 import { googleAdsHandlers } from './modules/google-ads/handlers';
@@ -147,7 +147,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const applied = await migrate(database);
     if (applied.length > 0) fastify.log.info({ applied }, 'database migrated');
     await seedSystemParameters(database.db);
-    if (config.seedDemo) await seedDemoCatalogue(database.db);
+    if (config.seedDemo) await seedDemoReferenceData(database.db);
     seeded = await seedAccess(database.db, config.admin);
     storageSecret = await getOrCreateSecret(database.db, 'storageSigning');
   } catch (error) {
@@ -245,7 +245,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const fulfilment: FulfilmentDeps = { db, catalogue, requests, storage, live, cipher, log: fastify.log };
   const handlers: Handlers = {
     getHealth: async () => ({ result: true, msg: '', data: { database: database.kind } }),
-    ...catalogueHandlers(db, {
+    ...referenceDataHandlers(db, {
       currencyUpdated: (currency) => {
         pricesChanged('currencies');
         live.currencyUpdated(currency);
