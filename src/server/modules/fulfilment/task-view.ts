@@ -5,19 +5,17 @@
  */
 import type { components } from '../../../generated/api';
 import type { Principal } from '../../contract/handlers';
-import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import { UnsealError } from '../../lib/field-cipher';
-import { nameOrMobile } from '../../lib/person-names';
 import { purchaseReservation } from '../ledger/service';
 import { openSecret } from '../requests/secrets';
 import { claimTask, CURRENCY_PAYMENT_TASK_TYPES, toTaskDtos } from '../tasks/service';
 import { taskTypes } from '../tasks/task-types';
+import { currencyPaymentOf } from './currency-payments';
 import { type FulfilmentDeps, purchaseOf } from './deps';
 
 export type FulfilmentTaskData = components['schemas']['FulfilmentTaskData'];
-type CurrencyPaymentDto = components['schemas']['CurrencyPayment'];
 type TaskDto = components['schemas']['Task'];
 
 /** Opens a paid request's task (claiming it) with everything staff need to carry the request out. */
@@ -134,46 +132,6 @@ async function requestData(deps: FulfilmentDeps, purchaseId: number, task: TaskD
     currencyPayment: await currencyPaymentOf(deps.db, purchaseId),
     thirdParties,
     paymentMethods,
-  };
-}
-
-async function currencyPaymentOf(db: DB, purchaseId: number): Promise<CurrencyPaymentDto | null> {
-  const row = await db
-    .selectFrom('currencyPayments as c')
-    .innerJoin('currencies as cur', 'cur.id', 'c.currencyId')
-    .innerJoin('users as u', 'u.id', 'c.staffUserId')
-    .leftJoin('thirdParties as t', 't.id', 'c.thirdPartyId')
-    .leftJoin('paymentMethods as m', 'm.id', 'c.paymentMethodId')
-    .select([
-      'c.id',
-      'c.purchaseId',
-      'cur.code as currencyCode',
-      'c.amountMinor',
-      't.title as thirdPartyTitle',
-      'm.title as paymentMethodTitle',
-      'c.reference',
-      'c.receiptPath',
-      'c.realPrice',
-      'u.firstName',
-      'u.lastName',
-      'u.mobileNo',
-      'c.createdAt',
-    ])
-    .where('c.purchaseId', '=', purchaseId)
-    .executeTakeFirst();
-  if (!row) return null;
-  return {
-    id: row.id,
-    purchaseId: row.purchaseId,
-    currencyCode: row.currencyCode.trim(),
-    foreignAmount: row.amountMinor / 100,
-    thirdPartyTitle: row.thirdPartyTitle,
-    paymentMethodTitle: row.paymentMethodTitle,
-    reference: row.reference,
-    receiptFile: row.receiptPath,
-    realPrice: row.realPrice,
-    staffName: nameOrMobile(row),
-    createdAt: new Date(row.createdAt).toISOString(),
   };
 }
 

@@ -8,7 +8,7 @@ import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
-import { containsText } from '../../lib/sql';
+import { textOrId } from '../../lib/sql';
 import { nameOrMobile } from '../../lib/person-names';
 import {
   CHARGES_SHOWN,
@@ -147,14 +147,10 @@ export async function searchStaffAccounts(
   const term = filter.search?.trim();
   if (term) {
     q = q.where((eb) =>
-      eb.or([
-        containsText(
-          eb,
-          ['a.googleCustomerId', 'a.title', 'u.firstName', 'u.lastName', 'u.mobileNo', 'u.nationalCode'],
-          term,
-        ),
-        ...(/^\d{1,15}$/.test(term) ? [eb('a.id', '=', Number(term))] : []),
-      ]),
+      textOrId(eb, term, {
+        text: ['a.googleCustomerId', 'a.title', 'u.firstName', 'u.lastName', 'u.mobileNo', 'u.nationalCode'],
+        ids: ['a.id'],
+      }),
     );
   }
   const ids = await pageOf(q, filter, (x) => x.select('a.id').orderBy('a.id', 'desc'));
