@@ -10,8 +10,7 @@ import { audit } from '../../lib/audit';
 import { UnsealError } from '../../lib/field-cipher';
 import { purchaseReservation } from '../ledger/service';
 import { openSecret } from '../requests/secrets';
-import { claimTask, CURRENCY_PAYMENT_TASK_TYPES, toTaskDtos } from '../tasks/service';
-import { taskTypes } from '../tasks/task-types';
+import { announceTaskClaimed, claimTaskAudited, CURRENCY_PAYMENT_TASK_TYPES, toTaskDtos } from '../tasks/service';
 import { currencyPaymentOf } from './currency-payments';
 import { type FulfilmentDeps, purchaseOf } from './deps';
 
@@ -25,29 +24,9 @@ export async function taskData(
   taskId: number,
   types: readonly string[] = CURRENCY_PAYMENT_TASK_TYPES,
 ): Promise<FulfilmentTaskData> {
-  const { task } = await deps.db.transaction().execute(async (trx) => {
-    const claimed = await claimTask(trx, taskId, types, principal.userId);
-    if (claimed.claimedNow) {
-      await audit(trx, {
-        actorUserId: principal.userId,
-        action: 'claimTask',
-        entity: 'task',
-        entityId: taskId,
-        before: claimed.before,
-        after: { state: 'claimed', claimedBy: principal.userId },
-      });
-    }
-    return claimed;
-  });
+  const task = await deps.db.transaction().execute((trx) => claimTaskAudited(trx, taskId, types, principal.userId));
   if (task.purchaseId === null) throw HttpError.of(404, 'task.notFound');
-  const type = taskTypes.find((t) => t.identifier === task.type);
-  deps.live.taskClaimed({
-    taskId: task.id,
-    type: task.type,
-    title: type?.title ?? task.type,
-    color: type?.color ?? '',
-    claimedBy: principal.userId,
-  });
+  announceTaskClaimed(deps.live, task, principal.userId);
   return requestData(deps, task.purchaseId, (await toTaskDtos(deps.db, [task]))[0]!);
 }
 

@@ -11,7 +11,7 @@ import { loadUserDto } from '../identity/users-store';
 import type { FulfilmentDeps } from '../fulfilment/deps';
 import { failed } from '../fulfilment/decisions';
 import { taskData } from '../fulfilment/task-view';
-import { GOOGLE_ADS_CHARGE_TASK_TYPES, toTaskDtos } from '../tasks/service';
+import { announceTaskClaimed, GOOGLE_ADS_CHARGE_TASK_TYPES, toTaskDtos } from '../tasks/service';
 import { taskTypeOf } from '../tasks/task-types';
 import { googleAdsChargeDone } from './charge-done';
 import type { GoogleAdsOperations } from './operations';
@@ -87,8 +87,7 @@ export function googleAdsHandlers(
     fetchMakeGoogleAdsAccountTaskData: async ({ body, principal }) => {
       const p = principal!;
       const { task, request, mccAccounts } = await claimMakeAccountTask(db, p, body.taskId);
-      const type = taskTypeOf(task.type);
-      live.taskClaimed({ taskId: task.id, type: task.type, title: type.title, color: type.color, claimedBy: p.userId });
+      announceTaskClaimed(live, task, p.userId);
       return ok({
         task: (await toTaskDtos(db, [task]))[0]!,
         request,

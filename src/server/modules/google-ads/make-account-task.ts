@@ -7,7 +7,7 @@ import type { Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
-import { claimTask, decideTask } from '../tasks/service';
+import { claimTaskAudited, decideTask } from '../tasks/service';
 import type { GoogleAdsOperations } from './operations';
 import { type Db, type GoogleAdsAccountRequestDto, MAKE_ACCOUNT_TASK, type StaffGoogleAdsAccountDto } from './common';
 import { emailsOf, requestOf } from './account-requests';
@@ -16,20 +16,9 @@ import { staffAccountOf } from './accounts';
 
 /** Opens (claims) a makeGoogleAdsAccountTask with the request, audited when the claim is new. */
 export async function claimMakeAccountTask(db: DB, principal: Principal, taskId: number) {
-  const task = await db.transaction().execute(async (trx) => {
-    const claimed = await claimTask(trx, taskId, [MAKE_ACCOUNT_TASK], principal.userId);
-    if (claimed.claimedNow) {
-      await audit(trx, {
-        actorUserId: principal.userId,
-        action: 'claimTask',
-        entity: 'task',
-        entityId: taskId,
-        before: claimed.before,
-        after: { state: 'claimed', claimedBy: principal.userId },
-      });
-    }
-    return claimed.task;
-  });
+  const task = await db
+    .transaction()
+    .execute((trx) => claimTaskAudited(trx, taskId, [MAKE_ACCOUNT_TASK], principal.userId));
   if (task.googleAdsAccountRequestId === null) throw HttpError.of(404, 'task.notFound');
   const request = await requestOf(db, task.googleAdsAccountRequestId);
   const mccAccounts = await searchMccAccounts(db, { status: 'active', perPage: 500 });

@@ -1,7 +1,7 @@
 /**
  * Staff review a customer's profile (level 1) through the task queue's `approveProfileAsL1Task`: opening it claims
  * it, approving raises the profile's level, rejecting records the reason. The task rows are the tasks module's
- * (claimTask, decideTask); the profile is identity's own (profile.ts).
+ * (claimTaskAudited, decideTask); the profile is identity's own (profile.ts).
  *
  * A rejection also concerns modules above identity (fulfilment releases the customer's paid requests not yet
  * carried out). Identity does not import them: it offers the `ProfileRejected` port, which the composition
@@ -14,8 +14,7 @@ import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';
 import type { LiveEvents } from '../../realtime/events';
 import type { Storage } from '../storage/storage';
-import { claimTask, decideTask, toTaskDtos } from '../tasks/service';
-import { taskTypeOf } from '../tasks/task-types';
+import { announceTaskClaimed, claimTaskAudited, decideTask, toTaskDtos } from '../tasks/service';
 import { approveProfileLevel1, rejectProfileLevel1 } from './profile';
 import { loadUserDto, PROFILE_REVIEW_TASK } from './users-store';
 
@@ -50,26 +49,10 @@ export function profileReviewHandlers(
   return {
     fetchApproveProfileAsL1TaskData: async ({ body, principal }) => {
       const p = principal!;
-      const task = await db.transaction().execute(async (trx) => {
-        const {
-          task: claimed,
-          before,
-          claimedNow,
-        } = await claimTask(trx, body.taskId, [PROFILE_REVIEW_TASK], p.userId);
-        if (claimedNow) {
-          await audit(trx, {
-            actorUserId: p.userId,
-            action: 'claimTask',
-            entity: 'task',
-            entityId: claimed.id,
-            before,
-            after: { state: 'claimed', claimedBy: p.userId },
-          });
-        }
-        return claimed;
-      });
-      const type = taskTypeOf(task.type);
-      live.taskClaimed({ taskId: task.id, type: task.type, title: type.title, color: type.color, claimedBy: p.userId });
+      const task = await db
+        .transaction()
+        .execute((trx) => claimTaskAudited(trx, body.taskId, [PROFILE_REVIEW_TASK], p.userId));
+      announceTaskClaimed(live, task, p.userId);
       const user = await loadUserDto(db, task.subjectUserId!);
       const image = user.nationalCardImageAddress;
       return ok({
