@@ -11,6 +11,8 @@ import tseslint from 'typescript-eslint';
  * importing another (imports inside one area are its own business), and nothing importing app.
  */
 const elements = [
+  { type: 'module', pattern: 'src/server/modules/*', capture: ['module'] },
+  { type: 'floor', pattern: 'src/server/{lib,db,http,contract,realtime}' },
   { type: 'server', pattern: 'src/server' },
   { type: 'shared', pattern: 'src/shared' },
   { type: 'lib', pattern: 'src/web/lib' },
@@ -19,15 +21,53 @@ const elements = [
   { type: 'app', pattern: 'src/web/app' },
 ];
 const web = ['lib', 'components', 'feature', 'app'];
+const server = ['module', 'floor', 'server'];
+
+/**
+ * The server's modules in one direction (docs/architecture.md, "The module order"): each floor imports only the
+ * floors below it, never a module of its own floor or above; a lower module that must react to a higher one offers
+ * a port the composition (app.ts) fills. Imports inside one module are its own business.
+ */
+export const MODULE_FLOORS = [
+  ['ledger', 'settings', 'storage', 'sandbox-bank'],
+  ['tasks'],
+  ['identity'],
+  ['access', 'cards', 'desks'],
+  ['reference-data', 'requests'],
+  ['fulfilment'],
+  ['payments', 'google-ads', 'bank-accounts'],
+];
+const moduleOrder = MODULE_FLOORS.flatMap((floor, level) =>
+  floor.map((name) => {
+    const below = MODULE_FLOORS.slice(0, level).flat();
+    const refused = MODULE_FLOORS.slice(level)
+      .flat()
+      .filter((other) => other !== name);
+    return {
+      from: { element: { types: ['module'], captured: { module: name } } },
+      disallow: { to: { element: { types: ['module'], captured: { module: refused } } } },
+      message:
+        `Server modules import only lower floors (docs/architecture.md): ${name} may import ` +
+        `${below.length ? below.join(', ') : 'no module'}; a lower module offers a port that app.ts fills.`,
+    };
+  }),
+);
 const disallow = (from, to, message) => ({
   from: { element: { types: from } },
   disallow: { to: { element: { types: to } } },
   message,
 });
 const layers = [
-  disallow(['server'], web, 'The server does not import the web; what both need lives in src/shared.'),
-  disallow(web, ['server'], 'The web does not import the server; what both need lives in src/shared.'),
-  disallow(['shared'], ['server', ...web], 'src/shared imports neither the server nor the web.'),
+  disallow(server, web, 'The server does not import the web; what both need lives in src/shared.'),
+  disallow(web, server, 'The web does not import the server; what both need lives in src/shared.'),
+  disallow(['shared'], [...server, ...web], 'src/shared imports neither the server nor the web.'),
+  disallow(
+    ['floor'],
+    ['module', 'server'],
+    "The server's lower floors (lib, db, http, contract, realtime) import no module and not the composition: " +
+      'app.ts hands them what they need.',
+  ),
+  ...moduleOrder,
   disallow(
     ['lib'],
     ['components', 'feature', 'app'],

@@ -2,7 +2,7 @@
  * The build's precompiled form validators (decision 015): the module of every desk of schemas/, as
  * `form-validators/<key>.js` in the web's output, where the desk page loads it from (src/web/components/form-engine/
  * validator.ts) and the static plugin serves it precompressed. A desk published later is made by the server
- * (src/server/http/form-validators.ts) with the same generator.
+ * (src/server/modules/desks/form-validators.ts) with the same generator.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

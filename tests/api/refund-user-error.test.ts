@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
-import { userErrorRefundSplit } from '../../src/server/modules/fulfilment/service';
+import { userErrorRefundSplit } from '../../src/server/modules/fulfilment/settlement';
 import { purchaseReservation } from '../../src/server/modules/ledger/service';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
 import { type MoneyHelpers, withMoneyServer } from '../support/money';

@@ -50,6 +50,12 @@ const RULES: Array<{ what: string; pattern: RegExp; home: string[]; scope: strin
     scope: SERVER,
   },
   {
+    what: 'a staff list search: text columns or, for a whole number, an id (textOrId)',
+    pattern: /\^\\d\{1,15\}\$\/\.test\(/,
+    home: ['src/server/lib/sql.ts'],
+    scope: SERVER,
+  },
+  {
     what: "replacing a join table's rows",
     pattern: /deleteFrom\('group(?:Users|Actions)'\)/,
     home: [],
@@ -99,5 +105,8 @@ describe('one way to do each thing', () => {
       }
     }
     expect(text.get('src/server/modules/access/join-rows.ts')).toMatch(/deleteFrom\(side\.table\)/);
+    // The staff list search's pattern finds the one real copy, so a copy elsewhere would be caught.
+    const staffSearch = RULES.find((r) => r.what.startsWith('a staff list search'))!;
+    expect(text.get('src/server/lib/sql.ts')).toMatch(staffSearch.pattern);
   });
 });

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PRODUCTION, without } from '../support/production-env';
-import { ConfigError, demoOnNetworkWarning, loadConfig, productionProblems } from '../../src/server/config';
+import { ConfigError, loadConfig } from '../../src/server/config';
+import { demoOnNetworkWarning, productionProblems } from '../../src/server/production-config';
 
 /** The lines a refused configuration reports. */
 function problemsOf(env: Record<string, string>): string[] {

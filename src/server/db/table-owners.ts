@@ -27,12 +27,12 @@ export const TABLE_OWNERS = {
   tasks: 'modules/tasks',
 
   // What can be bought and paid with, and the demo data seeded into an empty database.
-  currencies: 'modules/catalogue',
-  payment_method_groups: 'modules/catalogue',
-  payment_methods: 'modules/catalogue',
-  third_parties: 'modules/catalogue',
-  internal_bank_accounts: 'modules/catalogue',
-  currency_bank_accounts: 'modules/catalogue',
+  currencies: 'modules/reference-data',
+  payment_method_groups: 'modules/reference-data',
+  payment_methods: 'modules/reference-data',
+  third_parties: 'modules/reference-data',
+  internal_bank_accounts: 'modules/reference-data',
+  currency_bank_accounts: 'modules/reference-data',
 
   // Fees, limits and lifetimes staff tune.
   system_parameters: 'modules/settings',

@@ -17,6 +17,30 @@ export function containsText<DB, TB extends keyof DB>(
   return eb.or(columns.map((column) => eb(column, 'ilike', pattern as never)));
 }
 
+/**
+ * The staff lists' search, one way: any of `text` contains `term` (as containsText), any of `also` holds, or — when
+ * the term (or `idTerm`, a cleaned form of it) is a whole number — any of `ids` equals it, so a request's or a
+ * row's number finds it.
+ */
+export function textOrId<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  term: string,
+  search: {
+    text: readonly ReferenceExpression<DB, TB>[];
+    ids: readonly ReferenceExpression<DB, TB>[];
+    idTerm?: string;
+    also?: readonly Expression<SqlBool>[];
+  },
+): Expression<SqlBool> {
+  const idText = search.idTerm ?? term;
+  const id = /^\d{1,15}$/.test(idText) ? Number(idText) : null;
+  return eb.or([
+    containsText(eb, search.text, term),
+    ...(search.also ?? []),
+    ...(id === null ? [] : search.ids.map((column) => eb(column, '=', id as never))),
+  ]);
+}
+
 /** `q` narrowed to rows where any of `columns` contains `term`; unchanged when there is no term. */
 export function whereContains<DB, TB extends keyof DB, O>(
   q: SelectQueryBuilder<DB, TB, O>,

@@ -6,7 +6,6 @@
  * such action (rooms no client can name, since they are not channels), and events are sent to those rooms.
  */
 import type { Principal } from '../contract/handlers';
-import { taskTypes } from '../modules/tasks/task-types';
 
 export const PUBLIC_CHANNEL = 'public-general-channel';
 export const STAFF_CHANNEL = 'private-staff';
@@ -20,13 +19,12 @@ export const PROFILE_WATCHERS = ['manageAccess', 'viewCustomers'] as const;
 export const GOOGLE_ADS_STAFF = 'manageGoogleAds';
 export const GOOGLE_MCC_STAFF = 'manageGoogleMccAccounts';
 
-/** Every action some staff event concerns: each task type's action, the profile and Google Ads watchers. */
-export const STAFF_EVENT_ACTIONS: ReadonlySet<string> = new Set([
-  ...taskTypes.map((t) => t.action),
-  ...PROFILE_WATCHERS,
-  GOOGLE_ADS_STAFF,
-  GOOGLE_MCC_STAFF,
-]);
+/**
+ * Every action some staff event concerns: each task type's action (handed in by the composition, since the task
+ * types are the tasks module's), the profile and Google Ads watchers.
+ */
+export const staffEventActions = (taskActions: Iterable<string>): ReadonlySet<string> =>
+  new Set([...taskActions, ...PROFILE_WATCHERS, GOOGLE_ADS_STAFF, GOOGLE_MCC_STAFF]);
 
 /** The internal room of the staff who hold `action`, on the staff channel. */
 export const staffAudience = (action: string) => `staff-action:${action}`;
@@ -41,8 +39,12 @@ export function channelKind(channel: string): ChannelKind {
 
 export type ChannelDecision = { allowed: true; rooms: string[] } | { allowed: false; status: 401 | 403 | 404 };
 
-/** Whether `principal` may join `channel`, and the rooms that joining means. */
-export function authorizeChannel(channel: string, principal: Principal | null): ChannelDecision {
+/** Whether `principal` may join `channel`, and the rooms that joining means (`staffActions`: staffEventActions). */
+export function authorizeChannel(
+  channel: string,
+  principal: Principal | null,
+  staffActions: ReadonlySet<string>,
+): ChannelDecision {
   const kind = channelKind(channel);
   if (kind === 'unknown') return { allowed: false, status: 404 };
   if (kind === 'public') return { allowed: true, rooms: [channel] };
@@ -52,7 +54,7 @@ export function authorizeChannel(channel: string, principal: Principal | null): 
       ? { allowed: true, rooms: [channel] }
       : { allowed: false, status: 403 };
   }
-  const concerned = principal.isStaff ? [...principal.actions].filter((a) => STAFF_EVENT_ACTIONS.has(a)) : [];
+  const concerned = principal.isStaff ? [...principal.actions].filter((a) => staffActions.has(a)) : [];
   if (concerned.length === 0) return { allowed: false, status: 403 };
   return { allowed: true, rooms: concerned.map(staffAudience) };
 }

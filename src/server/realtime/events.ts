@@ -5,7 +5,6 @@
  */
 import type { components } from '../../generated/api';
 import type { LiveEventPayloads } from '../../generated/events';
-import { taskTypes } from '../modules/tasks/task-types';
 import {
   GOOGLE_ADS_STAFF,
   GOOGLE_MCC_STAFF,
@@ -26,8 +25,15 @@ export interface TaskEventPayload {
   color: string;
 }
 
+/**
+ * Sends each live event to its channel. `taskActions` names, for each task type, the staff action that sees it;
+ * the composition hands it in from the tasks module's catalogue, since realtime imports no module.
+ */
 export class LiveEvents {
-  constructor(private readonly broadcaster: Broadcaster | null = null) {}
+  constructor(
+    private readonly broadcaster: Broadcaster | null = null,
+    private readonly taskActions: ReadonlyMap<string, string> = new Map(),
+  ) {}
 
   /** Payload shapes come from schemas/events (generated types), so server and clients agree. */
   private emit<E extends keyof LiveEventPayloads>(
@@ -41,7 +47,7 @@ export class LiveEvents {
 
   /** Task events go to the staff who hold the task type's action (the queue shows them only those types). */
   private toTaskStaff<E extends 'task.created' | 'task.claimed'>(event: E, task: LiveEventPayloads[E]): void {
-    const action = taskTypes.find((t) => t.identifier === task.type)?.action;
+    const action = this.taskActions.get(task.type);
     if (action) this.emit(STAFF_CHANNEL, event, task, [staffAudience(action)]);
   }
 

@@ -51,10 +51,12 @@ const sessionRoom = (tokenId: number) => `session:${tokenId}`;
 /** A request-like object so the HTTP authenticator can read a socket's Authorization header. */
 const pseudoRequest = (authorization: string) => ({ headers: { authorization } }) as unknown as FastifyRequest;
 
+/** `staffActions`: the actions some staff event concerns (channels.ts, staffEventActions), from the composition. */
 export function attachRealtime(
   fastify: FastifyInstance,
   authenticate: Authenticator,
   redis: Redis | null,
+  staffActions: ReadonlySet<string>,
 ): { io: Server; broadcaster: Broadcaster; peers: Peers } {
   const io = new Server(fastify.server, {
     path: '/socket.io',
@@ -103,7 +105,7 @@ export function attachRealtime(
           return;
         }
       }
-      const decision = authorizeChannel(channel, principal);
+      const decision = authorizeChannel(channel, principal, staffActions);
       if (!decision.allowed) return refuse(channel, decision.status);
       await socket.join(principal ? [...decision.rooms, sessionRoom(principal.tokenId)] : decision.rooms);
       joined.set(channel, decision.rooms);
@@ -144,7 +146,7 @@ export function attachRealtime(
     const kind = channelKind(channel);
     // Only a private channel is worth a token lookup.
     const principal = kind === 'staff' || kind === 'user' ? await authenticate(request) : null;
-    const decision = authorizeChannel(channel, principal);
+    const decision = authorizeChannel(channel, principal, staffActions);
     if (!decision.allowed) throw new HttpError(decision.status, msg(STATUS_MESSAGES[decision.status]));
     return { principal, channel };
   };

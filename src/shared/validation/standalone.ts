@@ -3,7 +3,7 @@
  * so the browser validates without Ajv's compiler and without `new Function` (a Content-Security-Policy with no
  * 'unsafe-eval'). Run by the build (build/form-validators.ts: every desk of schemas/), by codegen (the entry forms,
  * into src/generated/form-validators/) and by the server for a desk published after the build
- * (src/server/http/form-validators.ts). Node only: it imports Ajv's compiler, which must never reach the web.
+ * (src/server/modules/desks/form-validators.ts). Node only: it imports Ajv's compiler, which must never reach the web.
  *
  * One module per form, holding the validators rjsf needs for it (`compileSchemaValidatorsCode`: the form's schema
  * and each sub-schema rjsf tests while drawing it, keyed by rjsf's `hashForSchema`) plus the whole schema as

@@ -6,7 +6,7 @@ import { msg } from '../../http/messages';
 import type { LiveEvents } from '../../realtime/events';
 import { userBalance } from '../ledger/service';
 import { loadUserDto } from '../identity/users-store';
-import { toTaskDtos } from '../tasks/service';
+import { announceTaskClaimed, toTaskDtos } from '../tasks/service';
 import { taskTypeOf } from '../tasks/task-types';
 import { claimOwnershipTask, decideOwnership, saveBankAccount, searchBankAccounts } from './accounts';
 import { decideWithdrawal, requestWithdrawal, searchWithdrawals } from './withdrawals';
@@ -65,8 +65,7 @@ export function bankAccountHandlers(
     fetchApproveUbaOwnerTaskData: async ({ body, principal }) => {
       const p = principal!;
       const { task, account } = await claimOwnershipTask(db, p, body.taskId);
-      const type = taskTypeOf(task.type);
-      live.taskClaimed({ taskId: task.id, type: task.type, title: type.title, color: type.color, claimedBy: p.userId });
+      announceTaskClaimed(live, task, p.userId);
       const user = await loadUserDto(db, task.subjectUserId!);
       return ok({
         task: (await toTaskDtos(db, [task]))[0]!,

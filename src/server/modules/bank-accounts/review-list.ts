@@ -7,9 +7,9 @@ import { sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import type { DB } from '../../db/database';
 import { type ListEnvelope, pageOf } from '../../lib/paging';
-import { containsText, whereWithinDays } from '../../lib/sql';
+import { containsText, textOrId, whereWithinDays } from '../../lib/sql';
 import { toEnglishDigits } from '../../../shared/digits';
-import { nameOrMobile } from '../identity/users-store';
+import { nameOrMobile } from '../../lib/person-names';
 
 export type StaffBankAccount = components['schemas']['StaffBankAccount'];
 export type StaffBankAccountSearch = components['schemas']['StaffBankAccountSearch'];
@@ -45,23 +45,20 @@ export async function searchStaffBankAccounts(
     // An IBAN is typed with spaces, dashes or Persian digits; it is stored as IR and 24 digits.
     const compact = toEnglishDigits(term).replace(/[\s-]/g, '').toUpperCase();
     q = q.where((eb) =>
-      eb.or([
-        containsText(
-          eb,
-          [
-            'u.firstName',
-            'u.lastName',
-            'u.mobileNo',
-            'u.nationalCode',
-            'a.ownerName',
-            'a.bankName',
-            sql<string>`coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')`,
-          ],
-          term,
-        ),
-        ...(compact ? [containsText(eb, ['a.iban'], compact)] : []),
-        ...(/^\d{1,15}$/.test(compact) ? [eb('a.id', '=', Number(compact))] : []),
-      ]),
+      textOrId(eb, term, {
+        text: [
+          'u.firstName',
+          'u.lastName',
+          'u.mobileNo',
+          'u.nationalCode',
+          'a.ownerName',
+          'a.bankName',
+          sql<string>`coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')`,
+        ],
+        also: compact ? [containsText(eb, ['a.iban'], compact)] : [],
+        ids: ['a.id'],
+        idTerm: compact,
+      }),
     );
   }
   const page = await pageOf(q, filter, (x) =>

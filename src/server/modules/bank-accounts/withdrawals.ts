@@ -16,7 +16,7 @@ import { numericCode } from '../../lib/crypto';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import { whereContains } from '../../lib/sql';
 import { formatIban } from '../../../shared/iban';
-import { displayName } from '../identity/users-store';
+import { displayName } from '../../lib/person-names';
 import { lockedWalletBalance, postTransaction } from '../ledger/service';
 import { Tx } from '../ledger/types';
 import { ledgerKey } from '../ledger/keys';

@@ -5,7 +5,7 @@ import { msg } from '../../http/messages';
 import type { LiveEvents } from '../../realtime/events';
 import { userBalance } from '../ledger/service';
 import { loadUserDto } from '../identity/users-store';
-import { toTaskDtos } from '../tasks/service';
+import { announceTaskClaimed, toTaskDtos } from '../tasks/service';
 import { taskTypeOf } from '../tasks/task-types';
 import { type CardServices, claimCardTask, decideCard, saveCard, searchCards, type UserCardDto } from './service';
 
@@ -54,8 +54,7 @@ export function cardHandlers(
     fetchApproveUserCardTaskData: async ({ body, principal }) => {
       const p = principal!;
       const { task, card, cardNumber } = await claimCardTask(db, cipher, p, body.taskId);
-      const type = taskTypeOf(task.type);
-      live.taskClaimed({ taskId: task.id, type: task.type, title: type.title, color: type.color, claimedBy: p.userId });
+      announceTaskClaimed(live, task, p.userId);
       const user = await loadUserDto(db, task.subjectUserId!);
       return ok({ task: (await toTaskDtos(db, [task]))[0]!, card, cardNumber, user });
     },

@@ -35,7 +35,7 @@ const titleOf = (kind: CatalogueKind, document: Record<string, unknown>): string
 export function catalogueEditorHandlers(
   db: DB,
   source: CatalogueSource,
-  /** Told of each draft that passed the check, so its preview's validators can be served (http/form-validators.ts). */
+  /** Told of each draft that passed the check, so its preview's validators can be served (form-validators.ts). */
   onDraftPassed: (kind: CatalogueKind, document: Record<string, unknown>) => void = () => undefined,
 ): Pick<
   Handlers,

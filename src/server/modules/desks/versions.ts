@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '../../db/database';
-import { nameOrMobile } from '../identity/users-store';
+import { nameOrMobile } from '../../lib/person-names';
 
 export type CatalogueKind = 'desk' | 'form';
 

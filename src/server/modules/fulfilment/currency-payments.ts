@@ -6,23 +6,25 @@ import type { Kysely } from 'kysely';
 import type { components } from '../../../generated/api';
 import type { DB as Database } from '../../../generated/db';
 import { type ListEnvelope, pageOf } from '../../lib/paging';
-import { containsText, whereWithinDays } from '../../lib/sql';
-import { nameOrMobile } from '../identity/users-store';
+import { textOrId, whereWithinDays } from '../../lib/sql';
+import { nameOrMobile } from '../../lib/person-names';
 
 type Db = Kysely<Database>;
 export type StaffCurrencyPayment = components['schemas']['StaffCurrencyPayment'];
 export type CurrencyPaymentSearch = components['schemas']['CurrencyPaymentSearch'];
+type CurrencyPaymentDto = components['schemas']['CurrencyPayment'];
 
 /**
  * Search: the customer's name, mobile number and national code, the payment's reference and the currency code
  * (escaped, case-insensitive); a number also finds the request or the payment by id. A date range (UTC days, both
  * included).
  */
-export async function searchCurrencyPayments(
-  db: Db,
-  filter: CurrencyPaymentSearch,
-): Promise<ListEnvelope<StaffCurrencyPayment>> {
-  let q = db
+/**
+ * Currency payments joined with what each view of them names: the request and its customer, the currency, the
+ * third party, the payment method and the staff member who recorded it.
+ */
+function currencyPaymentsQuery(db: Db) {
+  return db
     .selectFrom('currencyPayments as c')
     .innerJoin('purchases as p', 'p.id', 'c.purchaseId')
     .innerJoin('users as u', 'u.id', 'p.userId')
@@ -30,63 +32,93 @@ export async function searchCurrencyPayments(
     .innerJoin('users as s', 's.id', 'c.staffUserId')
     .leftJoin('thirdParties as t', 't.id', 'c.thirdPartyId')
     .leftJoin('paymentMethods as m', 'm.id', 'c.paymentMethodId');
+}
+
+const COLUMNS = [
+  'c.id',
+  'c.purchaseId',
+  'p.userId',
+  'u.firstName',
+  'u.lastName',
+  'u.mobileNo',
+  'cur.code as currencyCode',
+  'c.amountMinor',
+  't.title as thirdPartyTitle',
+  'm.title as paymentMethodTitle',
+  'c.reference',
+  'c.receiptPath',
+  'c.realPrice',
+  's.firstName as staffFirstName',
+  's.lastName as staffLastName',
+  's.mobileNo as staffMobileNo',
+  'c.createdAt',
+] as const;
+
+/** What toCurrencyPayment reads of a row of COLUMNS. */
+interface CurrencyPaymentRow {
+  id: number;
+  purchaseId: number;
+  currencyCode: string;
+  amountMinor: number;
+  thirdPartyTitle: string | null;
+  paymentMethodTitle: string | null;
+  reference: string;
+  receiptPath: string | null;
+  realPrice: number;
+  staffFirstName: string | null;
+  staffLastName: string | null;
+  staffMobileNo: string | null;
+  createdAt: Date | string;
+}
+
+/** One currency payment as staff see it: what was paid abroad, how, its reference and receipt, and who recorded it. */
+function toCurrencyPayment(r: CurrencyPaymentRow): CurrencyPaymentDto {
+  return {
+    id: r.id,
+    purchaseId: r.purchaseId,
+    currencyCode: r.currencyCode.trim(),
+    foreignAmount: r.amountMinor / 100,
+    thirdPartyTitle: r.thirdPartyTitle,
+    paymentMethodTitle: r.paymentMethodTitle,
+    reference: r.reference,
+    receiptFile: r.receiptPath,
+    realPrice: r.realPrice,
+    staffName: nameOrMobile({ firstName: r.staffFirstName, lastName: r.staffLastName, mobileNo: r.staffMobileNo }),
+    createdAt: new Date(r.createdAt).toISOString(),
+  };
+}
+
+export async function searchCurrencyPayments(
+  db: Db,
+  filter: CurrencyPaymentSearch,
+): Promise<ListEnvelope<StaffCurrencyPayment>> {
+  let q = currencyPaymentsQuery(db);
   q = whereWithinDays(q, 'c.createdAt', filter.from, filter.to);
   const term = filter.search?.trim();
   if (term) {
     q = q.where((eb) =>
-      eb.or([
-        containsText(
-          eb,
-          ['u.firstName', 'u.lastName', 'u.mobileNo', 'u.nationalCode', 'c.reference', 'cur.code'],
-          term,
-        ),
-        ...(/^\d{1,15}$/.test(term) ? [eb('c.purchaseId', '=', Number(term)), eb('c.id', '=', Number(term))] : []),
-      ]),
+      textOrId(eb, term, {
+        text: ['u.firstName', 'u.lastName', 'u.mobileNo', 'u.nationalCode', 'c.reference', 'cur.code'],
+        ids: ['c.purchaseId', 'c.id'],
+      }),
     );
   }
-  const page = await pageOf(q, filter, (x) =>
-    x
-      .select([
-        'c.id',
-        'c.purchaseId',
-        'p.userId',
-        'u.firstName',
-        'u.lastName',
-        'u.mobileNo',
-        'cur.code as currencyCode',
-        'c.amountMinor',
-        't.title as thirdPartyTitle',
-        'm.title as paymentMethodTitle',
-        'c.reference',
-        'c.receiptPath',
-        'c.realPrice',
-        's.firstName as staffFirstName',
-        's.lastName as staffLastName',
-        's.mobileNo as staffMobileNo',
-        'c.createdAt',
-      ])
-      .orderBy('c.createdAt', 'desc')
-      .orderBy('c.id', 'desc'),
-  );
+  const page = await pageOf(q, filter, (x) => x.select(COLUMNS).orderBy('c.createdAt', 'desc').orderBy('c.id', 'desc'));
   return {
     total: page.total,
     items: page.items.map((r) => ({
-      id: r.id,
-      purchaseId: r.purchaseId,
+      ...toCurrencyPayment(r),
       userId: r.userId,
       customerName: nameOrMobile(r),
       mobileNo: r.mobileNo,
-      currencyCode: r.currencyCode.trim(),
-      foreignAmount: r.amountMinor / 100,
-      thirdPartyTitle: r.thirdPartyTitle,
-      paymentMethodTitle: r.paymentMethodTitle,
-      reference: r.reference,
-      receiptFile: r.receiptPath,
-      realPrice: r.realPrice,
-      staffName: nameOrMobile({ firstName: r.staffFirstName, lastName: r.staffLastName, mobileNo: r.staffMobileNo }),
-      createdAt: new Date(r.createdAt).toISOString(),
     })),
   };
+}
+
+/** The currency payment recorded for one request (its task's view), or null while it has none. */
+export async function currencyPaymentOf(db: Db, purchaseId: number): Promise<CurrencyPaymentDto | null> {
+  const row = await currencyPaymentsQuery(db).select(COLUMNS).where('c.purchaseId', '=', purchaseId).executeTakeFirst();
+  return row ? toCurrencyPayment(row) : null;
 }
 
 export type CustomerCurrencyPayment = components['schemas']['CustomerCurrencyPayment'];

@@ -2,13 +2,13 @@
 import type { Handlers } from '../../contract/handlers';
 import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
-import type { DB } from '../../db/database';
 import { searchCurrencyPayments } from './currency-payments';
-import type { FulfilmentService } from './service';
+import { done, failed, refundUserError } from './decisions';
+import type { FulfilmentDeps } from './deps';
+import { revealSecret, taskData } from './task-view';
 
 export function fulfilmentHandlers(
-  service: FulfilmentService,
-  db: DB,
+  deps: FulfilmentDeps,
 ): Pick<
   Handlers,
   | 'fetchFulfilmentTaskData'
@@ -19,19 +19,19 @@ export function fulfilmentHandlers(
   | 'searchCurrencyPayments'
 > {
   return {
-    searchCurrencyPayments: async ({ body }) => ok(await searchCurrencyPayments(db, body ?? {})),
+    searchCurrencyPayments: async ({ body }) => ok(await searchCurrencyPayments(deps.db, body ?? {})),
 
-    fetchFulfilmentTaskData: async ({ body, principal }) => ok(await service.taskData(principal!, body.taskId)),
+    fetchFulfilmentTaskData: async ({ body, principal }) => ok(await taskData(deps, principal!, body.taskId)),
 
     revealPurchaseSecret: async ({ body, principal }) =>
-      ok({ fields: await service.revealSecret(principal!, body.purchase) }),
+      ok({ fields: await revealSecret(deps, principal!, body.purchase) }),
 
-    uafCprDone: async ({ body, principal }) => ok(await service.done(principal!, body), msg('fulfilment.done')),
+    uafCprDone: async ({ body, principal }) => ok(await done(deps, principal!, body), msg('fulfilment.done')),
 
     uafCprFailed: async ({ body, principal }) =>
-      ok(await service.failed(principal!, body.purchase, body.reason), msg('fulfilment.failed')),
+      ok(await failed(deps, principal!, body.purchase, body.reason), msg('fulfilment.failed')),
 
     uafCprRefundUserError: async ({ body, principal }) =>
-      ok(await service.refundUserError(principal!, body.purchase, body.reason), msg('fulfilment.refundedUserError')),
+      ok(await refundUserError(deps, principal!, body.purchase, body.reason), msg('fulfilment.refundedUserError')),
   };
 }

@@ -8,30 +8,24 @@ import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import type { LiveEvents } from '../../realtime/events';
 import { loadUserDto } from '../identity/users-store';
-import type { FulfilmentService } from '../fulfilment/service';
-import { GOOGLE_ADS_CHARGE_TASK_TYPES, toTaskDtos } from '../tasks/service';
+import type { FulfilmentDeps } from '../fulfilment/deps';
+import { failed } from '../fulfilment/decisions';
+import { taskData } from '../fulfilment/task-view';
+import { announceTaskClaimed, GOOGLE_ADS_CHARGE_TASK_TYPES, toTaskDtos } from '../tasks/service';
 import { taskTypeOf } from '../tasks/task-types';
+import { googleAdsChargeDone } from './charge-done';
 import type { GoogleAdsOperations } from './operations';
-import {
-  claimMakeAccountTask,
-  createAccountRequest,
-  MAKE_ACCOUNT_TASK,
-  makeAccount,
-  rejectAccountRequest,
-  saveAccount,
-  saveMccAccount,
-  searchAccountRequests,
-  searchMccAccounts,
-  searchMyAccounts,
-  searchStaffAccounts,
-  staffAccountOf,
-} from './service';
+import { createAccountRequest, searchAccountRequests } from './account-requests';
+import { saveAccount, searchMyAccounts, searchStaffAccounts, staffAccountOf } from './accounts';
+import { MAKE_ACCOUNT_TASK } from './common';
+import { claimMakeAccountTask, makeAccount, rejectAccountRequest } from './make-account-task';
+import { saveMccAccount, searchMccAccounts } from './mcc-panels';
 
 export function googleAdsHandlers(
   db: DB,
   live: LiveEvents,
   operations: GoogleAdsOperations,
-  fulfilment: FulfilmentService,
+  fulfilment: FulfilmentDeps,
 ): Pick<
   Handlers,
   | 'createGoogleAdsAccount'
@@ -93,8 +87,7 @@ export function googleAdsHandlers(
     fetchMakeGoogleAdsAccountTaskData: async ({ body, principal }) => {
       const p = principal!;
       const { task, request, mccAccounts } = await claimMakeAccountTask(db, p, body.taskId);
-      const type = taskTypeOf(task.type);
-      live.taskClaimed({ taskId: task.id, type: task.type, title: type.title, color: type.color, claimedBy: p.userId });
+      announceTaskClaimed(live, task, p.userId);
       return ok({
         task: (await toTaskDtos(db, [task]))[0]!,
         request,
@@ -118,21 +111,25 @@ export function googleAdsHandlers(
     },
 
     fetchGoogleAdsChargeTaskData: async ({ body, principal }) => {
-      const request = await fulfilment.taskData(principal!, body.taskId, GOOGLE_ADS_CHARGE_TASK_TYPES);
+      const request = await taskData(fulfilment, principal!, body.taskId, GOOGLE_ADS_CHARGE_TASK_TYPES);
       const fields = request.purchase.fields as Record<string, unknown> | undefined;
       const accountId = Number(fields?.googleAdsAccount);
       return ok({ request, googleAdsAccount: await staffAccountOf(db, accountId), operations: operations.kind });
     },
 
     googleAdsAccountCrDone: async ({ body, principal }) => {
-      const { purchase, userId, googleAdsAccountId } = await fulfilment.googleAdsChargeDone(principal!, body);
+      const { purchase, userId, googleAdsAccountId } = await googleAdsChargeDone(
+        { ...fulfilment, googleAds: operations },
+        principal!,
+        body,
+      );
       await accountChanged(userId, { googleAdsAccountId });
       return ok(purchase, msg('googleAds.charge.done'));
     },
 
     googleAdsAccountCrFailed: async ({ body, principal }) =>
       ok(
-        await fulfilment.failed(principal!, body.purchase, body.reason, 'googleAdsCharge'),
+        await failed(fulfilment, principal!, body.purchase, body.reason, 'googleAdsCharge'),
         msg('googleAds.charge.failed'),
       ),
   };

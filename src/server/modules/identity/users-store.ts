@@ -4,6 +4,7 @@ import type { components } from '../../../generated/api';
 import type { DB } from '../../db/database';
 import type { DB as Database, Users } from '../../../generated/db';
 import { randomToken } from '../../lib/crypto';
+import { displayName, fullNameOf } from '../../lib/person-names';
 import { findPendingTask } from '../tasks/service';
 
 export type UserDto = components['schemas']['User'];
@@ -16,18 +17,6 @@ export const newUid = () => randomToken(9);
 
 /** The task type that asks staff to verify a profile (level 1). */
 export const PROFILE_REVIEW_TASK = 'approveProfileAsL1Task';
-
-export function fullNameOf(user: Pick<UserRow, 'firstName' | 'lastName'>): string | null {
-  const name = [user.firstName, user.lastName].filter(Boolean).join(' ').trim();
-  return name || null;
-}
-
-/** How lists name a customer or staff member: the full name, else the mobile number. */
-export const nameOrMobile = (user: Pick<UserRow, 'firstName' | 'lastName' | 'mobileNo'>) =>
-  fullNameOf(user) ?? user.mobileNo ?? '';
-
-export const displayName = (user: Pick<UserRow, 'firstName' | 'lastName' | 'mobileNo' | 'email'>) =>
-  fullNameOf(user) ?? user.mobileNo ?? user.email ?? '';
 
 export async function findUserById(db: Kysely<Database>, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();

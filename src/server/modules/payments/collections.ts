@@ -9,9 +9,9 @@ import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { type ListEnvelope, pageOf } from '../../lib/paging';
-import { containsText, whereWithinDays } from '../../lib/sql';
+import { whereWithinDays, textOrId } from '../../lib/sql';
 import { searchTransactions, userBalance } from '../ledger/service';
-import { nameOrMobile } from '../identity/users-store';
+import { nameOrMobile } from '../../lib/person-names';
 import { SANDBOX_GATEWAY } from './gateways';
 
 type Db = Kysely<Database>;
@@ -38,22 +38,18 @@ export async function searchCollections(
   const term = filter.search?.trim();
   if (term) {
     q = q.where((eb) =>
-      eb.or([
-        containsText(
-          eb,
-          [
-            'u.firstName',
-            'u.lastName',
-            'u.mobileNo',
-            'u.nationalCode',
-            'c.trackingCode',
-            'c.referenceId',
-            'c.traceCode',
-          ],
-          term,
-        ),
-        ...(/^\d{1,15}$/.test(term) ? [eb('c.purchaseId', '=', Number(term)), eb('c.id', '=', Number(term))] : []),
-      ]),
+      textOrId(eb, term, {
+        text: [
+          'u.firstName',
+          'u.lastName',
+          'u.mobileNo',
+          'u.nationalCode',
+          'c.trackingCode',
+          'c.referenceId',
+          'c.traceCode',
+        ],
+        ids: ['c.purchaseId', 'c.id'],
+      }),
     );
   }
   const page = await pageOf(q, filter, (x) =>

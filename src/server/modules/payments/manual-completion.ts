@@ -13,7 +13,7 @@ import { type ListEnvelope, pageOf } from '../../lib/paging';
 import { containsText } from '../../lib/sql';
 import { canonicalMobile } from '../../../shared/mobile';
 import { userBalance } from '../ledger/service';
-import { nameOrMobile } from '../identity/users-store';
+import { nameOrMobile } from '../../lib/person-names';
 
 type Db = Kysely<Database>;
 type OpenPayment = components['schemas']['OpenOnlinePayment'];

@@ -11,7 +11,7 @@ import { HttpError } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { toEnglishDigits } from '../../../shared/digits';
 import { PURCHASE_TASK_TYPES } from '../tasks/service';
-import { nameOrMobile } from '../identity/users-store';
+import { nameOrMobile } from '../../lib/person-names';
 import { customerCurrencyPayment } from '../fulfilment/currency-payments';
 
 /** One of the customer's requests, with the currency payment made for it once it succeeded. */

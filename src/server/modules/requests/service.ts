@@ -38,10 +38,10 @@ import { whereContains } from '../../lib/sql';
 import type { Catalogue, DeskForm } from '../desks/catalogue';
 import type { FieldCipher } from '../../lib/field-cipher';
 import { HASH_CLEARED, sealSecrets } from './secrets';
-import { nameOrMobile } from '../identity/users-store';
+import { nameOrMobile } from '../../lib/person-names';
+import type { ChargeableAccount } from './ports';
 import { PriceSources } from './price-sources';
 import { breakdownOf, type QuoteSigner, type QuoteTerms } from './quote-token';
-import { chargeableAccount } from '../google-ads/service';
 import { recordStateChange } from './purchase-state';
 import { type CheckedQuote, NO_PAYMENT_METHOD_GROUP, quoteRefusal, spendQuote } from './quote-spending';
 
@@ -87,6 +87,8 @@ export class RequestService {
     private readonly catalogue: Catalogue,
     private readonly signer: QuoteSigner,
     private readonly cipher: FieldCipher,
+    /** The port google-ads fills at composition: the customer's account a recharge charges (ports.ts). */
+    private readonly chargeableAccount: ChargeableAccount,
   ) {
     this.sources = new PriceSources(db);
   }
@@ -196,7 +198,7 @@ export class RequestService {
    * terms, null in its row).
    */
   private async googleAdsPriceInputs(input: Record<string, unknown>, userId: number) {
-    const account = await chargeableAccount(this.db, userId, Number(input.googleAdsAccount));
+    const account = await this.chargeableAccount(this.db, userId, Number(input.googleAdsAccount));
     if (input.currency !== undefined && Number(input.currency) !== account.currencyId) {
       throw HttpError.of(422, 'googleAds.account.currencyMismatch');
     }

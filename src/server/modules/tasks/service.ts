@@ -8,8 +8,10 @@ import type { components } from '../../../generated/api';
 import type { Tasks } from '../../../generated/db';
 import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
-import { displayName } from '../identity/users-store';
-import { taskTypes } from './task-types';
+import { audit } from '../../lib/audit';
+import { displayName } from '../../lib/person-names';
+import type { LiveEvents } from '../../realtime/events';
+import { taskTypeOf, taskTypes } from './task-types';
 
 type TaskDto = components['schemas']['Task'];
 type TaskRow = Selectable<Tasks>;
@@ -229,6 +231,31 @@ export async function claimTask(trx: DB, taskId: number, types: readonly string[
     .returningAll()
     .executeTakeFirstOrThrow();
   return { task, before: { state: row.state, claimedBy: row.claimedBy }, claimedNow: row.claimedBy !== userId };
+}
+
+/**
+ * Opening a task, the same in every module that owns a task type: claims it in `trx` (claimTask) and audits a new
+ * claim. The caller announces it after commit (announceTaskClaimed).
+ */
+export async function claimTaskAudited(trx: DB, taskId: number, types: readonly string[], userId: number) {
+  const claimed = await claimTask(trx, taskId, types, userId);
+  if (claimed.claimedNow) {
+    await audit(trx, {
+      actorUserId: userId,
+      action: 'claimTask',
+      entity: 'task',
+      entityId: taskId,
+      before: claimed.before,
+      after: { state: 'claimed', claimedBy: userId },
+    });
+  }
+  return claimed.task;
+}
+
+/** Tells the staff who see the task's type that `userId` holds it now (after the claim committed). */
+export function announceTaskClaimed(live: LiveEvents, task: { id: number; type: string }, userId: number): void {
+  const type = taskTypeOf(task.type);
+  live.taskClaimed({ taskId: task.id, type: task.type, title: type.title, color: type.color, claimedBy: userId });
 }
 
 /** The undecided fulfilment task of a paid request, locked until `trx` ends. */

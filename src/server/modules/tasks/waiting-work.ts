@@ -11,7 +11,7 @@ import type { DB as Database } from '../../../generated/db';
 import type { Handlers, Principal } from '../../contract/handlers';
 import { ok } from '../../http/errors';
 import { taskTypes } from './task-types';
-import { nameOrMobile } from '../identity/users-store';
+import { nameOrMobile } from '../../lib/person-names';
 
 type WaitingWork = components['schemas']['WaitingWork'];
 

@@ -1,13 +1,13 @@
 /**
- * The demo catalogue (currencies, payment method groups and methods, third parties, bank accounts), seeded
- * into an empty database at start when SEED_DEMO is on. Part of the catalogue module, which owns these tables.
+ * The demo reference data (currencies, payment method groups and methods, third parties, bank accounts), seeded
+ * into an empty database at start when SEED_DEMO is on. Part of the reference-data module, which owns these tables.
  */
 
 import { sql } from 'kysely';
 import demo from '../../../../schemas/demo/catalogue.json' with { type: 'json' };
 import type { DB } from '../../db/database';
 
-export async function seedDemoCatalogue(db: DB): Promise<boolean> {
+export async function seedDemoReferenceData(db: DB): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     // Several processes may start at once against one database.
     await sql`select pg_advisory_xact_lock(724002)`.execute(trx);

@@ -10,12 +10,12 @@
  * submission itself anyway; this only lets the page say what is wrong before sending.
  */
 import type { FastifyInstance } from 'fastify';
-import type { JsonSchemaObject } from '../../shared/catalogue';
-import { effectiveForm } from '../../shared/catalogue';
-import { formValidatorModule } from '../../shared/validation/standalone';
-import { formValidatorKey } from '../../shared/validation/validator-key';
-import type { Catalogue, CatalogueSnapshot, Desk, FormType } from '../modules/desks/catalogue';
-import { msg } from './messages';
+import type { JsonSchemaObject } from '../../../shared/catalogue';
+import { effectiveForm } from '../../../shared/catalogue';
+import { formValidatorModule } from '../../../shared/validation/standalone';
+import { formValidatorKey } from '../../../shared/validation/validator-key';
+import type { Catalogue, CatalogueSnapshot, Desk, FormType } from './catalogue';
+import { msg } from '../../http/messages';
 
 /** Drafts kept for their previews; the oldest goes first. A draft is the editor's text, not customer data. */
 const MAX_DRAFTS = 200;

@@ -1,4 +1,4 @@
-/** Public read endpoints over the catalogue tables. */
+/** Public read endpoints over the reference data (currencies, payment method groups) and staff edits of a currency. */
 
 import type { components } from '../../../generated/api';
 import type { Handlers } from '../../contract/handlers';
@@ -9,13 +9,13 @@ import { audit } from '../../lib/audit';
 import { searchCurrencies, searchPaymentMethodGroups } from './store';
 
 /** Called after a currency changes, e.g. to broadcast it on the real-time channel. */
-export interface CatalogueEvents {
+export interface ReferenceDataEvents {
   currencyUpdated?(currency: components['schemas']['Currency']): void;
 }
 
-export function catalogueHandlers(
+export function referenceDataHandlers(
   db: DB,
-  events: CatalogueEvents = {},
+  events: ReferenceDataEvents = {},
 ): Pick<
   Handlers,
   'publicSearchCurrencies' | 'publicSearchPaymentMethodGroups' | 'sysSearchCurrencies' | 'saveCurrency'

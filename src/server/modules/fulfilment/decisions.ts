@@ -1,0 +1,217 @@
+/**
+ * Staff decide a paid request's currency payment: done (the currency payment recorded and the reservation spent,
+ * D, F, G), failed (the whole reservation back, E) or failed through the customer's own error (fee and tax kept,
+ * J). Each use case owns its transaction: it composes the steps of settlement.ts with the request's state, its
+ * history row, its task and the audit entry, once under the request's lock, and announces after commit.
+ */
+import type { Kysely } from 'kysely';
+import type { components } from '../../../generated/api';
+import type { DB as Database } from '../../../generated/db';
+import type { Principal } from '../../contract/handlers';
+import { HttpError } from '../../http/errors';
+import { audit } from '../../lib/audit';
+import { numericCode } from '../../lib/crypto';
+import { postTransaction } from '../ledger/service';
+import { Tx } from '../ledger/types';
+import { ledgerKey } from '../ledger/keys';
+import { changePurchaseState, purchaseTraceCode } from '../requests/service';
+import { CURRENCY_PAYMENT_RECEIPT } from '../storage/storage';
+import { closePurchaseTask } from '../tasks/service';
+import { type FulfilmentDeps, purchaseOf } from './deps';
+import { announcePurchasesChanged } from './invalidation';
+import {
+  costsOf,
+  type FulfilmentKind,
+  fulfilmentSplit,
+  lockForDecision,
+  postSettlement,
+  reservationOf,
+  userErrorRefundSplit,
+} from './settlement';
+
+type Db = Kysely<Database>;
+type Purchase = components['schemas']['Purchase'];
+
+export interface DoneInput {
+  purchase: number;
+  realPrice: number;
+  currencyPaymentReference: string;
+  foreignAmount?: number | undefined;
+  currency?: number | undefined;
+  thirdParty?: number | null | undefined;
+  paymentMethod?: number | null | undefined;
+  receiptFile?: string | null | undefined;
+}
+
+/** The request was carried out: records the currency payment and spends the reservation (see fulfilmentSplit). */
+export async function done(
+  deps: FulfilmentDeps,
+  principal: Principal,
+  input: DoneInput,
+): Promise<{ purchase: Purchase; refundedAmount: number }> {
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const purchase = await lockForDecision(trx, principal, input.purchase, 'currencyPayment');
+    const reserved = await reservationOf(trx, purchase);
+    const costs = costsOf(purchase);
+    const { expendedAmount, refundedAmount } = fulfilmentSplit(reserved, costs, input.realPrice);
+    const currencyId = input.currency ?? purchase.currencyId;
+    await checkReferences(deps, trx, principal, { ...input, currency: currencyId });
+
+    const payment = await trx
+      .insertInto('currencyPayments')
+      .values({
+        purchaseId: purchase.id,
+        currencyId,
+        amountMinor: Math.round((input.foreignAmount ?? purchase.amountMinor / 100) * 100),
+        thirdPartyId: input.thirdParty ?? null,
+        paymentMethodId: input.paymentMethod ?? null,
+        reference: input.currencyPaymentReference.trim(),
+        receiptPath: input.receiptFile ?? null,
+        realPrice: input.realPrice,
+        staffUserId: principal.userId,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
+    await postSettlement(trx, purchase, input.realPrice, { expendedAmount, refundedAmount });
+    await changePurchaseState(trx, purchase.id, 'purchaseSucceeded', 'fulfilled', principal.userId);
+    await closePurchaseTask(trx, purchase.id, { state: 'done', decidedBy: principal.userId });
+    await audit(trx, {
+      actorUserId: principal.userId,
+      action: 'uafCprDone',
+      entity: 'purchase',
+      entityId: purchase.id,
+      before: { state: purchase.state, reserved },
+      after: {
+        state: 'purchaseSucceeded',
+        currencyPaymentId: payment.id,
+        realPrice: input.realPrice,
+        expendedAmount,
+        refundedAmount,
+      },
+    });
+    return { userId: purchase.userId, refundedAmount };
+  });
+  await announcePurchasesChanged(deps.db, deps.live, result.userId, [input.purchase]);
+  return { purchase: await purchaseOf(deps, input.purchase), refundedAmount: result.refundedAmount };
+}
+
+/** The catalogue rows and the receipt a currency payment names must exist (the receipt: the staff's own upload). */
+async function checkReferences(
+  deps: FulfilmentDeps,
+  trx: Db,
+  principal: Principal,
+  input: DoneInput & { currency: number },
+) {
+  const currency = await trx.selectFrom('currencies').select('id').where('id', '=', input.currency).executeTakeFirst();
+  if (!currency) throw HttpError.of(422, 'fulfilment.unknownCurrency');
+  if (input.thirdParty != null) {
+    const found = await trx
+      .selectFrom('thirdParties')
+      .select('id')
+      .where('id', '=', input.thirdParty)
+      .executeTakeFirst();
+    if (!found) throw HttpError.of(422, 'fulfilment.unknownThirdParty');
+  }
+  if (input.paymentMethod != null) {
+    const found = await trx
+      .selectFrom('paymentMethods')
+      .select('id')
+      .where('id', '=', input.paymentMethod)
+      .executeTakeFirst();
+    if (!found) throw HttpError.of(422, 'fulfilment.unknownPaymentMethod');
+  }
+  if (input.receiptFile != null) {
+    const attached = await deps.storage.attach(trx, input.receiptFile, principal.userId, CURRENCY_PAYMENT_RECEIPT);
+    if (!attached) throw HttpError.of(422, 'fulfilment.receiptNotFound');
+  }
+}
+
+/** The request could not be carried out: its whole reservation returns to the wallet and the customer sees why. */
+export async function failed(
+  deps: FulfilmentDeps,
+  principal: Principal,
+  purchaseId: number,
+  reason: string,
+  kind: FulfilmentKind = 'currencyPayment',
+): Promise<Purchase> {
+  return (await endFailed(deps, principal, purchaseId, reason, 'failedByStaff', kind)).purchase;
+}
+
+/**
+ * The request failed through the customer's own error (a wrong username, an ineligible account, …): the fee and
+ * its tax are kept and the rest of the reservation returns to the wallet (see userErrorRefundSplit).
+ */
+export async function refundUserError(
+  deps: FulfilmentDeps,
+  principal: Principal,
+  purchaseId: number,
+  reason: string,
+): Promise<{ purchase: Purchase; refundedAmount: number }> {
+  return endFailed(deps, principal, purchaseId, reason, 'refundedUserError', 'currencyPayment');
+}
+
+/**
+ * Ends a paid request purchaseFailed with `reason` on its history: 'failedByStaff' releases the whole reservation
+ * (transaction_E), 'refundedUserError' keeps the fee and tax (transaction_J). Once, under the request's lock.
+ */
+async function endFailed(
+  deps: FulfilmentDeps,
+  principal: Principal,
+  purchaseId: number,
+  reason: string,
+  cause: 'failedByStaff' | 'refundedUserError',
+  kind: FulfilmentKind,
+): Promise<{ purchase: Purchase; refundedAmount: number }> {
+  const text = reason.trim();
+  const { userId, refundedAmount } = await deps.db.transaction().execute(async (trx) => {
+    const purchase = await lockForDecision(trx, principal, purchaseId, kind);
+    const reserved = await reservationOf(trx, purchase);
+    const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
+    const details = {
+      purchaseId: purchase.id,
+      totalExpectedPrice: purchase.expectedPrice,
+      stateIdentifier: 'purchaseFailed' as const,
+    };
+    let split: { refundedAmount: number; fee: number; tax: number };
+    if (cause === 'failedByStaff') {
+      split = { refundedAmount: reserved, fee: 0, tax: 0 };
+      await postTransaction(trx, {
+        type: Tx.releaseReservation,
+        userId: purchase.userId,
+        amounts: { expectedPrice: reserved },
+        details,
+        traceCode,
+        idempotencyKey: ledgerKey.purchase(purchase.id, 'release'),
+      });
+    } else {
+      split = userErrorRefundSplit(reserved, { fee: purchase.fee, tax: purchase.tax });
+      await postTransaction(trx, {
+        type: Tx.refundAfterUserError,
+        userId: purchase.userId,
+        amounts: split,
+        details,
+        traceCode,
+        idempotencyKey: ledgerKey.purchase(purchase.id, 'refundUserError'),
+      });
+    }
+    await changePurchaseState(trx, purchase.id, 'purchaseFailed', cause, principal.userId, {}, text);
+    await closePurchaseTask(trx, purchase.id, { state: 'rejected', decidedBy: principal.userId, reason: text });
+    await audit(trx, {
+      actorUserId: principal.userId,
+      action:
+        kind === 'googleAdsCharge'
+          ? 'googleAdsAccountCrFailed'
+          : cause === 'failedByStaff'
+            ? 'uafCprFailed'
+            : 'uafCprRefundUserError',
+      entity: 'purchase',
+      entityId: purchase.id,
+      before: { state: purchase.state, reserved },
+      after: { state: 'purchaseFailed', cause, reason: text, ...split },
+    });
+    return { userId: purchase.userId, refundedAmount: split.refundedAmount };
+  });
+  await announcePurchasesChanged(deps.db, deps.live, userId, [purchaseId]);
+  return { purchase: await purchaseOf(deps, purchaseId), refundedAmount };
+}

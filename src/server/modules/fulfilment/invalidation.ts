@@ -1,0 +1,97 @@
+/**
+ * A customer's level-1 profile was rejected: each paid request not yet carried out is invalidated and its whole
+ * reservation returns to the wallet. Fulfilment subscribes to identity's `ProfileRejected` port at composition
+ * (releaseOnProfileRejection); identity does not know fulfilment. The rejection holds the profile task and the
+ * user row before the requests.
+ */
+import type { DB } from '../../db/database';
+import { audit } from '../../lib/audit';
+import { numericCode } from '../../lib/crypto';
+import type { LiveEvents } from '../../realtime/events';
+import type { ProfileRejected } from '../identity/profile-review';
+import { postTransaction, type Trx, userBalance } from '../ledger/service';
+import { Tx } from '../ledger/types';
+import { ledgerKey } from '../ledger/keys';
+import { changePurchaseState, lockPurchase, purchaseTraceCode } from '../requests/service';
+import { closePurchaseTask } from '../tasks/service';
+import { reservationOf, UNFULFILLED } from './settlement';
+
+/**
+ * Releases the whole reservation of each paid, unfulfilled request of `userId` to the wallet (transaction_E with
+ * cause profileL1Rejected) and marks it purchaseInvalidated, closing its task: the customer's level-1 profile was
+ * rejected. Runs inside the rejection's own transaction; returns the requests it invalidated.
+ */
+export async function invalidateUnfulfilledPurchases(
+  trx: Trx,
+  userId: number,
+  actorUserId: number | null,
+  reason: string,
+): Promise<number[]> {
+  const candidates = await trx
+    .selectFrom('purchases')
+    .select('id')
+    .where('userId', '=', userId)
+    .where('state', 'in', UNFULFILLED)
+    .orderBy('id')
+    .execute();
+  const invalidated: number[] = [];
+  for (const { id } of candidates) {
+    const purchase = await lockPurchase(trx, id, userId);
+    if (!purchase || !(UNFULFILLED as readonly string[]).includes(purchase.state)) continue;
+    const reserved = await reservationOf(trx, purchase);
+    const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
+    await postTransaction(trx, {
+      type: Tx.releaseReservation,
+      userId,
+      amounts: { expectedPrice: reserved },
+      details: {
+        purchaseId: purchase.id,
+        totalExpectedPrice: purchase.expectedPrice,
+        cause: 'profileL1Rejected',
+        stateIdentifier: 'purchaseInvalidated',
+      },
+      traceCode,
+      idempotencyKey: ledgerKey.purchase(purchase.id, 'release'),
+    });
+    await changePurchaseState(trx, purchase.id, 'purchaseInvalidated', 'profileL1Rejected', actorUserId, {}, reason);
+    await closePurchaseTask(trx, purchase.id, { state: 'rejected', decidedBy: actorUserId, reason });
+    await audit(trx, {
+      actorUserId,
+      action: 'invalidatePurchase',
+      entity: 'purchase',
+      entityId: purchase.id,
+      before: { state: purchase.state, reserved },
+      after: { state: 'purchaseInvalidated', cause: 'profileL1Rejected' },
+    });
+    invalidated.push(purchase.id);
+  }
+  return invalidated;
+}
+
+/** Tells the customer's open pages that their wallet and these requests changed (after commit). */
+export async function announcePurchasesChanged(
+  db: DB,
+  live: LiveEvents,
+  userId: number,
+  purchaseIds: number[],
+): Promise<void> {
+  if (purchaseIds.length === 0) return;
+  const user = await db.selectFrom('users').select('uid').where('id', '=', userId).executeTakeFirst();
+  if (!user) return;
+  const { balance } = await userBalance(db, userId);
+  live.walletChanged(user.uid, { balance });
+  const rows = await db.selectFrom('purchases').select(['id', 'state']).where('id', 'in', purchaseIds).execute();
+  for (const row of rows) live.purchaseChanged(user.uid, { purchaseId: row.id, state: row.state });
+}
+
+/** Identity's ProfileRejected port, filled by fulfilment: release the customer's unfulfilled paid requests. */
+export const releaseOnProfileRejection =
+  (db: DB, live: LiveEvents): ProfileRejected =>
+  async (trx, { userId, actorUserId, reason }) => {
+    // Paid requests not yet carried out cannot be for a customer whose identity failed: their money returns.
+    const invalidated = await invalidateUnfulfilledPurchases(trx, userId, actorUserId, reason);
+    return {
+      audit: { invalidatedPurchases: invalidated },
+      afterCommit: () => announcePurchasesChanged(db, live, userId, invalidated),
+    };
+  };
