@@ -10,7 +10,7 @@ import type { DB as Database } from '../../../generated/db';
 import type { Handlers } from '../../contract/handlers';
 import { HttpError, ok } from '../../http/errors';
 import { type ListEnvelope, pageOf } from '../../lib/paging';
-import { containsText } from '../../lib/sql';
+import { textOrId } from '../../lib/sql';
 import { canonicalMobile } from '../../../shared/mobile';
 import { userBalance } from '../ledger/service';
 import { nameOrMobile } from '../../lib/person-names';
@@ -45,10 +45,7 @@ export async function searchUnconfirmedPayments(
   const term = filter.search?.trim();
   if (term) {
     q = q.where((eb) =>
-      eb.or([
-        containsText(eb, ['u.firstName', 'u.lastName', 'u.mobileNo', 'u.nationalCode'], term),
-        ...(/^\d{1,15}$/.test(term) ? [eb('r.id', '=', Number(term))] : []),
-      ]),
+      textOrId(eb, term, { text: ['u.firstName', 'u.lastName', 'u.mobileNo', 'u.nationalCode'], ids: ['r.id'] }),
     );
   }
   const page = await pageOf(q, filter, (x) =>
