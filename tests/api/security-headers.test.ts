@@ -105,7 +105,7 @@ describe('security headers', () => {
   });
 
   it('on the HTML page, at / and at a page path', async () => {
-    for (const page of ['/', '/my-requests']) {
+    for (const page of ['/', '/request/myRequests']) {
       const res = await fetch(server.url + page);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toContain('text/html');
