@@ -42,7 +42,7 @@ import { PaymentService } from './modules/payments/service';
 import type { PriceSourceKind } from './modules/requests/price-sources';
 import { QuoteSigner } from './modules/requests/quote-token';
 import { sealStoredSecrets } from './modules/requests/secrets';
-import { RequestService } from './modules/requests/service';
+import { requestDeps } from './modules/requests/deps';
 import { registerSandboxBank } from './modules/sandbox-bank';
 import { seedSystemParameters } from './modules/settings/service';
 import { scheduleCleanup } from './modules/storage/cleanup';
@@ -224,7 +224,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const { broadcaster, peers } = attachRealtime(fastify, authenticate, redis, staffEventActions(taskActions.values()));
   const live = new LiveEvents(broadcaster, taskActions);
   // Requests' ChargeableAccount port: google-ads answers which account a recharge charges.
-  const requests = new RequestService(db, catalogue, await QuoteSigner.open(db), cipher, chargeableAccount);
+  const requests = requestDeps(db, catalogue, await QuoteSigner.open(db), cipher, chargeableAccount);
   // A price uses rates and parameters kept in memory: forget them when they change, here and in the other
   // processes (before the change's broadcast, which leaves after this word on the same Redis connection).
   const pricesChanged = (kind: PriceSourceKind) => {
