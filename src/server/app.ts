@@ -38,7 +38,7 @@ import { loginGuard } from './modules/identity/login-limits';
 import { createSmsSender } from './modules/identity/sms';
 import { tokenAuthenticator } from './modules/identity/tokens';
 import { createPaymentGateway } from './modules/payments/gateways';
-import { PaymentService } from './modules/payments/service';
+import type { PaymentDeps } from './modules/payments/context';
 import type { PriceSourceKind } from './modules/requests/price-sources';
 import { QuoteSigner } from './modules/requests/quote-token';
 import { sealStoredSecrets } from './modules/requests/secrets';
@@ -250,7 +250,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   };
   const gateway = createPaymentGateway(config, ownBaseUrl);
-  const payments = new PaymentService({
+  const payments: PaymentDeps = {
     db,
     requests,
     gateway,
@@ -259,7 +259,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     isCashDesk: (desk) => catalogue.deskForm(desk)?.desk.isCashService ?? false,
     signedUrl: (path) => storage.signedUrl(path),
     cipher,
-  });
+  };
   // Google's API is out of reach: staff act in Google's console and record it (decision 018).
   const googleAds = manualGoogleAdsOperations;
   const fulfilment: FulfilmentDeps = { db, catalogue, requests, storage, live, cipher, log: fastify.log };
