@@ -38,11 +38,11 @@ import { loginGuard } from './modules/identity/login-limits';
 import { createSmsSender } from './modules/identity/sms';
 import { tokenAuthenticator } from './modules/identity/tokens';
 import { createPaymentGateway } from './modules/payments/gateways';
-import { PaymentService } from './modules/payments/service';
+import type { PaymentDeps } from './modules/payments/context';
 import type { PriceSourceKind } from './modules/requests/price-sources';
 import { QuoteSigner } from './modules/requests/quote-token';
 import { sealStoredSecrets } from './modules/requests/secrets';
-import { RequestService } from './modules/requests/service';
+import { requestDeps } from './modules/requests/deps';
 import { registerSandboxBank } from './modules/sandbox-bank';
 import { seedSystemParameters } from './modules/settings/service';
 import { scheduleCleanup } from './modules/storage/cleanup';
@@ -224,7 +224,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const { broadcaster, peers } = attachRealtime(fastify, authenticate, redis, staffEventActions(taskActions.values()));
   const live = new LiveEvents(broadcaster, taskActions);
   // Requests' ChargeableAccount port: google-ads answers which account a recharge charges.
-  const requests = new RequestService(db, catalogue, await QuoteSigner.open(db), cipher, chargeableAccount);
+  const requests = requestDeps(db, catalogue, await QuoteSigner.open(db), cipher, chargeableAccount);
   // A price uses rates and parameters kept in memory: forget them when they change, here and in the other
   // processes (before the change's broadcast, which leaves after this word on the same Redis connection).
   const pricesChanged = (kind: PriceSourceKind) => {
@@ -250,7 +250,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   };
   const gateway = createPaymentGateway(config, ownBaseUrl);
-  const payments = new PaymentService({
+  const payments: PaymentDeps = {
     db,
     requests,
     gateway,
@@ -259,7 +259,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     isCashDesk: (desk) => catalogue.deskForm(desk)?.desk.isCashService ?? false,
     signedUrl: (path) => storage.signedUrl(path),
     cipher,
-  });
+  };
   // Google's API is out of reach: staff act in Google's console and record it (decision 018).
   const googleAds = manualGoogleAdsOperations;
   const fulfilment: FulfilmentDeps = { db, catalogue, requests, storage, live, cipher, log: fastify.log };

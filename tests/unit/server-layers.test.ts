@@ -80,7 +80,7 @@ describe('the module order in lint', () => {
 
   it('refuses a module import made lazily or for a type, and says what the module may import', async () => {
     for (const code of [
-      "export const load = () => import('../payments/service');\n",
+      "export const load = () => import('../payments/paying');\n",
       "import type { Principal } from '../identity/profile-review';\nexport type Fixture = Principal;\n",
     ])
       expect(await boundaryErrors('src/server/modules/tasks/fixture.ts', code), code).toEqual([

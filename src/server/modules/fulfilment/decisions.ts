@@ -14,7 +14,7 @@ import { numericCode } from '../../lib/crypto';
 import { postTransaction } from '../ledger/service';
 import { Tx } from '../ledger/types';
 import { ledgerKey } from '../ledger/keys';
-import { changePurchaseState, purchaseTraceCode } from '../requests/service';
+import { changePurchaseState, purchaseTraceCode } from '../requests/purchase-state';
 import { CURRENCY_PAYMENT_RECEIPT } from '../storage/storage';
 import { closePurchaseTask } from '../tasks/service';
 import { type FulfilmentDeps, purchaseOf } from './deps';

@@ -10,7 +10,8 @@ import { HttpError } from '../../http/errors';
 import type { FieldCipher } from '../../lib/field-cipher';
 import type { LiveEvents } from '../../realtime/events';
 import type { Catalogue } from '../desks/catalogue';
-import type { RequestService } from '../requests/service';
+import type { RequestDeps } from '../requests/deps';
+import { searchPurchases } from '../requests/purchase-search';
 import type { Storage } from '../storage/storage';
 
 type Purchase = components['schemas']['Purchase'];
@@ -18,7 +19,7 @@ type Purchase = components['schemas']['Purchase'];
 export interface FulfilmentDeps {
   db: DB;
   catalogue: Catalogue;
-  requests: RequestService;
+  requests: RequestDeps;
   storage: Storage;
   live: LiveEvents;
   /** Opens the request's sealed write-only fields for the reveal. */
@@ -28,7 +29,7 @@ export interface FulfilmentDeps {
 
 /** The request as the contract shows it (after a decision committed, or for its task). */
 export async function purchaseOf(deps: Pick<FulfilmentDeps, 'requests'>, purchaseId: number): Promise<Purchase> {
-  const found = (await deps.requests.searchPurchases({ ids: [purchaseId] })).items[0];
+  const found = (await searchPurchases(deps.requests, { ids: [purchaseId] })).items[0];
   if (!found) throw HttpError.of(404, 'purchase.notFound');
   return found;
 }

@@ -12,7 +12,7 @@ import type { ProfileRejected } from '../identity/profile-review';
 import { postTransaction, type Trx, userBalance } from '../ledger/service';
 import { Tx } from '../ledger/types';
 import { ledgerKey } from '../ledger/keys';
-import { changePurchaseState, lockPurchase, purchaseTraceCode } from '../requests/service';
+import { changePurchaseState, lockPurchase, purchaseTraceCode } from '../requests/purchase-state';
 import { closePurchaseTask } from '../tasks/service';
 import { reservationOf, UNFULFILLED } from './settlement';
 

@@ -16,7 +16,7 @@ import { numericCode } from '../../lib/crypto';
 import { postTransaction, purchaseReservation, type Trx } from '../ledger/service';
 import { Tx } from '../ledger/types';
 import { ledgerKey, type PurchaseStep } from '../ledger/keys';
-import { type LockedPurchase, lockPurchase, purchaseTraceCode } from '../requests/service';
+import { type LockedPurchase, lockPurchase, purchaseTraceCode } from '../requests/purchase-state';
 import { claimedByOther, lockPurchaseTask } from '../tasks/service';
 
 type Db = Kysely<Database>;

@@ -9,7 +9,7 @@ import { audit } from '../../lib/audit';
 import { type FulfilmentDeps, purchaseOf } from '../fulfilment/deps';
 import { announcePurchasesChanged } from '../fulfilment/invalidation';
 import { costsOf, fulfilmentSplit, lockForDecision, postSettlement, reservationOf } from '../fulfilment/settlement';
-import { changePurchaseState } from '../requests/service';
+import { changePurchaseState } from '../requests/purchase-state';
 import { closePurchaseTask } from '../tasks/service';
 import type { GoogleAdsOperations } from './operations';
 import { recordCharge } from './charges';

@@ -8,7 +8,8 @@ import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import type { LiveEvents } from '../../realtime/events';
 import { userBalance } from '../ledger/service';
-import { type RequestService } from '../requests/service';
+import type { RequestDeps } from '../requests/deps';
+import { searchPurchases } from '../requests/purchase-search';
 import { taskTypes } from '../tasks/task-types';
 import type { PaymentGateway } from './gateway';
 import type { FieldCipher } from '../../lib/field-cipher';
@@ -28,7 +29,7 @@ export const RECEIVED = ['settled', 'cardMismatch'] as const;
 /** What the payment steps need from the app (composed in app.ts). */
 export interface PaymentDeps {
   db: DB;
-  requests: RequestService;
+  requests: RequestDeps;
   gateway: PaymentGateway;
   live: LiveEvents;
   log: FastifyBaseLogger;
@@ -49,7 +50,7 @@ export type OfflineCollectionInput = components['schemas']['PayOfflineInput'];
 export type OfflineCollectionResult = components['schemas']['PayOfflineResult'];
 
 export async function purchaseOf(deps: PaymentDeps, purchaseId: number, userId?: number): Promise<Purchase> {
-  const found = (await deps.requests.searchPurchases({ ids: [purchaseId], ...(userId ? { userId } : {}) })).items[0];
+  const found = (await searchPurchases(deps.requests, { ids: [purchaseId], ...(userId ? { userId } : {}) })).items[0];
   if (!found) throw HttpError.of(404, 'purchase.notFound');
   return found;
 }

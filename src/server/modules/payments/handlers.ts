@@ -3,7 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import type { Handlers } from '../../contract/handlers';
 import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
-import type { PaymentService } from './service';
+import type { PaymentDeps } from './context';
+import { cancel, pay } from './paying';
+import { fetchCollection, fetchPurchase } from './purchase-views';
+import { settleCallback } from './settlement';
 
 /**
  * The address the gateway sends the payer back to: PUBLIC_URL when the operator set it (behind a proxy, the
@@ -12,25 +15,31 @@ import type { PaymentService } from './service';
 export type SiteUrl = (request: FastifyRequest) => string;
 
 export function paymentHandlers(
-  service: PaymentService,
+  payments: PaymentDeps,
   siteUrl: SiteUrl,
 ): Pick<Handlers, 'payPurchase' | 'cancelPurchase' | 'fetchPurchase' | 'fetchCollection' | 'paymentCallback'> {
   return {
     payPurchase: async ({ body, principal, request }) => {
       const key = request.headers['idempotency-key'];
-      const { data } = await service.pay(principal!, body, typeof key === 'string' ? key : undefined, siteUrl(request));
+      const { data } = await pay(
+        payments,
+        principal!,
+        body,
+        typeof key === 'string' ? key : undefined,
+        siteUrl(request),
+      );
       return ok(data, msg(data.gatewayUrl === null ? 'purchase.paidFromWallet' : 'payment.redirecting'));
     },
 
     cancelPurchase: async ({ body, principal }) =>
-      ok(await service.cancel(principal!, body.purchase), msg('purchase.cancelled')),
+      ok(await cancel(payments, principal!, body.purchase), msg('purchase.cancelled')),
 
-    fetchPurchase: async ({ body, principal }) => ok(await service.fetchPurchase(principal!, body.purchase)),
+    fetchPurchase: async ({ body, principal }) => ok(await fetchPurchase(payments, principal!, body.purchase)),
 
-    fetchCollection: async ({ body, principal }) => ok(await service.fetchCollection(principal!, body.collection)),
+    fetchCollection: async ({ body, principal }) => ok(await fetchCollection(payments, principal!, body.collection)),
 
     paymentCallback: async ({ params, query, reply }) => {
-      const { purchaseId, outcome } = await service.settleCallback(params.callbackToken ?? '', {
+      const { purchaseId, outcome } = await settleCallback(payments, params.callbackToken ?? '', {
         Authority: query.Authority,
         Status: query.Status,
       });

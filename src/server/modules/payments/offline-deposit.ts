@@ -18,7 +18,7 @@ import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import type { Trx } from '../ledger/service';
-import { lockPurchase } from '../requests/service';
+import { lockPurchase } from '../requests/purchase-state';
 import { canonicalTrackingCode } from './tracking-code';
 
 /**

@@ -26,7 +26,9 @@ import { numericCode, randomToken, sha256 } from '../../lib/crypto';
 import { lockedWalletBalance } from '../ledger/service';
 import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
 import type { Trx } from '../ledger/service';
-import { changePurchaseState, lockPurchase, purchaseTraceCode, repriceFromQuote } from '../requests/service';
+import { changePurchaseState, lockPurchase, purchaseTraceCode } from '../requests/purchase-state';
+import { priceInquiry } from '../requests/quotes';
+import { repriceFromQuote } from '../requests/quote-spending';
 import { GatewayUnavailableError } from './gateway';
 import { type PayingCard, payingCard } from '../cards/service';
 
@@ -260,7 +262,7 @@ export async function refuseExpiredQuote(
     .select(['desk', 'fields'])
     .where('id', '=', purchaseId)
     .executeTakeFirstOrThrow();
-  const quote = await deps.requests.priceInquiry(row.desk, row.fields as Record<string, unknown>, principal);
+  const quote = await priceInquiry(deps.requests, row.desk, row.fields as Record<string, unknown>, principal);
   return new HttpError(409, msg('purchase.quoteExpired'), { quote });
 }
 

@@ -9,7 +9,7 @@ import { lockedWalletBalance, postTransaction } from '../ledger/service';
 import { Tx } from '../ledger/types';
 import { ledgerKey } from '../ledger/keys';
 import type { Trx } from '../ledger/service';
-import { changePurchaseState, type LockedPurchase, purchaseTraceCode } from '../requests/service';
+import { changePurchaseState, type LockedPurchase, purchaseTraceCode } from '../requests/purchase-state';
 import { openPurchaseTask } from '../tasks/service';
 
 /**

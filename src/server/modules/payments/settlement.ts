@@ -13,7 +13,7 @@ import {
 } from './context';
 import { receive } from './receiving';
 import { toEnglishDigits } from '../../../shared/digits';
-import { lockPurchase } from '../requests/service';
+import { lockPurchase } from '../requests/purchase-state';
 import type { VerifyResult } from './gateway';
 import { namedCard } from '../cards/service';
 import { sameMaskedCard } from '../../../shared/cards/card-number';

@@ -7,11 +7,13 @@ import type { DB } from '../../db/database';
 import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { fetchCustomerWallet, searchCollections, searchCustomerTransactions } from './collections';
-import type { PaymentService } from './service';
+import type { PaymentDeps } from './context';
+import { payOffline } from './offline-deposit';
+import { fetchStaffPurchase } from './purchase-views';
 
 export function collectionHandlers(
   db: DB,
-  service: PaymentService,
+  payments: PaymentDeps,
   gateway: { name: string; title: string },
 ): Pick<
   Handlers,
@@ -19,11 +21,11 @@ export function collectionHandlers(
 > {
   return {
     payOffline: async ({ body, principal }) =>
-      ok(await service.payOffline(principal!, body), msg('collection.recorded')),
+      ok(await payOffline(payments, principal!, body), msg('collection.recorded')),
     searchCollections: async ({ body }) => ok(await searchCollections(db, body ?? {}, gateway)),
     fetchCustomerWallet: async ({ body, principal }) => ok(await fetchCustomerWallet(db, principal!, body)),
     searchCustomerTransactions: async ({ body, principal }) =>
       ok(await searchCustomerTransactions(db, principal!, body)),
-    fetchStaffPurchase: async ({ body }) => ok(await service.fetchStaffPurchase(body.purchase)),
+    fetchStaffPurchase: async ({ body }) => ok(await fetchStaffPurchase(payments, body.purchase)),
   };
 }

@@ -6,12 +6,15 @@ import { msg } from '../../http/messages';
 import { listOf } from '../../lib/paging';
 import type { LiveEvents } from '../../realtime/events';
 import type { Catalogue } from '../desks/catalogue';
-import type { RequestService } from './service';
+import type { RequestDeps } from './deps';
+import { searchPurchases } from './purchase-search';
+import { priceInquiry } from './quotes';
+import { submit } from './submission';
 
 export function requestHandlers(
   db: DB,
   catalogue: Catalogue,
-  service: RequestService,
+  requests: RequestDeps,
   live: LiveEvents,
 ): Pick<
   Handlers,
@@ -22,11 +25,12 @@ export function requestHandlers(
       ok({ categories: catalogue.categories, desks: catalogue.desks, forms: catalogue.forms } as never),
 
     priceInquiry: async ({ params, body, principal }) =>
-      ok(await service.priceInquiry(params.desk ?? '', body as Record<string, unknown>, principal!)),
+      ok(await priceInquiry(requests, params.desk ?? '', body as Record<string, unknown>, principal!)),
 
     submitRequest: async ({ params, body, principal, request }) => {
       const key = request.headers['idempotency-key'];
-      const { purchase, replayed } = await service.submit(
+      const { purchase, replayed } = await submit(
+        requests,
         params.desk ?? '',
         body as Record<string, unknown>,
         typeof key === 'string' ? key : undefined,
@@ -37,9 +41,9 @@ export function requestHandlers(
     },
 
     searchMyPurchases: async ({ body, principal }) =>
-      ok(await service.searchPurchases({ ...(body ?? {}), userId: principal!.userId })),
+      ok(await searchPurchases(requests, { ...(body ?? {}), userId: principal!.userId })),
 
-    searchPurchases: async ({ body }) => ok(await service.searchPurchases(body ?? {})),
+    searchPurchases: async ({ body }) => ok(await searchPurchases(requests, body ?? {})),
 
     searchPurchaseStates: async () => {
       const items = await db

@@ -1,0 +1,193 @@
+/**
+ * Request submission for a desk: validated fields, re-priced from the quote it spends, written once per
+ * Idempotency-Key. It never silently changes a price the customer saw: an expired, mismatched or already spent quote
+ * is a 409 with a fresh one.
+ */
+import type { Kysely } from 'kysely';
+import type { DB as Database } from '../../../generated/db';
+import { payablePrice } from '../../../shared/pricing';
+import type { Principal } from '../../contract/handlers';
+import { HttpError } from '../../http/errors';
+import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
+import { type MessageKey, msg } from '../../http/messages';
+import { userBalance } from '../ledger/service';
+import type { DeskForm } from '../desks/catalogue';
+import type { Purchase, RequestDeps } from './deps';
+import { canonicalJson, deskFormOrThrow, formVersionOf, validate } from './forms';
+import { searchPurchases } from './purchase-search';
+import { recordStateChange } from './purchase-state';
+import { breakdownOf } from './quote-token';
+import { type CheckedQuote, quoteRefusal, spendQuote } from './quote-spending';
+import { checkQuote, priceInquiry, resolvePriceInputs } from './quotes';
+import { HASH_CLEARED, sealSecrets } from './secrets';
+
+/** Thrown inside the submission's transaction to roll it back when another request spent the quote first. */
+class QuoteSpent extends Error {}
+
+/** Display-only fields a client may echo back; they are ignored, never trusted. */
+const DISPLAY_FIELDS = ['grossPrice', 'totalCosts', 'expectedPrice', 'payablePrice'];
+
+export async function submit(
+  deps: RequestDeps,
+  deskIdentifier: string,
+  body: Record<string, unknown>,
+  clientKey: string | undefined,
+  principal: Principal,
+): Promise<{ purchase: Purchase; replayed: boolean }> {
+  const idempotencyKey = requireIdempotencyKey(clientKey);
+  // Keyed: the body holds the target page's password, and a plain hash of a short password is guessed offline.
+  const requestHash = deps.cipher.keyedHash(`${deskIdentifier}:${canonicalJson(body)}`);
+  const previous = await deps.db
+    .selectFrom('idempotencyKeys')
+    .selectAll()
+    .where('userId', '=', principal.userId)
+    .where('key', '=', idempotencyKey)
+    .executeTakeFirst();
+  if (previous) return replay(deps, previous, requestHash, principal);
+
+  const deskForm = deskFormOrThrow(deps, deskIdentifier);
+  const { desk, schema } = deskForm;
+  const user = await deps.db
+    .selectFrom('users')
+    .select(['approvedLevel'])
+    .where('id', '=', principal.userId)
+    .executeTakeFirstOrThrow();
+  if (desk.businessType === 'simple' && user.approvedLevel < 1) throw HttpError.of(403, 'desk.profileRequired');
+  const policy = await deps.db
+    .selectFrom('userPolicyApprovals')
+    .select('userId')
+    .where('userId', '=', principal.userId)
+    .where('productCategory', '=', desk.productCategory)
+    .executeTakeFirst();
+  if (!policy) throw HttpError.of(422, 'desk.policyRequired');
+
+  const { quoteId, ...rest } = body;
+  const fields: Record<string, unknown> = Object.fromEntries(
+    Object.entries(rest).filter(([k]) => !DISPLAY_FIELDS.includes(k)),
+  );
+  Object.assign(fields, deskForm.staticValues);
+  validate(deps, desk.identifier, schema, fields);
+  if (typeof quoteId !== 'string' || quoteId.length === 0) throw HttpError.of(400, 'quote.required');
+
+  const { currency, amountMinor, paymentMethodGroupId } = await resolvePriceInputs(
+    deps,
+    deskForm,
+    fields,
+    principal.userId,
+  );
+  const quote = await checkQuote(deps, quoteId, principal.userId, deskIdentifier);
+  const refusal = quoteRefusal(quote, { currencyId: currency.id, amountMinor, paymentMethodGroupId });
+  if (!quote || refusal) throw await refuseQuote(deps, refusal ?? 'quote.mismatch', deskIdentifier, fields, principal);
+
+  let purchaseId: number | null;
+  try {
+    purchaseId = await deps.db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .insertInto('idempotencyKeys')
+        .values({ userId: principal.userId, key: idempotencyKey, requestHash, purchaseId: null })
+        .onConflict((oc) => oc.columns(['userId', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      if (!claimed) return null; // a concurrent twin won the key; replay its result below
+      // A quote makes one request: the first transaction to write its row (spent) wins; on PostgreSQL a
+      // concurrent one waits on that key, then finds it taken and rolls back, key claim included.
+      if (!(await spendQuote(trx, quote, principal.userId, deskIdentifier))) throw new QuoteSpent();
+      return createPurchase(trx, deps, deskForm, fields, quote, principal, idempotencyKey);
+    });
+  } catch (error) {
+    if (error instanceof QuoteSpent) throw await refuseQuote(deps, 'quote.spent', deskIdentifier, fields, principal);
+    throw error;
+  }
+  if (purchaseId === null) {
+    const winner = await deps.db
+      .selectFrom('idempotencyKeys')
+      .selectAll()
+      .where('userId', '=', principal.userId)
+      .where('key', '=', idempotencyKey)
+      .executeTakeFirstOrThrow();
+    return replay(deps, winner, requestHash, principal);
+  }
+  return { purchase: (await searchPurchases(deps, { ids: [purchaseId] })).items[0]!, replayed: false };
+}
+
+/** 409 with a fresh quote for the same inputs, so the customer can confirm the new price and try again. */
+async function refuseQuote(
+  deps: RequestDeps,
+  key: MessageKey,
+  deskIdentifier: string,
+  fields: Record<string, unknown>,
+  principal: Principal,
+): Promise<HttpError> {
+  const fresh = await priceInquiry(deps, deskIdentifier, fields, principal);
+  return new HttpError(409, msg(key), { quote: fresh });
+}
+
+/** The step inside the submission's transaction: the form version, the request, its first state, the key's answer. */
+async function createPurchase(
+  trx: Kysely<Database>,
+  deps: Pick<RequestDeps, 'catalogue' | 'cipher' | 'forms'>,
+  deskForm: DeskForm,
+  fields: Record<string, unknown>,
+  quote: CheckedQuote,
+  principal: Principal,
+  idempotencyKey: string,
+): Promise<number> {
+  const { desk } = deskForm;
+  const price = breakdownOf(quote);
+  // The transaction's own handle: on PGlite the outer one would wait for it.
+  const wallet = (await userBalance(trx, principal.userId)).balance;
+  const version = formVersionOf(deps, deskForm);
+  await trx
+    .insertInto('formVersions')
+    .values({
+      hash: version.hash,
+      desk: desk.identifier,
+      formType: desk.formType,
+      form: JSON.stringify(version.form),
+    })
+    .onConflict((oc) => oc.column('hash').doNothing())
+    .execute();
+  const created = await trx
+    .insertInto('purchases')
+    .values({
+      userId: principal.userId,
+      desk: desk.identifier,
+      productCategory: desk.productCategory,
+      formType: desk.formType,
+      state: 'waitingForPayment',
+      fields: JSON.stringify(sealSecrets(deps.cipher, deps.catalogue.writeOnlyFields, principal.userId, fields)),
+      formVersion: version.hash,
+      quoteId: quote.id,
+      currencyId: quote.currencyId,
+      ...price,
+      walletAmount: Math.min(wallet, price.expectedPrice),
+      payablePrice: payablePrice(price.expectedPrice, wallet),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await recordStateChange(trx, created.id, 'waitingForPayment', 'submitted', principal.userId);
+  await trx
+    .updateTable('idempotencyKeys')
+    .set({ purchaseId: created.id })
+    .where('userId', '=', principal.userId)
+    .where('key', '=', idempotencyKey)
+    .execute();
+  return created.id;
+}
+
+async function replay(
+  deps: RequestDeps,
+  previous: { requestHash: string; purchaseId: number | null },
+  requestHash: string,
+  principal: Principal,
+): Promise<{ purchase: Purchase; replayed: boolean }> {
+  // A key whose plain hash migration 020 cleared is replayed on the key alone. The twin may still be writing
+  // (no request yet): its transaction commits the key and the purchase together.
+  const purchaseId = replayOf({
+    sameRequest: previous.requestHash === requestHash || previous.requestHash === HASH_CLEARED,
+    answer: previous.purchaseId,
+  })!;
+  const purchase = (await searchPurchases(deps, { ids: [purchaseId], userId: principal.userId })).items[0];
+  if (!purchase) throw HttpError.of(404, 'http.notFound');
+  return { purchase, replayed: true };
+}
