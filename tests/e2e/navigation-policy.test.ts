@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
-import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
+import { loginAdmin, loginByCode, type RunningServer, staffWithActions, startServer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -23,30 +23,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** A staff member whose one group holds exactly these actions; returns their token. */
-async function staffWith(mobileNo: string, actionNames: string[]): Promise<string> {
-  const password = 'staff-password-1';
-  const user = await post(server, '/api/users/saveUser', { mobileNo, isStaff: true, password }, bearer(admin));
-  const userId = (user.body.data as { id: number }).id;
-  const group = await post(
-    server,
-    '/api/users/saveGroup',
-    { name: `g${userId}`, title: `گروه ${userId}` },
-    bearer(admin),
-  );
-  const groupId = (group.body.data as { id: number }).id;
-  const listed = (await fetch(`${server.url}/api/users/getActions`, { headers: bearer(admin) }).then((r) =>
-    r.json(),
-  )) as { data: { items: Array<{ id: number; name: string }> } };
-  const ids = listed.data.items.filter((a) => actionNames.includes(a.name)).map((a) => a.id);
-  expect(ids).toHaveLength(actionNames.length);
-  await post(server, '/api/users/saveGroupActions', { id: groupId, actions: ids }, bearer(admin));
-  await post(server, '/api/users/saveGroupUsers', { id: groupId, users: [userId] }, bearer(admin));
-  const login = await post(server, '/api/me/loginByPassword', { username: mobileNo, password });
-  if (login.status !== 200) throw new Error(`staff login: ${login.status} ${login.body.msg}`);
-  return (login.body.data as { userToken: string }).userToken;
-}
 
 /** A page whose browser holds this token, as after a log-in. */
 async function signedIn(token: string, viewport = PHONE): Promise<Page> {
@@ -120,7 +96,7 @@ describe('navigation by policy', () => {
   });
 
   it('gives staff with some actions only those screens: drawer, top bar menu, management tiles and pages', async () => {
-    const token = await staffWith('09151110002', ['viewTasks', 'viewCustomers']);
+    const token = (await staffWithActions(server, ['viewTasks', 'viewCustomers'], '09151110002')).token;
     const page = await signedIn(token);
     await page.goto(`${server.url}/`);
     await openDrawer(page);
@@ -177,7 +153,7 @@ describe('navigation by policy', () => {
   });
 
   it('opens the currency page for system parameters alone, showing only that section', async () => {
-    const token = await staffWith('09151110003', ['manageSystemParameters']);
+    const token = (await staffWithActions(server, ['manageSystemParameters'], '09151110003')).token;
     const page = await signedIn(token, DESKTOP);
     await page.goto(`${server.url}/management/currencies`);
     await page.getByRole('heading', { name: 'پارامترهای سیستم' }).waitFor();
