@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPersianDigits } from '../../src/shared/digits';
 import { formatRial } from '../../src/shared/format';
 import { rialInWords } from '../../src/shared/format/persian-words';
-import type { CreatedPayment, PaymentGateway } from '../../src/server/modules/payments/gateway';
-import { createPaymentGateway, SANDBOX_MERCHANT_ID } from '../../src/server/modules/payments/gateways';
+import type { CreatedPayment, PaymentGateway } from '../../src/server/modules/payments/payment-gateway';
+import { createPaymentGateway, SANDBOX_MERCHANT_ID } from '../../src/server/modules/payments/choose-gateway';
 import { ZarinpalGateway } from '../../src/server/modules/payments/zarinpal';
 import { type RunningServer, startServer } from '../support/server';
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/server/config';
 import type { DB } from '../../src/server/db/database';
 import { FieldCipher, keyFromDataDir, purchaseFieldContext } from '../../src/server/lib/field-cipher';
-import { sealStoredSecrets } from '../../src/server/modules/requests/secrets';
+import { sealStoredSecrets } from '../../src/server/modules/requests/sealed-fields';
 import { moneyHelpers, type Customer } from '../support/money';
 import { bearer, post, type RunningServer, startServer } from '../support/server';
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalogue } from '../../src/server/modules/desks/catalogue';
 import { effectiveForm } from '../../src/shared/catalogue';
 import { formValidatorKey } from '../../src/shared/validation/validator-key';
-import { createPaymentGateway } from '../../src/server/modules/payments/gateways';
+import { createPaymentGateway } from '../../src/server/modules/payments/choose-gateway';
 import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
 
 let server: RunningServer;

@@ -8,8 +8,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/server/config';
-import { GatewayUnavailableError } from '../../src/server/modules/payments/gateway';
-import { createPaymentGateway, SANDBOX_MERCHANT_ID } from '../../src/server/modules/payments/gateways';
+import { GatewayUnavailableError } from '../../src/server/modules/payments/payment-gateway';
+import { createPaymentGateway, SANDBOX_MERCHANT_ID } from '../../src/server/modules/payments/choose-gateway';
 import { GatewayRefusedError, ZarinpalGateway } from '../../src/server/modules/payments/zarinpal';
 import { startServer } from '../support/server';
 

@@ -9,7 +9,7 @@ import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import { UnsealError } from '../../lib/field-cipher';
 import { purchaseReservation } from '../ledger/service';
-import { openSecret } from '../requests/secrets';
+import { openSecret } from '../requests/sealed-fields';
 import { announceTaskClaimed, claimTaskAudited, CURRENCY_PAYMENT_TASK_TYPES, toTaskDtos } from '../tasks/service';
 import { currencyPaymentOf } from './currency-payments';
 import { type FulfilmentDeps, purchaseOf } from './deps';

@@ -12,7 +12,7 @@ import { type ListEnvelope, pageOf } from '../../lib/paging';
 import { whereWithinDays, textOrId } from '../../lib/sql';
 import { searchTransactions, userBalance } from '../ledger/service';
 import { nameOrMobile } from '../../lib/person-names';
-import { SANDBOX_GATEWAY } from './gateways';
+import { SANDBOX_GATEWAY } from './choose-gateway';
 
 type Db = Kysely<Database>;
 export type StaffCollection = components['schemas']['StaffCollection'];

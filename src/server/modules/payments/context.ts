@@ -11,7 +11,7 @@ import { userBalance } from '../ledger/service';
 import type { RequestDeps } from '../requests/deps';
 import { searchPurchases } from '../requests/purchase-search';
 import { taskTypes } from '../tasks/task-types';
-import type { PaymentGateway } from './gateway';
+import type { PaymentGateway } from './payment-gateway';
 import type { FieldCipher } from '../../lib/field-cipher';
 
 export type Purchase = components['schemas']['Purchase'];

@@ -29,7 +29,7 @@ import type { Trx } from '../ledger/service';
 import { changePurchaseState, lockPurchase, purchaseTraceCode } from '../requests/purchase-state';
 import { priceInquiry } from '../requests/quotes';
 import { repriceFromQuote } from '../requests/quote-spending';
-import { GatewayUnavailableError } from './gateway';
+import { GatewayUnavailableError } from './payment-gateway';
 import { type PayingCard, payingCard } from '../cards/service';
 
 /** Thrown inside the payment's transaction to roll it back when the request's quote has expired. */

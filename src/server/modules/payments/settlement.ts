@@ -14,7 +14,7 @@ import {
 import { receive } from './receiving';
 import { toEnglishDigits } from '../../../shared/digits';
 import { lockPurchase } from '../requests/purchase-state';
-import type { VerifyResult } from './gateway';
+import type { VerifyResult } from './payment-gateway';
 import { namedCard } from '../cards/service';
 import { sameMaskedCard } from '../../../shared/cards/card-number';
 

@@ -16,8 +16,8 @@
  * rule then rests on the named card: verify's card_hash (SHA-256 of the 16-digit number, upper-case hex) and masked
  * card_pan must be the named card's (decision 024).
  */
-import type { CreatedPayment, CreatePaymentInput, PaymentGateway, VerifyResult } from './gateway';
-import { GatewayUnavailableError } from './gateway';
+import type { CreatedPayment, CreatePaymentInput, PaymentGateway, VerifyResult } from './payment-gateway';
+import { GatewayUnavailableError } from './payment-gateway';
 
 export interface ZarinpalOptions {
   /** Short name stored with each payment (`zarinpal`, `sandbox`). */

@@ -19,7 +19,7 @@ import { recordStateChange } from './purchase-state';
 import { breakdownOf } from './quote-token';
 import { type CheckedQuote, quoteRefusal, spendQuote } from './quote-spending';
 import { checkQuote, priceInquiry, resolvePriceInputs } from './quotes';
-import { HASH_CLEARED, sealSecrets } from './secrets';
+import { HASH_CLEARED, sealSecrets } from './sealed-fields';
 
 /** Thrown inside the submission's transaction to roll it back when another request spent the quote first. */
 class QuoteSpent extends Error {}

@@ -4,7 +4,7 @@
  * SANDBOX_BANK_URL.
  */
 import type { AppConfig } from '../../config';
-import type { PaymentGateway } from './gateway';
+import type { PaymentGateway } from './payment-gateway';
 import { ZarinpalGateway } from './zarinpal';
 
 /**
