@@ -46,7 +46,8 @@ export function accountSelect(db: DB) {
 
 type AccountRow = Awaited<ReturnType<ReturnType<typeof accountSelect>['executeTakeFirstOrThrow']>>;
 
-const toAccountDto = (r: AccountRow): BankAccountDto => ({
+/** An account row as the customer's and staff's lists show it (staff's add the customer and the task). */
+export const toAccountDto = (r: AccountRow): BankAccountDto => ({
   id: r.id,
   userId: r.userId,
   iban: r.iban,

@@ -10,6 +10,7 @@ import { type ListEnvelope, pageOf } from '../../lib/paging';
 import { containsText, textOrId, whereWithinDays } from '../../lib/sql';
 import { toEnglishDigits } from '../../../shared/digits';
 import { nameOrMobile } from '../../lib/person-names';
+import { toAccountDto } from './accounts';
 
 export type StaffBankAccount = components['schemas']['StaffBankAccount'];
 export type StaffBankAccountSearch = components['schemas']['StaffBankAccountSearch'];
@@ -93,16 +94,7 @@ export async function searchStaffBankAccounts(
   return {
     total: page.total,
     items: page.items.map((r) => ({
-      id: r.id,
-      userId: r.userId,
-      iban: r.iban,
-      bankCode: r.bankCode,
-      bankName: r.bankName,
-      ownerName: r.ownerName,
-      ownershipApproved: r.ownershipApproved === null ? null : r.ownershipApproved === 1 ? 1 : 0,
-      decisionReason: r.decisionReason,
-      createdAt: new Date(r.createdAt).toISOString(),
-      decidedAt: r.decidedAt === null ? null : new Date(r.decidedAt).toISOString(),
+      ...toAccountDto(r),
       customerName: nameOrMobile(r),
       mobileNo: r.mobileNo,
       nationalCode: r.nationalCode,
