@@ -29,7 +29,7 @@ const server = ['module', 'floor', 'server'];
  * a port the composition (app.ts) fills. Imports inside one module are its own business.
  */
 export const MODULE_FLOORS = [
-  ['ledger', 'settings', 'storage', 'sandbox-bank'],
+  ['ledger', 'settings', 'storage', 'sandbox-bank', 'notifications'],
   ['tasks'],
   ['identity'],
   ['access', 'cards', 'desks'],

@@ -392,6 +392,62 @@ export interface MobileValidationCodes {
   usedAt: Timestamp | null;
 }
 
+export interface NotificationPreferences {
+  channel: string;
+  enabled: boolean;
+  kind: string;
+  userId: number;
+}
+
+export interface Notifications {
+  createdAt: Generated<Timestamp>;
+  /**
+   * Names the event (kind, person and what changed): the same event never notifies twice
+   */
+  eventKey: string;
+  id: Generated<number>;
+  /**
+   * false: the person turned this kind off in the app; the row stays as the record its SMS hangs from
+   */
+  inApp: Generated<boolean>;
+  /**
+   * A kind of src/shared/notifications.ts (purchasePaid, staffReply, …)
+   */
+  kind: string;
+  params: Generated<Json>;
+  purchaseId: number | null;
+  readAt: Timestamp | null;
+  /**
+   * The Persian text, rendered once when written
+   */
+  text: string;
+  userId: number;
+}
+
+export interface NotificationSms {
+  attempts: Generated<number>;
+  createdAt: Generated<Timestamp>;
+  driverAnswer: string | null;
+  /**
+   * Not sent before: quiet hours (22:00–08:00 Tehran) hold it until 08:00; a failed try moves it by the backoff
+   */
+  dueAt: Generated<Timestamp>;
+  id: Generated<number>;
+  lastError: string | null;
+  /**
+   * A worker claimed it until then; a crashed worker's claim runs out and another sends it
+   */
+  leasedUntil: Timestamp | null;
+  mobileNo: string;
+  notificationId: number;
+  sentAt: Timestamp | null;
+  /**
+   * pending: waiting or retrying; sent: the driver accepted it; failed: gave up after the last try
+   */
+  state: Generated<string>;
+  text: string;
+}
+
 export interface OnlineProformas {
   amount: number;
   /**
@@ -817,6 +873,9 @@ export interface DB {
   ledgerTransactions: LedgerTransactions;
   mobileNoChanges: MobileNoChanges;
   mobileValidationCodes: MobileValidationCodes;
+  notificationPreferences: NotificationPreferences;
+  notifications: Notifications;
+  notificationSms: NotificationSms;
   onlineProformas: OnlineProformas;
   paymentMethodGroups: PaymentMethodGroups;
   paymentMethods: PaymentMethods;

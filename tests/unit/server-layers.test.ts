@@ -84,7 +84,7 @@ describe('the module order in lint', () => {
       "import type { Principal } from '../identity/profile-review';\nexport type Fixture = Principal;\n",
     ])
       expect(await boundaryErrors('src/server/modules/tasks/fixture.ts', code), code).toEqual([
-        expect.stringContaining('tasks may import ledger, settings, storage, sandbox-bank;'),
+        expect.stringContaining('tasks may import ledger, settings, storage, sandbox-bank, notifications;'),
       ]);
   });
 

@@ -74,6 +74,11 @@ export const TABLE_OWNERS = {
   ledger_transactions: 'modules/ledger',
   ledger_entries: 'modules/ledger',
 
+  // What the product tells people: notifications, their SMS outbox and each person's choices.
+  notifications: 'modules/notifications',
+  notification_sms: 'modules/notifications',
+  notification_preferences: 'modules/notifications',
+
   // Uploaded files.
   uploads: 'modules/storage',
 

@@ -1,0 +1,144 @@
+/**
+ * Writing a notification: in the caller's transaction, so it commits with the change it reports or not at all (the
+ * outbox). One row per event and person (its event key), the text rendered once, and an SMS queued in
+ * `notification_sms` when the person wants SMS of that kind; quiet hours set when it is due. Once the transaction
+ * has committed, the listener the composition attached to this database (live event, waking the SMS worker) hears of
+ * it; a rolled-back change tells nobody.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { DB as Database } from '../../../generated/db';
+import {
+  isSecurityKind,
+  type NotificationKind,
+  type NotificationParams,
+  renderNotification,
+  smsDueAt,
+} from '../../../shared/notifications';
+import { afterCommit } from '../../db/after-commit';
+
+export interface NotificationInput {
+  userId: number;
+  kind: NotificationKind;
+  params?: NotificationParams;
+  /** The request it is about: the notification links to it. */
+  purchaseId?: number | null;
+  /** Names the event (`purchase:12:paid`); with the person and kind, the same event never notifies twice. */
+  eventKey: string;
+}
+
+export interface WrittenNotification {
+  id: number;
+  userId: number;
+  kind: NotificationKind;
+  text: string;
+  purchaseId: number | null;
+  inApp: boolean;
+  createdAt: Date;
+  /** An SMS was queued for it. */
+  sms: boolean;
+}
+
+export type NotificationListener = (written: WrittenNotification[]) => void;
+
+const listeners = new WeakMap<object, NotificationListener>();
+
+/** The composition's reaction to committed notifications of one database (app.ts: live event, wake the worker). */
+export function onNotificationsCommitted(db: Kysely<Database>, listener: NotificationListener): void {
+  listeners.set(db, listener);
+}
+
+/** Whether `userId` wants `kind` on each channel (no row: yes; security notices: always). */
+async function wanted(trx: Kysely<Database>, userId: number, kind: NotificationKind) {
+  if (isSecurityKind(kind)) return { inApp: true, sms: true };
+  const rows = await trx
+    .selectFrom('notificationPreferences')
+    .select(['channel', 'enabled'])
+    .where('userId', '=', userId)
+    .where('kind', '=', kind)
+    .execute();
+  const off = (channel: string) => rows.some((r) => r.channel === channel && !r.enabled);
+  return { inApp: !off('inApp'), sms: !off('sms') };
+}
+
+/**
+ * Records a notification for one person in `trx`; returns it, or null when this event already notified them or
+ * they turned the kind off on both channels. `now` is injectable so tests can set the clock (quiet hours).
+ */
+export async function notify(
+  trx: Kysely<Database>,
+  input: NotificationInput,
+  now: Date = new Date(),
+): Promise<WrittenNotification | null> {
+  const want = await wanted(trx, input.userId, input.kind);
+  if (!want.inApp && !want.sms) return null;
+  const params = input.params ?? {};
+  const text = renderNotification(input.kind, params);
+  const row = await trx
+    .insertInto('notifications')
+    .values({
+      userId: input.userId,
+      kind: input.kind,
+      purchaseId: input.purchaseId ?? null,
+      params: JSON.stringify(params),
+      text,
+      eventKey: `${input.kind}:${input.userId}:${input.eventKey}`,
+      inApp: want.inApp,
+    })
+    .onConflict((oc) => oc.column('eventKey').doNothing())
+    .returning(['id', 'createdAt'])
+    .executeTakeFirst();
+  if (!row) return null;
+  let sms = false;
+  if (want.sms) {
+    const user = await trx.selectFrom('users').select('mobileNo').where('id', '=', input.userId).executeTakeFirst();
+    if (user?.mobileNo) {
+      await trx
+        .insertInto('notificationSms')
+        .values({ notificationId: row.id, mobileNo: user.mobileNo, text, dueAt: smsDueAt(now, input.kind) })
+        .execute();
+      sms = true;
+    }
+  }
+  const written: WrittenNotification = {
+    id: Number(row.id),
+    userId: input.userId,
+    kind: input.kind,
+    text,
+    purchaseId: input.purchaseId ?? null,
+    inApp: want.inApp,
+    createdAt: row.createdAt,
+    sms,
+  };
+  afterCommit(trx, (root) => listeners.get(root)?.([written]));
+  return written;
+}
+
+/** The active staff who hold `action` (through a group), for staff notifications. */
+export async function staffHolding(trx: Kysely<Database>, action: string): Promise<number[]> {
+  const rows = await trx
+    .selectFrom('groupActions')
+    .innerJoin('actions', 'actions.id', 'groupActions.actionId')
+    .innerJoin('groupUsers', 'groupUsers.groupId', 'groupActions.groupId')
+    .innerJoin('users', 'users.id', 'groupUsers.userId')
+    .select(sql<number>`distinct users.id`.as('id'))
+    .where('actions.name', '=', action)
+    .where('users.isStaff', '=', true)
+    .where('users.deactivatedAt', 'is', null)
+    .execute();
+  return rows.map((r) => Number(r.id));
+}
+
+/** Notifies every active staff member who holds `action` (the event key is shared; each person gets one). */
+export async function notifyStaffHolding(
+  trx: Kysely<Database>,
+  action: string,
+  input: Omit<NotificationInput, 'userId'>,
+  now: Date = new Date(),
+): Promise<WrittenNotification[]> {
+  const written: WrittenNotification[] = [];
+  for (const userId of await staffHolding(trx, action)) {
+    const one = await notify(trx, { ...input, userId }, now);
+    if (one) written.push(one);
+  }
+  return written;
+}

@@ -1,0 +1,144 @@
+/**
+ * What the product tells people, in one place: each notification kind with its Persian label (the preferences page),
+ * its text template (the list in the app and the SMS), whether it can be turned off, and who receives it. The server
+ * renders a notification's text once, when it is written; the web reads the labels. Placeholders are `{name}`;
+ * numbers are written in Persian digits and amounts with «ریال» by `renderNotification`.
+ */
+import { formatRial, toPersianDigits } from './format';
+
+export type NotificationChannel = 'inApp' | 'sms';
+export const NOTIFICATION_CHANNELS: readonly NotificationChannel[] = ['inApp', 'sms'];
+
+interface KindSpec {
+  /** What the preferences page calls it. */
+  label: string;
+  /** The text, with `{placeholders}`; amounts (params ending in "Amount" or named "amount") get «ریال». */
+  template: string;
+  /** Security notices cannot be turned off and are sent at night too. */
+  security?: boolean;
+  /** Staff kinds go to staff who hold an action, customers' to the customer. */
+  audience: 'customer' | 'staff';
+}
+
+export const NOTIFICATION_KINDS = {
+  purchasePaid: {
+    label: 'پرداخت درخواست',
+    template: 'درخواست «{title}» پرداخت شد؛ مبلغ {amount}.',
+    audience: 'customer',
+  },
+  purchaseTaken: {
+    label: 'برداشتن درخواست توسط کارشناس',
+    template: 'کارشناس درخواست «{title}» را برداشت و در حال انجام آن است.',
+    audience: 'customer',
+  },
+  purchaseDone: {
+    label: 'انجام درخواست',
+    template: 'درخواست «{title}» انجام شد؛ هزینهٔ نهایی {priceAmount}، {returnedAmount} به کیف پول برگشت.',
+    audience: 'customer',
+  },
+  purchaseFailed: {
+    label: 'ناموفق شدن درخواست',
+    template: 'درخواست «{title}» انجام نشد: {reason}. {releasedAmount} در کیف پول آزاد شد.',
+    audience: 'customer',
+  },
+  purchaseRefunded: {
+    label: 'بازگشت وجه پس از خطای کاربر',
+    template: 'درخواست «{title}» به دلیل «{reason}» انجام نشد؛ {keptAmount} کسر و {returnedAmount} به کیف پول برگشت.',
+    audience: 'customer',
+  },
+  profileApproved: {
+    label: 'تأیید پروفایل',
+    template: 'پروفایل شما تأیید شد.',
+    audience: 'customer',
+  },
+  profileRejected: {
+    label: 'رد پروفایل',
+    template: 'پروفایل شما تأیید نشد: {reason}.',
+    audience: 'customer',
+  },
+  bankAccountApproved: {
+    label: 'تأیید حساب بانکی',
+    template: 'حساب بانکی {iban} تأیید شد.',
+    audience: 'customer',
+  },
+  bankAccountRejected: {
+    label: 'رد حساب بانکی',
+    template: 'حساب بانکی {iban} تأیید نشد: {reason}.',
+    audience: 'customer',
+  },
+  withdrawalDone: {
+    label: 'واریز برداشت',
+    template: 'برداشت {amount} از کیف پول به حساب شما واریز شد.',
+    audience: 'customer',
+  },
+  withdrawalRefused: {
+    label: 'رد برداشت',
+    template: 'برداشت {amount} انجام نشد: {reason}. مبلغ به کیف پول برگشت.',
+    audience: 'customer',
+  },
+  staffReply: {
+    label: 'پاسخ کارشناس',
+    template: 'کارشناس به پیام شما دربارهٔ «{title}» پاسخ داد.',
+    audience: 'customer',
+  },
+  deadlineAtRisk: {
+    label: 'نزدیک شدن مهلت',
+    template: 'مهلت درخواست «{title}» کمتر از {hours} ساعت دیگر است.',
+    audience: 'customer',
+  },
+  passwordChanged: {
+    label: 'تغییر رمز عبور',
+    template: 'رمز عبور حساب شما تغییر کرد. اگر شما نبودید، با پشتیبانی تماس بگیرید.',
+    security: true,
+    audience: 'customer',
+  },
+  staffDeadlineAtRisk: {
+    label: 'مهلت در خطر (کارشناس)',
+    template: 'مهلت درخواست «{title}» کمتر از {hours} ساعت دیگر است و هنوز انجام نشده.',
+    audience: 'staff',
+  },
+} as const satisfies Record<string, KindSpec>;
+
+export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
+export const NOTIFICATION_KIND_NAMES = Object.keys(NOTIFICATION_KINDS) as NotificationKind[];
+
+export type NotificationParams = Record<string, string | number>;
+
+export function isNotificationKind(kind: string): kind is NotificationKind {
+  return Object.hasOwn(NOTIFICATION_KINDS, kind);
+}
+
+export function isSecurityKind(kind: NotificationKind): boolean {
+  return 'security' in NOTIFICATION_KINDS[kind] && NOTIFICATION_KINDS[kind].security === true;
+}
+
+const isAmount = (name: string) => name === 'amount' || name.endsWith('Amount');
+
+/** The Persian text of a notification: amounts with «ریال», every other number in Persian digits. */
+export function renderNotification(kind: NotificationKind, params: NotificationParams): string {
+  return NOTIFICATION_KINDS[kind].template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) return '';
+    if (isAmount(name)) return formatRial(value);
+    return toPersianDigits(String(value));
+  });
+}
+
+/** Tehran has had no daylight saving since 2022: UTC+03:30 all year. */
+const TEHRAN_OFFSET_MINUTES = 210;
+export const QUIET_HOURS = { from: 22, to: 8 } as const;
+
+/**
+ * When an SMS written at `now` may go out: at once, unless it is quiet time in Tehran (22:00–08:00) and the kind is
+ * not a security notice, then at the next 08:00 Tehran time.
+ */
+export function smsDueAt(now: Date, kind: NotificationKind): Date {
+  if (isSecurityKind(kind)) return now;
+  const tehran = new Date(now.getTime() + TEHRAN_OFFSET_MINUTES * 60_000);
+  const hour = tehran.getUTCHours();
+  if (hour >= QUIET_HOURS.to && hour < QUIET_HOURS.from) return now;
+  const morning = new Date(tehran);
+  morning.setUTCHours(QUIET_HOURS.to, 0, 0, 0);
+  if (hour >= QUIET_HOURS.from) morning.setUTCDate(morning.getUTCDate() + 1);
+  return new Date(morning.getTime() - TEHRAN_OFFSET_MINUTES * 60_000);
+}
