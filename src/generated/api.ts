@@ -24,8 +24,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and the database in use (for load balancers) */
+        /**
+         * Each dependency's state and latency (database, Redis, SMS driver, gateway, free disk)
+         * @description 200 with status ok, or degraded naming the side dependency that is down; 503 (data holds the same report) when the database is down. The SMS provider and the gateway are reached at most once a minute.
+         */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness only — the process runs and answers (checks no dependency) */
+        get: operations["getLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2355,6 +2375,13 @@ export interface components {
                 total: number;
             };
         };
+        DependencyHealth: {
+            /** @description What was checked or what failed, for the operator */
+            detail: string;
+            latencyMs: number;
+            /** @enum {string} */
+            state: "ok" | "down";
+        };
         DepositCustomer: {
             balance: components["schemas"]["Rial"];
             mobileNo: string;
@@ -2510,6 +2537,19 @@ export interface components {
             name: string;
             title: string;
             users: components["schemas"]["Id64"][];
+        };
+        HealthReport: {
+            /** @description One entry per dependency (database, redis when configured, sms, gateway, disk) */
+            checks: {
+                [key: string]: components["schemas"]["DependencyHealth"];
+            };
+            /** @enum {string} */
+            database: "pglite" | "postgres";
+            /**
+             * @description down when the database is down; degraded when another dependency is
+             * @enum {string}
+             */
+            status: "ok" | "degraded" | "down";
         };
         /** @description Id in a 32-bit serial column */
         Id32: number;
@@ -3331,7 +3371,41 @@ export interface operations {
         requestBody?: never;
         responses: {
             "4XX": components["responses"]["ClientError"];
-            /** @description The server is up */
+            /** @description The server works (status says whether a side dependency is down) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["HealthReport"];
+                    };
+                };
+            };
+            /** @description The database is down (data holds the report) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["HealthReport"];
+                    };
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The process runs */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3339,8 +3413,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: {
-                            /** @enum {string} */
-                            database: "pglite" | "postgres";
+                            /** @enum {boolean} */
+                            live: true;
                         };
                     };
                 };

@@ -71,6 +71,8 @@ import { waitingWorkHandlers, type WorkQueue } from './modules/tasks/waiting-wor
 import { loadPageRoutes } from './http/page-routes';
 import { countUnconfirmedPayments, manualCompletionHandlers } from './modules/payments/manual-completion';
 import { countRequestedWithdrawals } from './modules/bank-accounts/waiting-withdrawals';
+import { healthCheck } from './health';
+import { HttpError } from './http/errors';
 import { connectRedis } from './redis';
 import { rememberSessionsAndBalances } from './caches';
 import { answerClientError, installErrorHandler } from './http/error-handling';
@@ -264,8 +266,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const googleAds = manualGoogleAdsOperations;
   const fulfilment: FulfilmentDeps = { db, catalogue, requests, storage, live, cipher, log: fastify.log };
   const deskTitle = (desk: string) => catalogue.deskForm(desk)?.desk.title ?? desk;
+  const health = healthCheck({ config, database, redis });
   const handlers: Handlers = {
-    getHealth: async () => ({ result: true, msg: '', data: { database: database.kind } }),
+    getHealth: async () => {
+      const report = await health();
+      if (report.status === 'down') throw HttpError.of(503, 'health.databaseDown', {}, report);
+      return { result: true, msg: '', data: report };
+    },
+    getLiveness: async () => ({ result: true, msg: '', data: { live: true } }),
     ...referenceDataHandlers(db, {
       currencyUpdated: (currency) => {
         pricesChanged('currencies');

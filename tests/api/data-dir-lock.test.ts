@@ -67,12 +67,12 @@ describe('one process per data directory', () => {
       expect(second.output().stdout).not.toContain('listening on');
 
       // The first is untouched and still serves.
-      expect(await health(port)).toEqual({ result: true, msg: '', data: { database: 'pglite' } });
+      expect(await health(port)).toMatchObject({ result: true, msg: '', data: { database: 'pglite' } });
       await stop(first);
 
       // Shutting down released the lock: the next start on the directory succeeds at once.
       const third = start({ DATA_DIR: dataDir });
-      expect(await health(await portOf(third))).toEqual({ result: true, msg: '', data: { database: 'pglite' } });
+      expect(await health(await portOf(third))).toMatchObject({ result: true, msg: '', data: { database: 'pglite' } });
       await stop(third);
     },
     180_000,
@@ -87,8 +87,8 @@ describe('one process per data directory', () => {
       const portA = await portOf(a);
       const b = start(env);
       const portB = await portOf(b);
-      expect(await health(portA)).toEqual({ result: true, msg: '', data: { database: 'postgres' } });
-      expect(await health(portB)).toEqual({ result: true, msg: '', data: { database: 'postgres' } });
+      expect(await health(portA)).toMatchObject({ result: true, msg: '', data: { database: 'postgres' } });
+      expect(await health(portB)).toMatchObject({ result: true, msg: '', data: { database: 'postgres' } });
       await stop(a);
       await stop(b);
     },
