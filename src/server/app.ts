@@ -72,6 +72,7 @@ import { loadPageRoutes } from './http/page-routes';
 import { countUnconfirmedPayments, manualCompletionHandlers } from './modules/payments/manual-completion';
 import { countRequestedWithdrawals } from './modules/bank-accounts/waiting-withdrawals';
 import { healthCheck } from './health';
+import { createMetrics, serveMetrics } from './metrics';
 import { HttpError } from './http/errors';
 import { connectRedis } from './redis';
 import { rememberSessionsAndBalances } from './caches';
@@ -223,7 +224,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const authenticate: Authenticator = tokenAuthenticator(db, config.sessions);
   // Realtime imports no module: it is handed the staff action of each task type.
   const taskActions = new Map(taskTypes.map((t) => [t.identifier, t.action]));
-  const { broadcaster, peers } = attachRealtime(fastify, authenticate, redis, staffEventActions(taskActions.values()));
+  const { io, broadcaster, peers } = attachRealtime(
+    fastify,
+    authenticate,
+    redis,
+    staffEventActions(taskActions.values()),
+  );
   const live = new LiveEvents(broadcaster, taskActions);
   // Requests' ChargeableAccount port: google-ads answers which account a recharge charges.
   const requests = requestDeps(db, catalogue, await QuoteSigner.open(db), cipher, chargeableAccount);
@@ -251,7 +257,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host;
     return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   };
-  const gateway = createPaymentGateway(config, ownBaseUrl);
+  const metrics = createMetrics({ db, openSockets: () => io.engine.clientsCount });
+  metrics.install(fastify);
+  serveMetrics(fastify, metrics, config.metricsToken);
+  const gateway = metrics.countGateway(createPaymentGateway(config, ownBaseUrl));
   const payments: PaymentDeps = {
     db,
     requests,
@@ -291,7 +300,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       storage,
       live,
       sessions: config.sessions,
-      loginGuard: loginGuard(redis ? redisFailureBackoff(redis) : databaseFailureBackoff(db), config.loginLimits),
+      loginGuard: metrics.countLoginFailures(
+        loginGuard(redis ? redisFailureBackoff(redis) : databaseFailureBackoff(db), config.loginLimits),
+      ),
       inquiryLimits: config.inquiryLimits,
       codes: {
         db,

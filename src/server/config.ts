@@ -45,6 +45,8 @@ export interface AppConfig {
   /** Validate every response against the contract (a mismatch is a server bug and is logged). */
   validateResponses: boolean;
   kavenegar: { apiKey: string; template: string; baseUrl: string } | null;
+  /** The bearer token a Prometheus scraper shows at `GET /metrics`; unset: no metrics route. */
+  metricsToken: string | undefined;
   /** Log-in code requests allowed per mobile number and per IP address in each window. */
   smsLimits: { perMobile: number; perIp: number; windowSeconds: number };
   /**
@@ -348,6 +350,7 @@ function parseConfig(env: Env, environment: Environment, overrides: Partial<AppC
     webDir: path.resolve(env.WEB_DIR || 'dist/web'),
     schemasDir: path.resolve(env.SCHEMAS_DIR || path.join(import.meta.dirname, '../../schemas')),
     seedDemo: parseBoolean('SEED_DEMO', env.SEED_DEMO, true),
+    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     validateResponses: parseBoolean('VALIDATE_RESPONSES', env.VALIDATE_RESPONSES, true),
     kavenegar: parseKavenegar(env, smsDriver),
     smsLimits: {

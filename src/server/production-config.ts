@@ -10,7 +10,7 @@ const unset = (raw: string | undefined) => (raw ?? '').trim() === '';
 /**
  * What production (ARZPAY_ENV=production, decision 023) refuses to start without, one line per missing or refused
  * choice, each naming its setting; empty when every choice is made. Only these choices: a value that is set but
- * malformed is the ordinary parsing's error. A metrics token joins the list once /metrics exists.
+ * malformed is the ordinary parsing's error.
  */
 export function productionProblems(env: Env): string[] {
   const problems: string[] = [];
@@ -56,6 +56,14 @@ export function productionProblems(env: Env): string[] {
     problems.push(
       'FIELD_ENCRYPTION_KEY is not set: production takes the key of credentials at rest from the environment, not a key file beside the data (openssl rand -hex 32)',
     );
+  }
+  const metricsToken = (env.METRICS_TOKEN ?? '').trim();
+  if (metricsToken === '') {
+    problems.push(
+      'METRICS_TOKEN is not set: production serves /metrics only to a scraper that shows this token (openssl rand -hex 24)',
+    );
+  } else if (metricsToken.length < 24) {
+    problems.push('METRICS_TOKEN must be at least 24 characters in production (openssl rand -hex 24)');
   }
   return problems;
 }

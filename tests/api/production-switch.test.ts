@@ -54,6 +54,7 @@ describe.skipIf(embeddedCasesRan)('ARZPAY_ENV=production', { timeout: 120_000 },
     ['PUBLIC_URL', 'PUBLIC_URL is not set'],
     ['TRUST_PROXY', 'TRUST_PROXY is not set'],
     ['FIELD_ENCRYPTION_KEY', 'FIELD_ENCRYPTION_KEY is not set'],
+    ['METRICS_TOKEN', 'METRICS_TOKEN is not set'],
   ] as const)('refuses to start without %s, with one line naming it', async (name, begins) => {
     const lines = await refusal(without(name));
     expect(lines).toHaveLength(1);
@@ -81,6 +82,7 @@ describe.skipIf(embeddedCasesRan)('ARZPAY_ENV=production', { timeout: 120_000 },
       'PUBLIC_URL',
       'TRUST_PROXY',
       'FIELD_ENCRYPTION_KEY',
+      'METRICS_TOKEN',
     ]);
   });
 

@@ -9,6 +9,7 @@ export const PRODUCTION = {
   PUBLIC_URL: 'https://arzpay.example',
   TRUST_PROXY: '127.0.0.1',
   FIELD_ENCRYPTION_KEY: 'cd'.repeat(32),
+  METRICS_TOKEN: 'ef'.repeat(24),
 };
 
 /** PRODUCTION without one of its settings. */

@@ -36,6 +36,7 @@ describe('ARZPAY_ENV=production', () => {
     ['PUBLIC_URL', /^PUBLIC_URL is not set: /],
     ['TRUST_PROXY', /^TRUST_PROXY is not set: .*TRUST_PROXY=none/],
     ['FIELD_ENCRYPTION_KEY', /^FIELD_ENCRYPTION_KEY is not set: .*not a key file/],
+    ['METRICS_TOKEN', /^METRICS_TOKEN is not set: .*\/metrics/],
   ] as const)('refuses without %s, with one line naming it', (name, line) => {
     const problems = problemsOf(without(name));
     expect(problems).toHaveLength(1);
@@ -52,6 +53,7 @@ describe('ARZPAY_ENV=production', () => {
       'PUBLIC_URL',
       'TRUST_PROXY',
       'FIELD_ENCRYPTION_KEY',
+      'METRICS_TOKEN',
     ]);
     expect(problems.every((line) => !line.includes('\n'))).toBe(true);
   });
@@ -85,6 +87,12 @@ describe('ARZPAY_ENV=production', () => {
     expect(loadConfig({ ...PRODUCTION, TRUST_PROXY: 'none' }).trustProxy).toBe(false);
     expect(loadConfig({ ...PRODUCTION, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'none' }).trustProxy).toBe(false);
+  });
+
+  it('wants a metrics token long enough not to be guessed', () => {
+    expect(problemsOf({ ...PRODUCTION, METRICS_TOKEN: 'short-token' })).toEqual([
+      'METRICS_TOKEN must be at least 24 characters in production (openssl rand -hex 24)',
+    ]);
   });
 
   it('wants the public address over https', () => {

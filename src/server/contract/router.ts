@@ -30,6 +30,13 @@ function authorize(operation: Operation, principal: Principal | null): void {
   if (access.kind === 'staff' && !(principal.isStaff && principal.actions.has(access.action))) throw forbidden();
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The contract operation a route serves (set by registerContractRoutes). */
+    operationId?: string;
+  }
+}
+
 export function registerContractRoutes(app: FastifyInstance, options: RouterOptions): void {
   const { contract, handlers, authenticate } = options;
   const validator = new ContractValidator(contract.document);
@@ -51,6 +58,8 @@ export function registerContractRoutes(app: FastifyInstance, options: RouterOpti
     app.route({
       method: operation.method,
       url: toRoutePattern(operation.path),
+      // Metrics label each request with its operation (metrics.ts), never with its path.
+      config: { operationId: operation.operationId },
       // JSON bodies are small; an upload carries its image (the multipart plugin caps the file itself).
       bodyLimit: operation.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT,
       handler: async (request: FastifyRequest, reply: FastifyReply) => {

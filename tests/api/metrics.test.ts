@@ -1,0 +1,87 @@
+/**
+ * `GET /metrics` (issue 33): Prometheus text for whoever shows METRICS_TOKEN, a 404 to anyone else and no route at
+ * all without a token; requests counted by operation (never by path) and status with latency, gateway calls by
+ * outcome, log-in failures, and the paid requests staff have not finished with the oldest one's age.
+ */
+import { describe, expect, it } from 'vitest';
+import { type MoneyServer, withMoneyServer } from '../support/money';
+import { ADMIN_MOBILE, post, type RunningServer, startServer } from '../support/server';
+
+const TOKEN = 'metrics-test-token-0123456789';
+
+async function scrape(server: RunningServer, token = TOKEN) {
+  const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+  return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+}
+
+/** The value of one series, by its name and exact label set as Prometheus writes it. */
+function value(text: string, series: string): number | null {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : null;
+}
+
+describe('metrics behind a token', () => {
+  let t: MoneyServer;
+  withMoneyServer({ web: false, env: { METRICS_TOKEN: TOKEN } }, (ready) => {
+    t = ready;
+  });
+
+  it('answers 404 to a wrong or missing token, and Prometheus text to the right one', async () => {
+    expect((await fetch(`${t.server.url}/metrics`)).status).toBe(404);
+    expect((await scrape(t.server, 'wrong-token-0123456789-abcdefg')).status).toBe(404);
+    expect((await scrape(t.server, `${TOKEN}x`)).status).toBe(404);
+    const ok = await scrape(t.server);
+    expect(ok.status).toBe(200);
+    expect(ok.type).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(ok.text).toContain('# TYPE arzpay_http_requests_total counter');
+    expect(ok.text).toContain('# TYPE arzpay_http_request_duration_seconds histogram');
+    expect(value(ok.text, 'arzpay_realtime_open_sockets')).toBe(0);
+    expect(value(ok.text, 'arzpay_sms_waiting')).toBe(0);
+  });
+
+  it('counts requests by operation and status, and labels an unknown path without its text', async () => {
+    for (let i = 0; i < 3; i++) await fetch(`${t.server.url}/api/health`);
+    await fetch(`${t.server.url}/api/nothing-here/4242424242`);
+    const { text } = await scrape(t.server);
+    expect(value(text, 'arzpay_http_requests_total{operation="getHealth",status="200"}')).toBeGreaterThanOrEqual(3);
+    expect(value(text, 'arzpay_http_request_duration_seconds_count{operation="getHealth"}')).toBeGreaterThanOrEqual(3);
+    expect(value(text, 'arzpay_http_requests_total{operation="unmatched",status="404"}')).toBeGreaterThanOrEqual(1);
+    expect(text).not.toContain('4242424242');
+  });
+
+  it('counts wrong passwords as log-in failures', async () => {
+    const before = value((await scrape(t.server)).text, 'arzpay_login_failures_total{reason="wrong"}') ?? 0;
+    const res = await post(t.server, '/api/me/loginByPassword', {
+      username: ADMIN_MOBILE,
+      password: 'not-the-password',
+    });
+    expect(res.status).toBe(422);
+    expect(value((await scrape(t.server)).text, 'arzpay_login_failures_total{reason="wrong"}')).toBe(before + 1);
+  });
+
+  it('counts gateway calls by outcome and the paid requests waiting for staff', async () => {
+    const who = await t.money.customer();
+    const purchase = await t.money.request(who);
+    const started = await t.money.pay(who, purchase.id);
+    expect(started.status, started.body.msg).toBe(200);
+    const gatewayUrl = (started.body.data as { gatewayUrl: string }).gatewayUrl;
+    await t.money.payAtSandboxBank(who, gatewayUrl);
+    const { text } = await scrape(t.server);
+    expect(value(text, 'arzpay_gateway_calls_total{gateway="sandbox",call="create",outcome="ok"}')).toBe(1);
+    expect(value(text, 'arzpay_gateway_calls_total{gateway="sandbox",call="verify",outcome="ok"}')).toBe(1);
+    expect(value(text, 'arzpay_requests_unfulfilled')).toBe(1);
+    expect(value(text, 'arzpay_requests_oldest_unfulfilled_seconds')).toBeGreaterThanOrEqual(0);
+    expect((await t.money.purchaseOf(who, purchase.id)).purchase).toMatchObject({ state: 'paid' });
+  });
+});
+
+describe('metrics without a token', () => {
+  it('has no /metrics route at all', async () => {
+    const server = await startServer({ web: false });
+    try {
+      expect((await scrape(server)).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+});
