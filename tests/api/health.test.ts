@@ -5,7 +5,7 @@
  * `/api/health/live` says only that the process runs.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../support/server';
 
@@ -119,6 +119,59 @@ describe('the database down', () => {
         // The handle was closed on purpose; closing it again at stop may refuse.
         if (!closed) throw error;
       });
+    }
+  });
+});
+
+/** A TCP proxy in front of the real Redis, so a test can take Redis away from one server and give it back. */
+async function redisProxy(target: URL) {
+  const sockets = new Set<Socket>();
+  let up = true;
+  const proxy = createTcpServer((client) => {
+    if (!up) return client.destroy();
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => s.destroy());
+      s.on('close', () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `redis://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    /** Redis stops answering this server: open connections are cut and new ones refused. */
+    stop() {
+      up = false;
+      for (const s of sockets) s.destroy();
+    },
+    start() {
+      up = true;
+    },
+    close: () => new Promise((resolve) => proxy.close(resolve)),
+  };
+}
+
+describe.skipIf(!process.env.TEST_REDIS_URL)('Redis down', () => {
+  it('is named in health (200, degraded) while the server keeps serving, and recovers', async () => {
+    const proxy = await redisProxy(new URL(process.env.TEST_REDIS_URL!));
+    const server = await startServer({ web: false, env: { REDIS_URL: proxy.url } });
+    try {
+      expect((await health(server)).body.data.checks.redis?.state).toBe('ok');
+      proxy.stop();
+      const { status, body } = await health(server);
+      expect(status).toBe(200);
+      expect(body.data.status).toBe('degraded');
+      expect(body.data.checks.redis?.state).toBe('down');
+      expect(body.data.checks.database?.state).toBe('ok');
+      // The public rates are served from the database while Redis is away.
+      const rates = await fetch(`${server.url}/api/public/searchCurrencies`, { method: 'POST' });
+      expect(rates.status).toBe(200);
+      proxy.start();
+      await expect.poll(async () => (await health(server)).body.data.status, { timeout: 15_000 }).toBe('ok');
+    } finally {
+      await server.stop();
+      await proxy.close();
     }
   });
 });

@@ -3,6 +3,7 @@
  * all without a token; requests counted by operation (never by path) and status with latency, gateway calls by
  * outcome, log-in failures, and the paid requests staff have not finished with the oldest one's age.
  */
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
 import { type MoneyServer, withMoneyServer } from '../support/money';
 import { ADMIN_MOBILE, post, type RunningServer, startServer } from '../support/server';
@@ -14,8 +15,22 @@ async function scrape(server: RunningServer, token = TOKEN) {
   return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
 }
 
-/** The value of one series, by its name and exact label set as Prometheus writes it. */
+/**
+ * The value of one counter or gauge series, read with a Prometheus text parser (so the whole answer must parse):
+ * `series` is the family's name and, in braces, the exact labels (`name{a="x",b="y"}`).
+ */
 function value(text: string, series: string): number | null {
+  const [, name = '', labelText = ''] = /^([a-z_]+)(?:\{(.*)\})?$/.exec(series) ?? [];
+  const labels = Object.fromEntries([...labelText.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+  const sameLabels = (given: Record<string, string> = {}) =>
+    JSON.stringify(Object.entries(given).sort()) === JSON.stringify(Object.entries(labels).sort());
+  const family = parsePrometheusTextFormat(text).find((f) => f.name === name);
+  const sample = family?.metrics.find((m) => sameLabels(m.labels));
+  return sample ? Number(sample.value) : null;
+}
+
+/** A histogram's count for one label set, from its `_count` line (the parser drops a labelled histogram's labels). */
+function histogramCount(text: string, series: string): number | null {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line ? Number(line.slice(series.length + 1)) : null;
 }
@@ -33,8 +48,11 @@ describe('metrics behind a token', () => {
     const ok = await scrape(t.server);
     expect(ok.status).toBe(200);
     expect(ok.type).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(ok.text).toContain('# TYPE arzpay_http_requests_total counter');
-    expect(ok.text).toContain('# TYPE arzpay_http_request_duration_seconds histogram');
+    const families = new Map(parsePrometheusTextFormat(ok.text).map((f) => [f.name, f.type]));
+    expect(families.get('arzpay_http_requests_total')).toBe('COUNTER');
+    expect(families.get('arzpay_http_request_duration_seconds')).toBe('HISTOGRAM');
+    expect(families.get('arzpay_gateway_calls_total')).toBe('COUNTER');
+    expect(families.get('arzpay_requests_oldest_unfulfilled_seconds')).toBe('GAUGE');
     expect(value(ok.text, 'arzpay_realtime_open_sockets')).toBe(0);
     expect(value(ok.text, 'arzpay_sms_waiting')).toBe(0);
   });
@@ -44,7 +62,9 @@ describe('metrics behind a token', () => {
     await fetch(`${t.server.url}/api/nothing-here/4242424242`);
     const { text } = await scrape(t.server);
     expect(value(text, 'arzpay_http_requests_total{operation="getHealth",status="200"}')).toBeGreaterThanOrEqual(3);
-    expect(value(text, 'arzpay_http_request_duration_seconds_count{operation="getHealth"}')).toBeGreaterThanOrEqual(3);
+    expect(
+      histogramCount(text, 'arzpay_http_request_duration_seconds_count{operation="getHealth"}'),
+    ).toBeGreaterThanOrEqual(3);
     expect(value(text, 'arzpay_http_requests_total{operation="unmatched",status="404"}')).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('4242424242');
   });

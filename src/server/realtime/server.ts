@@ -71,6 +71,12 @@ export function attachRealtime(
     const sub = redis.duplicate();
     pub.on('error', () => {});
     sub.on('error', () => {});
+    // The adapter's close() unsubscribes without awaiting: with Redis away at shutdown, the refusal would be an
+    // unhandled rejection (which ends a Node process). Leaving channels of a connection that is gone needs no answer.
+    const unsubscribe = sub.unsubscribe.bind(sub);
+    const punsubscribe = sub.punsubscribe.bind(sub);
+    sub.unsubscribe = ((...channels: string[]) => unsubscribe(...channels).catch(() => 0)) as typeof sub.unsubscribe;
+    sub.punsubscribe = ((...patterns: string[]) => punsubscribe(...patterns).catch(() => 0)) as typeof sub.punsubscribe;
     // ioredis prefixes keys, not Pub/Sub channels: without the prefix in the adapter's key, every deployment (and
     // every test server) on one Redis would share rooms, and user 5 of one would hear user 5 of another.
     io.adapter(createAdapter(pub, sub, { key: `${redis.options.keyPrefix ?? ''}socket.io` }));

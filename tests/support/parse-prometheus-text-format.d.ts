@@ -1,0 +1,17 @@
+/** Types for parse-prometheus-text-format (it ships none): the prom2json shape. */
+declare module 'parse-prometheus-text-format' {
+  export interface PrometheusSample {
+    labels?: Record<string, string>;
+    value?: string;
+    buckets?: Record<string, string>;
+    count?: string;
+    sum?: string;
+  }
+  export interface PrometheusFamily {
+    name: string;
+    help: string;
+    type: 'COUNTER' | 'GAUGE' | 'HISTOGRAM' | 'SUMMARY' | 'UNTYPED';
+    metrics: PrometheusSample[];
+  }
+  export default function parsePrometheusTextFormat(text: string): PrometheusFamily[];
+}
