@@ -1341,6 +1341,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/searchAuditLog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The audit trail, newest first: who (actor: name, mobile number, national code or user id), what (action), to which record (entity and entityId), on which days (Gregorian YYYY-MM-DD, both included, UTC), with the values before and after as recorded (JSON text). `search` looks in action, entity, id and the recorded values. The answer also lists every action and entity in the trail, for the page's filters. */
+        post: operations["searchAuditLog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/searchCatalogueVersions": {
         parameters: {
             query?: never;
@@ -2108,6 +2125,39 @@ export interface components {
             /** @description True when an operation's x-access names it (it cannot be removed) */
             usedByContract: boolean;
         };
+        AuditLogEntry: {
+            action: string;
+            actorMobileNo: string | null;
+            actorName: string | null;
+            /** @description null for the system (a sweep, a start) */
+            actorUserId: number | null;
+            /** @description The recorded value after the change, as JSON text */
+            after: string | null;
+            /** @description The recorded value before the change, as JSON text */
+            before: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            entity: string;
+            entityId: string | null;
+            id: number;
+        };
+        AuditLogSearch: {
+            action?: string;
+            /** @description The person who acted — part of a name, mobile number or national code, or a user id */
+            actor?: string;
+            entity?: string;
+            entityId?: string;
+            /**
+             * Format: date
+             * @description First day, Gregorian YYYY-MM-DD
+             */
+            from?: string;
+            /**
+             * Format: date
+             * @description Last day, Gregorian YYYY-MM-DD (included)
+             */
+            to?: string;
+        } & components["schemas"]["SearchQuery"];
         CatalogueChoice: {
             id: components["schemas"]["Id32"];
             title: string;
@@ -5357,6 +5407,38 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["Done"];
+        };
+    };
+    searchAuditLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AuditLogSearch"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description One page of the audit trail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            actions: string[];
+                            entities: string[];
+                            items: components["schemas"]["AuditLogEntry"][];
+                            total: components["schemas"]["Count"];
+                        };
+                    };
+                };
+            };
         };
     };
     searchCatalogueVersions: {

@@ -34,6 +34,7 @@ const GoogleMccAccounts = lazyPage(() => import('../features/management/google-a
 const GoogleAdsAccounts = lazyPage(() => import('../features/management/google-ads/GoogleAdsAccountsPage'));
 const MyGoogleAdsAccounts = lazyPage(() => import('../features/google-ads/MyGoogleAdsAccountsPage'));
 const Actions = lazyPage(() => import('../features/management/access/ActionsPage'));
+const AuditLog = lazyPage(() => import('../features/management/audit-log/AuditLogPage'));
 const Catalogue = lazyPage(() => import('../features/management/catalogue/CatalogueEditorPage'));
 
 export const PAGES: Record<RouteName, ComponentType> = {
@@ -56,6 +57,7 @@ export const PAGES: Record<RouteName, ComponentType> = {
   googleMccAccounts: GoogleMccAccounts,
   googleAdsAccounts: GoogleAdsAccounts,
   catalogue: Catalogue,
+  auditLog: AuditLog,
   desk: Desk,
   underConstructionDesk: Desk,
   myAccount: Account,

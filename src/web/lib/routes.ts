@@ -125,6 +125,13 @@ export const routes = [
     parent: 'management',
   },
   {
+    name: 'auditLog',
+    path: '/management/audit-log',
+    title: 'رویدادنگار',
+    access: 'staff',
+    parent: 'management',
+  },
+  {
     name: 'catalogue',
     path: '/management/catalogue',
     title: 'کاتالوگ میزها و فرم‌ها',

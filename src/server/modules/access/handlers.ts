@@ -8,6 +8,7 @@ import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { balancesOf } from '../ledger/service';
 import { getActions, removeAction, saveAction } from './actions';
+import { searchAuditLog } from './audit-trail';
 import { getGroups, removeGroup, saveGroup, saveGroupActions, saveGroupUsers } from './groups';
 import { ADMIN_GROUP, menuFor } from './menu';
 import { changeUserPassword, listUsers, removeUser, saveUser, saveUserGroups, saveUserMetaData } from './users';
@@ -32,7 +33,8 @@ type AccessOperation =
   | 'saveGroupActions'
   | 'getActions'
   | 'saveAction'
-  | 'removeAction';
+  | 'removeAction'
+  | 'searchAuditLog';
 
 export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string>): Pick<Handlers, AccessOperation> {
   return {
@@ -93,6 +95,8 @@ export function accessHandlers(db: DB, actionsUsedByContract: ReadonlySet<string
 
     saveUserMetaData: async ({ body, principal }) =>
       ok(await saveUserMetaData(db, principal, body), msg('access.saved')),
+
+    searchAuditLog: async ({ body }) => ok(await searchAuditLog(db, body ?? {})),
 
     getGroups: async () => ok(await getGroups(db)),
 
