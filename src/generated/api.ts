@@ -2747,7 +2747,7 @@ export interface components {
             actor: "customer" | "staff" | "bank" | "system";
             /** @description The staff member who acted; only in staff's view, always null for the customer */
             actorName: string | null;
-            /** @description The role in Persian (شما، کارشناس، درگاه بانک، سامانه) */
+            /** @description The role in Persian (شما to the customer, مشتری to staff; کارشناس، درگاه بانک، سامانه) */
             actorTitle: string;
             /** Format: date-time */
             at: string;

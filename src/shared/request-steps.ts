@@ -29,12 +29,17 @@ export type RequestStepKind = RequestStep['kind'];
 /** Who acted, as a role. */
 export type StepActor = 'customer' | 'staff' | 'bank' | 'system';
 
-export const ACTOR_TITLES: Record<StepActor, string> = {
+const ACTOR_TITLES: Record<StepActor, string> = {
   customer: 'شما',
   staff: 'کارشناس',
   bank: 'درگاه بانک',
   system: 'سامانه',
 };
+
+/** The role in Persian: the customer reads «شما» for their own steps, staff read «مشتری». */
+export function actorTitle(actor: StepActor, view: 'customer' | 'staff'): string {
+  return actor === 'customer' && view === 'staff' ? 'مشتری' : ACTOR_TITLES[actor];
+}
 
 /** The role that took a step (a staff member's name is added only on staff's view). */
 export function stepActor(step: RequestStep): StepActor {

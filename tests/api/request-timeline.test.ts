@@ -26,6 +26,8 @@ withMoneyServer({ web: false }, async (t) => {
     'viewRequests',
     'manageWithdrawals',
     'approveBankAccountOwnership',
+    'manageCollections',
+    'viewCustomers',
   ]);
   const row = await db.selectFrom('users').select('mobileNo').where('id', '=', made.userId).executeTakeFirstOrThrow();
   staff = { ...made, mobileNo: row.mobileNo! };
@@ -170,6 +172,7 @@ describe('a full walk: submit, pay, taken by staff, done with part of the money 
 
     const theirs = await staffTimeline(purchase.id);
     expect(theirs.steps.map((s) => s.words)).toEqual(mine.steps.map((s) => s.words));
+    expect(theirs.steps.map((s) => s.actorTitle)).toEqual(['مشتری', 'مشتری', 'کارشناس', 'کارشناس']);
     expect(theirs.steps.find((s) => s.kind === 'taken')?.actorName).toBe(staff.mobileNo);
     expect(theirs.steps.find((s) => s.kind === 'done')?.actorName).toBe(staff.mobileNo);
   });
@@ -212,6 +215,40 @@ describe('paid through the gateway', () => {
     expect(await exactlyOne(who, 'purchasePaid', purchase.id)).toContain(formatRial(purchase.expectedPrice));
     const paid = (await customerTimeline(who, purchase.id)).steps.find((s) => s.kind === 'paid');
     expect(paid).toMatchObject({ actor: 'bank', actorTitle: 'درگاه بانک' });
+  });
+});
+
+describe('paid by hand (manual completion)', () => {
+  it('staff settling an abandoned gateway payment notifies once, and the late return from the bank not again', async () => {
+    const who = await money.customer();
+    const purchase = await money.request(who);
+    const started = await money.payOk(who, purchase.id);
+    const back = await money.payAtSandboxBankOnly(who, started.gatewayUrl!);
+    const seen = await post(server, '/api/sys/fetchCustomerWallet', { userId: who.userId }, bearer(staff.token));
+    expect(seen.status, seen.body.msg).toBe(200);
+    const open = (seen.body.data as { openPayments: Array<{ token: string }> }).openPayments[0]!;
+    const accounts = await post(server, '/api/sys/searchInternalBankAccounts', {}, bearer(staff.token));
+    const account = (accounts.body.data as { items: Array<{ id: number; isActive: boolean }> }).items.find(
+      (a) => a.isActive,
+    )!;
+    const res = await post(
+      server,
+      '/api/sys/payOffline',
+      {
+        formIsValid: true,
+        onlineProformaToken: open.token,
+        collectionAmount: purchase.expectedPrice,
+        collectionSourceAccountNo: '6037-9912-3456-7890',
+        collectionDestinationAccount: account.id,
+        collectionTrackingCode: `TL-${process.pid}`,
+      },
+      bearer(staff.token),
+    );
+    expect(res.status, res.body.msg).toBe(200);
+    expect((await fetch(back, { redirect: 'manual' })).status).toBeLessThan(400);
+    expect(await exactlyOne(who, 'purchasePaid', purchase.id)).toContain(formatRial(purchase.expectedPrice));
+    const paid = (await customerTimeline(who, purchase.id)).steps.find((s) => s.kind === 'paid');
+    expect(paid).toMatchObject({ actor: 'staff', actorTitle: 'کارشناس', actorName: null });
   });
 });
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderNotification } from '../../src/shared/notifications';
 import {
+  actorTitle,
   type RequestStep,
   nextStepOf,
   stepActor,
@@ -35,6 +36,9 @@ describe('stepActor', () => {
     expect(stepActor({ kind: 'paid', how: 'offline', amount: 1 })).toBe('staff');
     expect(stepActor({ kind: 'taken' })).toBe('staff');
     expect(stepActor({ kind: 'invalidated', reason: 'x', releasedAmount: 1 })).toBe('system');
+    expect(actorTitle('customer', 'customer')).toBe('شما');
+    expect(actorTitle('customer', 'staff')).toBe('مشتری');
+    expect(actorTitle('staff', 'customer')).toBe('کارشناس');
   });
 });
 

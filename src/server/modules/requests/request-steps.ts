@@ -8,7 +8,7 @@ import { type Kysely, sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import type { DB as Database } from '../../../generated/db';
 import {
-  ACTOR_TITLES,
+  actorTitle,
   nextStepOf,
   type PaidHow,
   type RequestStep,
@@ -228,7 +228,7 @@ export async function requestTimeline(
       at: at.toISOString(),
       words: stepWords(step),
       actor,
-      actorTitle: ACTOR_TITLES[actor],
+      actorTitle: actorTitle(actor, view),
       actorName: actor === 'staff' && actorUserId !== null ? (names.get(actorUserId) ?? null) : null,
     };
   });

@@ -66,6 +66,9 @@ function TimelineStep({ step, last }: { step: Step; last: boolean }) {
           <Text size="1" color="gray">
             <DateText value={step.at} format="longDateTime" relative />
           </Text>
+          <Text size="1" color="gray" aria-hidden>
+            ·
+          </Text>
           <Text size="1" color="gray" data-testid="timeline-actor">
             {step.actorTitle}
             {step.actorName ? ` (${step.actorName})` : ''}
