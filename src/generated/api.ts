@@ -2763,6 +2763,7 @@ export interface components {
             history: components["schemas"]["PurchaseStateChange"][];
             payments: components["schemas"]["OnlinePayment"][];
             purchase: components["schemas"]["Purchase"];
+            timeline: components["schemas"]["RequestTimeline"];
         };
         PurchaseRef: {
             purchase: number;
@@ -2817,6 +2818,33 @@ export interface components {
             /** @description fee + tax + operation cost, rial */
             totalCosts: number;
             walletBalance: components["schemas"]["Rial"];
+        };
+        /** @description Every step the request took, oldest first, in the words of src/shared/request-steps.ts (the same description its notifications come from), and what comes next with its usual wait on the desk's last 30 days of requests */
+        RequestTimeline: {
+            /** @description What comes next; null once the request ended */
+            next: null | {
+                text: string;
+                /** @description «معمولاً تا ۶ ساعت», measured on the desk's recent requests; null with too few of them */
+                usualWait: string | null;
+            };
+            steps: components["schemas"]["RequestTimelineStep"][];
+        };
+        RequestTimelineStep: {
+            /**
+             * @description Who acted, as a role
+             * @enum {string}
+             */
+            actor: "customer" | "staff" | "bank" | "system";
+            /** @description The staff member who acted; only in staff's view, always null for the customer */
+            actorName: string | null;
+            /** @description The role in Persian (شما to the customer, مشتری to staff; کارشناس، درگاه بانک، سامانه) */
+            actorTitle: string;
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            kind: "submitted" | "paid" | "taken" | "done" | "failed" | "refunded" | "invalidated" | "cancelled";
+            /** @description What happened, in Persian (amounts in Persian digits with «ریال») */
+            words: string;
         };
         /** @description An amount in integer rial (bigint column, up to JavaScript's largest safe integer) */
         Rial: number;
@@ -2998,6 +3026,7 @@ export interface components {
             openTaskType: "uafCprCpTask" | "completeCurrencyPaymentTask" | "googleAdsAccountCrCpTask" | null;
             payments: components["schemas"]["OnlinePayment"][];
             purchase: components["schemas"]["Purchase"];
+            timeline: components["schemas"]["RequestTimeline"];
         };
         SystemParameter: {
             description: string;

@@ -314,7 +314,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...accessHandlers(db, actionsUsedByContract),
     ...taskHandlers(db),
     // Identity's ProfileRejected port: fulfilment releases the customer's unfulfilled paid requests.
-    ...profileReviewHandlers(db, storage, live, releaseOnProfileRejection(db, live)),
+    ...profileReviewHandlers(db, storage, live, releaseOnProfileRejection(db, live, catalogue)),
     ...referenceHandlers(db, catalogue),
     ...requestHandlers(db, catalogue, requests, live),
     ...ledgerHandlers(db),

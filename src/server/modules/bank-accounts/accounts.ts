@@ -8,7 +8,8 @@ import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import { type ListEnvelope } from '../../lib/paging';
-import { parseIban } from '../../../shared/iban';
+import { formatIban, parseIban } from '../../../shared/iban';
+import { notify } from '../notifications/notify';
 import { claimTask, decideTask, openBankAccountTask } from '../tasks/service';
 
 export interface BankAccountDto {
@@ -180,6 +181,16 @@ export async function decideOwnership(
       .set({ ...after, decidedBy: principal.userId, decidedAt: new Date() })
       .where('id', '=', task.userBankAccountId!)
       .execute();
+    const account = toAccountDto(
+      await accountSelect(trx).where('id', '=', task.userBankAccountId!).executeTakeFirstOrThrow(),
+    );
+    await notify(trx, {
+      userId: task.subjectUserId!,
+      ...(reason === undefined
+        ? { kind: 'bankAccountApproved' as const, params: { iban: formatIban(account.iban) } }
+        : { kind: 'bankAccountRejected' as const, params: { iban: formatIban(account.iban), reason } }),
+      eventKey: `bankAccountTask:${task.id}`,
+    });
     await audit(trx, {
       actorUserId: principal.userId,
       action: decision.approved ? 'approveUserBankAccountOwnership' : 'rejectUserBankAccountOwnership',
@@ -188,6 +199,6 @@ export async function decideOwnership(
       before,
       after,
     });
-    return toAccountDto(await accountSelect(trx).where('id', '=', task.userBankAccountId!).executeTakeFirstOrThrow());
+    return account;
   });
 }

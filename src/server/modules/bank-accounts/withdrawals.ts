@@ -19,6 +19,7 @@ import { formatIban } from '../../../shared/iban';
 import { displayName } from '../../lib/person-names';
 import { lockedWalletBalance, postTransaction } from '../ledger/service';
 import { Tx } from '../ledger/types';
+import { notify } from '../notifications/notify';
 import { ledgerKey } from '../ledger/keys';
 import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
 
@@ -236,6 +237,13 @@ export async function decideWithdrawal(
         },
       });
     }
+    await notify(trx, {
+      userId: row.userId,
+      ...(decision.state === 'done'
+        ? { kind: 'withdrawalDone' as const, params: { amount: row.amount } }
+        : { kind: 'withdrawalRefused' as const, params: { amount: row.amount, reason: decision.reason.trim() } }),
+      eventKey: `withdrawal:${row.id}`,
+    });
     await audit(trx, {
       actorUserId: principal.userId,
       action: decision.state === 'done' ? 'withdrawalDone' : 'withdrawalRefused',

@@ -15,6 +15,7 @@ import { postTransaction } from '../ledger/service';
 import { Tx } from '../ledger/types';
 import { ledgerKey } from '../ledger/keys';
 import { changePurchaseState, purchaseTraceCode } from '../requests/purchase-state';
+import { notifyRequestStep } from '../requests/request-steps';
 import { CURRENCY_PAYMENT_RECEIPT } from '../storage/storage';
 import { closePurchaseTask } from '../tasks/service';
 import { type FulfilmentDeps, purchaseOf } from './deps';
@@ -75,6 +76,13 @@ export async function done(
 
     await postSettlement(trx, purchase, input.realPrice, { expendedAmount, refundedAmount });
     await changePurchaseState(trx, purchase.id, 'purchaseSucceeded', 'fulfilled', principal.userId);
+    const thirdParty = input.thirdParty == null ? null : await thirdPartyTitle(trx, input.thirdParty);
+    await notifyRequestStep(trx, deps.catalogue, purchase, {
+      kind: 'done',
+      priceAmount: input.realPrice,
+      returnedAmount: refundedAmount,
+      thirdParty,
+    });
     await closePurchaseTask(trx, purchase.id, { state: 'done', decidedBy: principal.userId });
     await audit(trx, {
       actorUserId: principal.userId,
@@ -94,6 +102,11 @@ export async function done(
   });
   await announcePurchasesChanged(deps.db, deps.live, result.userId, [input.purchase]);
   return { purchase: await purchaseOf(deps, input.purchase), refundedAmount: result.refundedAmount };
+}
+
+async function thirdPartyTitle(trx: Db, id: number): Promise<string | null> {
+  const row = await trx.selectFrom('thirdParties').select('title').where('id', '=', id).executeTakeFirst();
+  return row?.title ?? null;
 }
 
 /** The catalogue rows and the receipt a currency payment names must exist (the receipt: the staff's own upload). */
@@ -196,6 +209,14 @@ async function endFailed(
       });
     }
     await changePurchaseState(trx, purchase.id, 'purchaseFailed', cause, principal.userId, {}, text);
+    await notifyRequestStep(
+      trx,
+      deps.catalogue,
+      purchase,
+      cause === 'failedByStaff'
+        ? { kind: 'failed', reason: text, releasedAmount: split.refundedAmount }
+        : { kind: 'refunded', reason: text, keptAmount: split.fee + split.tax, returnedAmount: split.refundedAmount },
+    );
     await closePurchaseTask(trx, purchase.id, { state: 'rejected', decidedBy: principal.userId, reason: text });
     await audit(trx, {
       actorUserId: principal.userId,

@@ -13,6 +13,7 @@ import { postTransaction, type Trx, userBalance } from '../ledger/service';
 import { Tx } from '../ledger/types';
 import { ledgerKey } from '../ledger/keys';
 import { changePurchaseState, lockPurchase, purchaseTraceCode } from '../requests/purchase-state';
+import { type DeskTitles, notifyRequestStep } from '../requests/request-steps';
 import { closePurchaseTask } from '../tasks/service';
 import { reservationOf, UNFULFILLED } from './settlement';
 
@@ -23,6 +24,7 @@ import { reservationOf, UNFULFILLED } from './settlement';
  */
 export async function invalidateUnfulfilledPurchases(
   trx: Trx,
+  catalogue: DeskTitles,
   userId: number,
   actorUserId: number | null,
   reason: string,
@@ -54,6 +56,7 @@ export async function invalidateUnfulfilledPurchases(
       idempotencyKey: ledgerKey.purchase(purchase.id, 'release'),
     });
     await changePurchaseState(trx, purchase.id, 'purchaseInvalidated', 'profileL1Rejected', actorUserId, {}, reason);
+    await notifyRequestStep(trx, catalogue, purchase, { kind: 'invalidated', reason, releasedAmount: reserved });
     await closePurchaseTask(trx, purchase.id, { state: 'rejected', decidedBy: actorUserId, reason });
     await audit(trx, {
       actorUserId,
@@ -86,10 +89,10 @@ export async function announcePurchasesChanged(
 
 /** Identity's ProfileRejected port, filled by fulfilment: release the customer's unfulfilled paid requests. */
 export const releaseOnProfileRejection =
-  (db: DB, live: LiveEvents): ProfileRejected =>
+  (db: DB, live: LiveEvents, catalogue: DeskTitles): ProfileRejected =>
   async (trx, { userId, actorUserId, reason }) => {
     // Paid requests not yet carried out cannot be for a customer whose identity failed: their money returns.
-    const invalidated = await invalidateUnfulfilledPurchases(trx, userId, actorUserId, reason);
+    const invalidated = await invalidateUnfulfilledPurchases(trx, catalogue, userId, actorUserId, reason);
     return {
       audit: { invalidatedPurchases: invalidated },
       afterCommit: () => announcePurchasesChanged(db, live, userId, invalidated),

@@ -9,7 +9,9 @@ import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import { UnsealError } from '../../lib/field-cipher';
 import { purchaseReservation } from '../ledger/service';
+import { notifyRequestStep } from '../requests/request-steps';
 import { openSecret } from '../requests/sealed-fields';
+import type { DB } from '../../db/database';
 import { announceTaskClaimed, claimTaskAudited, CURRENCY_PAYMENT_TASK_TYPES, toTaskDtos } from '../tasks/service';
 import { currencyPaymentOf } from './currency-payments';
 import { type FulfilmentDeps, purchaseOf } from './deps';
@@ -24,10 +26,24 @@ export async function taskData(
   taskId: number,
   types: readonly string[] = CURRENCY_PAYMENT_TASK_TYPES,
 ): Promise<FulfilmentTaskData> {
-  const task = await deps.db.transaction().execute((trx) => claimTaskAudited(trx, taskId, types, principal.userId));
+  const task = await deps.db.transaction().execute(async (trx) => {
+    const claimed = await claimTaskAudited(trx, taskId, types, principal.userId);
+    if (claimed.purchaseId !== null) await notifyTaken(trx, deps, claimed.purchaseId);
+    return claimed;
+  });
   if (task.purchaseId === null) throw HttpError.of(404, 'task.notFound');
   announceTaskClaimed(deps.live, task, principal.userId);
   return requestData(deps, task.purchaseId, (await toTaskDtos(deps.db, [task]))[0]!);
+}
+
+/** The customer hears once that staff took their request (the first claim; a colleague taking it over is no news). */
+async function notifyTaken(trx: DB, deps: FulfilmentDeps, purchaseId: number): Promise<void> {
+  const purchase = await trx
+    .selectFrom('purchases')
+    .select(['id', 'userId', 'desk'])
+    .where('id', '=', purchaseId)
+    .executeTakeFirstOrThrow();
+  await notifyRequestStep(trx, deps.catalogue, purchase, { kind: 'taken' });
 }
 
 async function requestData(deps: FulfilmentDeps, purchaseId: number, task: TaskDto): Promise<FulfilmentTaskData> {

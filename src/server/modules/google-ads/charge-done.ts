@@ -10,6 +10,7 @@ import { type FulfilmentDeps, purchaseOf } from '../fulfilment/deps';
 import { announcePurchasesChanged } from '../fulfilment/invalidation';
 import { costsOf, fulfilmentSplit, lockForDecision, postSettlement, reservationOf } from '../fulfilment/settlement';
 import { changePurchaseState } from '../requests/purchase-state';
+import { notifyRequestStep } from '../requests/request-steps';
 import { closePurchaseTask } from '../tasks/service';
 import type { GoogleAdsOperations } from './operations';
 import { recordCharge } from './charges';
@@ -43,6 +44,13 @@ export async function googleAdsChargeDone(
     });
     await postSettlement(trx, purchase, reserved, { expendedAmount, refundedAmount: 0 });
     await changePurchaseState(trx, purchase.id, 'purchaseSucceeded', 'fulfilled', principal.userId);
+    await notifyRequestStep(trx, deps.catalogue, purchase, {
+      kind: 'done',
+      priceAmount: reserved,
+      returnedAmount: 0,
+      thirdParty: null,
+      googleAds: true,
+    });
     await closePurchaseTask(trx, purchase.id, { state: 'done', decidedBy: principal.userId });
     await audit(trx, {
       actorUserId: principal.userId,

@@ -17,6 +17,7 @@ import type { LiveEvents } from '../../realtime/events';
 import type { Storage } from '../storage/storage';
 import { announceTaskClaimed, claimTaskAudited, decideTask, toTaskDtos } from '../tasks/service';
 import { approveProfileLevel1, rejectProfileLevel1 } from './profile';
+import { notify } from '../notifications/notify';
 import { loadUserDto, PROFILE_REVIEW_TASK } from './users-store';
 
 /** The rejection of a customer's level-1 profile, as its reactions see it. */
@@ -68,6 +69,7 @@ export function profileReviewHandlers(
       const subjectUserId = await db.transaction().execute(async (trx) => {
         const task = await decideTask(trx, body.taskId, PROFILE_REVIEW_TASK, p.userId, { state: 'approved' });
         const { before, after } = await approveProfileLevel1(trx, task.subjectUserId!);
+        await notify(trx, { userId: task.subjectUserId!, kind: 'profileApproved', eventKey: `profileTask:${task.id}` });
         await audit(trx, {
           actorUserId: p.userId,
           action: 'approveProfileAsL1',
@@ -88,6 +90,12 @@ export function profileReviewHandlers(
       const { subjectUserId, afterCommit } = await db.transaction().execute(async (trx) => {
         const task = await decideTask(trx, body.taskId, PROFILE_REVIEW_TASK, p.userId, { state: 'rejected', reason });
         const { before, after } = await rejectProfileLevel1(trx, task.subjectUserId!, reason);
+        await notify(trx, {
+          userId: task.subjectUserId!,
+          kind: 'profileRejected',
+          params: { reason },
+          eventKey: `profileTask:${task.id}`,
+        });
         const reaction = await onRejected(trx, { userId: task.subjectUserId!, actorUserId: p.userId, reason });
         await audit(trx, {
           actorUserId: p.userId,

@@ -13,6 +13,7 @@ import { toEnglishDigits } from '../../../shared/digits';
 import { PURCHASE_TASK_TYPES } from '../tasks/service';
 import { nameOrMobile } from '../../lib/person-names';
 import { customerCurrencyPayment } from '../fulfilment/currency-payments';
+import { requestTimeline } from '../requests/request-steps';
 
 /** One of the customer's requests, with the currency payment made for it once it succeeded. */
 export async function fetchPurchase(
@@ -22,7 +23,7 @@ export async function fetchPurchase(
 ): Promise<PurchaseDetail> {
   const detail = await purchaseDetail(deps, purchaseId, principal.userId);
   const currencyPayment = await customerCurrencyPayment(deps.db, purchaseId, deps.signedUrl);
-  return { ...detail, currencyPayment };
+  return { ...detail, currencyPayment, timeline: await requestTimeline(deps.db, purchaseId, 'customer') };
 }
 
 /**
@@ -40,7 +41,8 @@ export async function fetchStaffPurchase(deps: PaymentDeps, purchaseId: number):
     .executeTakeFirst();
   // The query keeps only PURCHASE_TASK_TYPES.
   const openTaskType = (task?.type ?? null) as StaffPurchaseDetail['openTaskType'];
-  return { ...detail, openTaskId: task?.id ?? null, openTaskType };
+  const timeline = await requestTimeline(deps.db, purchaseId, 'staff');
+  return { ...detail, openTaskId: task?.id ?? null, openTaskType, timeline };
 }
 
 /** A request with its state history and online payments; `userId` limits it to that customer's. */
@@ -48,7 +50,7 @@ export async function purchaseDetail(
   deps: PaymentDeps,
   purchaseId: number,
   userId?: number,
-): Promise<Omit<PurchaseDetail, 'currencyPayment'>> {
+): Promise<Omit<PurchaseDetail, 'currencyPayment' | 'timeline'>> {
   const purchase = await purchaseOf(deps, purchaseId, userId);
   const history = await deps.db
     .selectFrom('purchaseStateChanges as c')

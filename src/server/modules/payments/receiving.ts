@@ -11,6 +11,7 @@ import { ledgerKey } from '../ledger/keys';
 import type { Trx } from '../ledger/service';
 import { changePurchaseState, type LockedPurchase, purchaseTraceCode } from '../requests/purchase-state';
 import { openPurchaseTask } from '../tasks/service';
+import { notifyRequestStep, paidHowOf } from '../requests/request-steps';
 
 /**
  * The staff task that fulfils a paid request: a Google Ads recharge is charged to the account, cash delivery is
@@ -50,7 +51,10 @@ export interface Received {
   task: TaskOpened | null;
 }
 
-/** Reserves the expected price from the wallet, marks the request paid and opens its fulfilment task. */
+/**
+ * Reserves the expected price from the wallet, marks the request paid, tells the customer and opens its fulfilment
+ * task.
+ */
 export async function reserveAndMarkPaid(
   trx: Trx,
   deps: PaymentDeps,
@@ -69,6 +73,11 @@ export async function reserveAndMarkPaid(
   await changePurchaseState(trx, purchase.id, 'paid', paid.cause, paid.actorUserId, {
     walletAmount: purchase.expectedPrice - paid.payablePrice,
     payablePrice: paid.payablePrice,
+  });
+  await notifyRequestStep(trx, deps.requests.catalogue, purchase, {
+    kind: 'paid',
+    how: paidHowOf(paid.cause),
+    amount: purchase.expectedPrice,
   });
   const type = fulfilmentTaskOf(purchase, deps.isCashDesk(purchase.desk));
   const taskId = await openPurchaseTask(trx, type, purchase.userId, purchase.id, { desk: purchase.desk });

@@ -18,6 +18,7 @@ import { asTableDef, DataTable } from '../../components/data-table/DataTable';
 import { Fields } from '../../components/FieldsView';
 import { PurchasePrice } from '../../components/payments/PurchasePrice';
 import { StateHistory } from '../../components/payments/StateHistory';
+import { RequestTimeline } from '../../components/payments/RequestTimeline';
 import { LoadError } from '../../components/states/LoadError';
 import { canAtom } from '../../lib/policy';
 import { staffPurchaseQuery } from '../../lib/queries/fulfilment';
@@ -78,6 +79,7 @@ function RequestBody({ purchaseId, onFulfil }: { purchaseId: number; onFulfil: (
           </Box>
         </>
       )}
+      <RequestTimeline timeline={data.timeline} />
       <Heading size="3" as="h3">
         تاریخچه وضعیت
       </Heading>

@@ -25,6 +25,7 @@ import { Fields } from '../../components/FieldsView';
 import { PayAction } from '../../components/payments/PayAction';
 import { PurchasePrice } from '../../components/payments/PurchasePrice';
 import { StateHistory } from '../../components/payments/StateHistory';
+import { RequestTimeline } from '../../components/payments/RequestTimeline';
 import { RialText } from '../../components/RialText';
 import { ToneBadge } from '../../components/ToneBadge';
 import { LoadError } from '../../components/states/LoadError';
@@ -85,6 +86,7 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
               </Flex>
             )}
 
+            <RequestTimeline timeline={data.timeline} />
             <Heading size="3" as="h3">
               تاریخچه وضعیت
             </Heading>

@@ -1,0 +1,244 @@
+/**
+ * A request's steps on the server, from their one description (src/shared/request-steps.ts): `notifyRequestStep`
+ * tells the customer of a step in the transaction that took it, and `requestTimeline` reads every step a request took
+ * back from its history (state changes, the claim of its task, its ledger postings, its currency payment) with the
+ * words, the role that acted and what comes next with its usual wait.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { components } from '../../../generated/api';
+import type { DB as Database } from '../../../generated/db';
+import {
+  actorTitle,
+  nextStepOf,
+  type PaidHow,
+  type RequestStep,
+  stepActor,
+  stepNotification,
+  stepWords,
+  USUAL_WAIT_DAYS,
+  USUAL_WAIT_MIN_SAMPLES,
+  usualWaitText,
+} from '../../../shared/request-steps';
+import { displayName } from '../../lib/person-names';
+import { notify } from '../notifications/notify';
+import type { Catalogue } from '../desks/catalogue';
+import { PURCHASE_TASK_TYPES } from '../tasks/service';
+
+type Db = Kysely<Database>;
+type Timeline = components['schemas']['RequestTimeline'];
+type TimelineStep = Timeline['steps'][number];
+export type DeskTitles = Pick<Catalogue, 'deskForm'>;
+
+/** How notifications and the timeline name a request: its desk's title and its number. */
+export function requestTitle(catalogue: DeskTitles, purchase: { id: number; desk: string }): string {
+  return `${catalogue.deskForm(purchase.desk)?.desk.title ?? purchase.desk} (${purchase.id})`;
+}
+
+/**
+ * Tells the request's customer of `step`, in `trx` (it commits with the step or not at all). The event key names the
+ * request and the step, so a replayed or racing step notifies once.
+ */
+export async function notifyRequestStep(
+  trx: Db,
+  catalogue: DeskTitles,
+  purchase: { id: number; userId: number; desk: string },
+  step: RequestStep,
+  now: Date = new Date(),
+): Promise<void> {
+  const notification = stepNotification(step, requestTitle(catalogue, purchase));
+  if (!notification) return;
+  await notify(
+    trx,
+    {
+      userId: purchase.userId,
+      ...notification,
+      purchaseId: purchase.id,
+      eventKey: `purchase:${purchase.id}:${step.kind}`,
+    },
+    now,
+  );
+}
+
+const PAID_HOW: Record<string, PaidHow> = { paidFromWallet: 'wallet', paidOnline: 'online', paidOffline: 'offline' };
+
+export const paidHowOf = (cause: string | null): PaidHow => PAID_HOW[cause ?? ''] ?? 'wallet';
+
+/** A ledger posting's named amounts by the request's money step (reserve, difference, release, refundUserError). */
+async function postingsOf(db: Db, purchaseId: number): Promise<Map<string, Record<string, number>>> {
+  const rows = await db
+    .selectFrom('ledgerTransactions')
+    .select(['idempotencyKey', 'amounts'])
+    .where('idempotencyKey', 'like', `purchase:${purchaseId}:%`)
+    .execute();
+  const prefix = `purchase:${purchaseId}:`;
+  return new Map(
+    rows.map((r) => [
+      r.idempotencyKey!.slice(prefix.length),
+      (typeof r.amounts === 'string' ? JSON.parse(r.amounts) : r.amounts) as Record<string, number>,
+    ]),
+  );
+}
+
+/**
+ * The median hours from paid to done of the desk's requests carried out in the last 30 days; null with too few of
+ * them to say.
+ */
+export async function usualHoursToDone(db: Db, desk: string, now: Date = new Date()): Promise<number | null> {
+  const since = new Date(now.getTime() - USUAL_WAIT_DAYS * 24 * 3_600_000);
+  const row = await db
+    .selectFrom('purchaseStateChanges as s')
+    .innerJoin('purchases as p', 'p.id', 's.purchaseId')
+    .select([
+      sql<
+        number | null
+      >`percentile_cont(0.5) within group (order by extract(epoch from (s.created_at - p.paid_at)))`.as('median'),
+      sql<number>`count(*)`.as('n'),
+    ])
+    .where('s.state', '=', 'purchaseSucceeded')
+    .where('p.desk', '=', desk)
+    .where('p.paidAt', 'is not', null)
+    .where('s.createdAt', '>=', since)
+    .executeTakeFirst();
+  if (!row || Number(row.n) < USUAL_WAIT_MIN_SAMPLES || row.median === null) return null;
+  return Number(row.median) / 3600;
+}
+
+interface RawStep {
+  step: RequestStep;
+  at: Date;
+  actorUserId: number | null;
+}
+
+/** The steps a request took, oldest first, from its history rows, its task's first claim and its ledger postings. */
+async function stepsOf(db: Db, purchase: { id: number; formType: string; expectedPrice: number }): Promise<RawStep[]> {
+  const changes = await db
+    .selectFrom('purchaseStateChanges')
+    .select(['state', 'cause', 'reason', 'actorUserId', 'createdAt'])
+    .where('purchaseId', '=', purchase.id)
+    .orderBy('id')
+    .execute();
+  const money = await postingsOf(db, purchase.id);
+  const payment = await db
+    .selectFrom('currencyPayments as c')
+    .leftJoin('thirdParties as t', 't.id', 'c.thirdPartyId')
+    .select(['c.realPrice', 't.title as thirdParty'])
+    .where('c.purchaseId', '=', purchase.id)
+    .executeTakeFirst();
+  const steps: RawStep[] = [];
+  for (const c of changes) {
+    const step = stepOfChange(c, purchase, money, payment);
+    if (step) steps.push({ step, at: new Date(c.createdAt), actorUserId: c.actorUserId });
+  }
+  // Taken: the first claim of its fulfilment task (a colleague taking it over later is not a new step).
+  const claim = await db
+    .selectFrom('auditLog as a')
+    .innerJoin('tasks as t', (j) => j.on(sql<boolean>`t.id::text = a.entity_id`))
+    .select(['a.actorUserId', 'a.createdAt'])
+    .where('a.entity', '=', 'task')
+    .where('a.action', '=', 'claimTask')
+    .where('t.purchaseId', '=', purchase.id)
+    .where('t.type', 'in', PURCHASE_TASK_TYPES)
+    .orderBy('a.id')
+    .limit(1)
+    .executeTakeFirst();
+  if (claim) steps.push({ step: { kind: 'taken' }, at: new Date(claim.createdAt), actorUserId: claim.actorUserId });
+  return steps.sort((a, b) => a.at.getTime() - b.at.getTime());
+}
+
+function stepOfChange(
+  c: { state: string; cause: string | null; reason: string | null },
+  purchase: { formType: string; expectedPrice: number },
+  money: Map<string, Record<string, number>>,
+  payment: { realPrice: number; thirdParty: string | null } | undefined,
+): RequestStep | null {
+  const reason = c.reason ?? '';
+  switch (c.state) {
+    case 'waitingForPayment':
+      return { kind: 'submitted' };
+    case 'paid':
+      return {
+        kind: 'paid',
+        how: paidHowOf(c.cause),
+        amount: money.get('reserve')?.expectedPrice ?? purchase.expectedPrice,
+      };
+    case 'purchaseSucceeded': {
+      const reserved = money.get('reserve')?.expectedPrice ?? purchase.expectedPrice;
+      const returnedAmount = money.get('difference')?.refundedAmount ?? 0;
+      return {
+        kind: 'done',
+        priceAmount: payment?.realPrice ?? reserved - returnedAmount,
+        returnedAmount,
+        thirdParty: payment?.thirdParty ?? null,
+        googleAds: purchase.formType === 'googleAdsAccountCr',
+      };
+    }
+    case 'purchaseFailed': {
+      if (c.cause === 'refundedUserError') {
+        const split = money.get('refundUserError') ?? {};
+        return {
+          kind: 'refunded',
+          reason,
+          keptAmount: (split.fee ?? 0) + (split.tax ?? 0),
+          returnedAmount: split.refundedAmount ?? 0,
+        };
+      }
+      return { kind: 'failed', reason, releasedAmount: money.get('release')?.expectedPrice ?? 0 };
+    }
+    case 'purchaseInvalidated':
+      return { kind: 'invalidated', reason, releasedAmount: money.get('release')?.expectedPrice ?? 0 };
+    case 'cancelled':
+      return { kind: 'cancelled' };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The request's timeline: each step with its time, words and the role that acted (staff's view also names the staff
+ * member), and what comes next with its usual wait measured on the desk's last 30 days of requests.
+ */
+export async function requestTimeline(
+  db: Db,
+  purchaseId: number,
+  view: 'customer' | 'staff',
+  now: Date = new Date(),
+): Promise<Timeline> {
+  const purchase = await db
+    .selectFrom('purchases')
+    .select(['id', 'desk', 'formType', 'expectedPrice'])
+    .where('id', '=', purchaseId)
+    .executeTakeFirstOrThrow();
+  const raw = await stepsOf(db, purchase);
+  const names = new Map<number, string>();
+  if (view === 'staff') {
+    const ids = [...new Set(raw.map((r) => r.actorUserId).filter((id): id is number => id !== null))];
+    if (ids.length > 0) {
+      const users = await db
+        .selectFrom('users')
+        .select(['id', 'firstName', 'lastName', 'mobileNo', 'email', 'isStaff'])
+        .where('id', 'in', ids)
+        .execute();
+      for (const u of users) if (u.isStaff) names.set(u.id, displayName(u));
+    }
+  }
+  const steps: TimelineStep[] = raw.map(({ step, at, actorUserId }) => {
+    const actor = stepActor(step);
+    return {
+      kind: step.kind,
+      at: at.toISOString(),
+      words: stepWords(step),
+      actor,
+      actorTitle: actorTitle(actor, view),
+      actorName: actor === 'staff' && actorUserId !== null ? (names.get(actorUserId) ?? null) : null,
+    };
+  });
+  const last = raw.at(-1)?.step.kind;
+  const next = last ? nextStepOf(last) : null;
+  return {
+    steps,
+    next: next && {
+      text: next.text,
+      usualWait: next.timed ? usualWaitText(await usualHoursToDone(db, purchase.desk, now)) : null,
+    },
+  };
+}
