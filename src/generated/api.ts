@@ -647,7 +647,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The customer writes to staff about one of their requests: plain text (shown literally, at most 2000 characters) and optionally an image they uploaded (uploadFile). At most 10 messages in 5 minutes per person (429 with the wait). Another customer's request is answered as a missing one (404). */
+        /** The customer writes to staff about one of their requests: plain text (shown literally, at most 2000 characters) and optionally an image or PDF they uploaded (uploadFile, filePrefix purchaseMessage). At most 10 messages in 5 minutes per person (429 with the wait). Another customer's request is answered as a missing one (404). */
         post: operations["sendPurchaseMessage"];
         delete?: never;
         options?: never;
@@ -681,7 +681,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload one image (JPEG, PNG or WebP by content, at most 5 MB); metadata is stripped */
+        /** Upload one image (JPEG, PNG or WebP by content, at most 5 MB; metadata is stripped), or for a conversation (filePrefix purchaseMessage) also a PDF, kept as sent and served only as a download */
         post: operations["uploadFile"];
         delete?: never;
         options?: never;
@@ -2760,7 +2760,7 @@ export interface components {
             purchase: components["schemas"]["Purchase"];
         };
         PurchaseMessage: {
-            /** @description A signed, expiring link to the attached image */
+            /** @description A signed, expiring link to the attached image or PDF */
             attachmentUrl: string | null;
             /** @description Staff's list only, the author's name or mobile number */
             authorName?: string;
@@ -2775,7 +2775,7 @@ export interface components {
             purchaseId: number;
         };
         PurchaseMessageInput: {
-            /** @description The storage path of an image the sender uploaded (uploadFile) */
+            /** @description The storage path of an image or PDF the sender uploaded (uploadFile, filePrefix purchaseMessage) */
             attachment?: string | null;
             /** @description Plain text, shown literally (never as HTML or markdown); may be empty with an attachment */
             body: string;
@@ -3017,7 +3017,7 @@ export interface components {
             purchase: components["schemas"]["Purchase"];
         };
         StaffPurchaseMessageInput: {
-            /** @description The storage path of an image the staff member uploaded (uploadFile) */
+            /** @description The storage path of an image or PDF the staff member uploaded (uploadFile, filePrefix purchaseMessage) */
             attachment?: string | null;
             /** @description Plain text, shown literally; may be empty with an attachment */
             body: string;

@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import messages from '../../schemas/messages/fa.json';
+import { png, uploadForm } from '../support/images';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
 import { type Customer, type MoneyHelpers, withMoneyServer } from '../support/money';
 import { bearer, post, type RunningServer } from '../support/server';
@@ -224,6 +225,78 @@ describe('a conversation per request', () => {
     expect(limited.body.msg).toMatch(/^پیام‌های شما بیش از حد مجاز است\. لطفا .+ دیگر دوباره بفرستید\.$/);
     // Staff are not held back by a customer's limit.
     expect((await answer(purchase.id, 'دریافت شد')).status).toBe(200);
+  });
+
+  it("attaches an image or a PDF the sender uploaded, never someone else's; a PDF is downloaded, never shown", async () => {
+    const gina = await money.customer();
+    const hank = await money.customer();
+    const purchase = await money.request(gina, 10);
+    const upload = async (who: Customer, bytes: Buffer, name: string, prefix: string, type: string) => {
+      const res = await fetch(`${server.url}/api/me/uploadFile`, {
+        method: 'POST',
+        headers: bearer(who.token),
+        body: uploadForm(bytes, name, prefix, type),
+      });
+      return { status: res.status, body: (await res.json()) as { path?: string; msg: string } };
+    };
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
+    const document = await upload(gina, pdf, 'invoice.pdf', 'purchaseMessage', 'application/pdf');
+    expect(document.status, document.body.msg).toBe(200);
+    expect(document.body.path).toMatch(/\.pdf$/);
+    // A PDF only where a conversation takes it: not as a national card.
+    const card = await upload(gina, pdf, 'card.pdf', 'nationalCard', 'application/pdf');
+    expect(card.status).toBe(415);
+    expect(card.body.msg).toBe(fa['upload.notImage']);
+    const notPdf = await upload(gina, Buffer.from('<html>%%EOF</html>'), 'x.pdf', 'purchaseMessage', 'application/pdf');
+    expect(notPdf.status).toBe(415);
+    expect(notPdf.body.msg).toBe(fa['upload.notImageOrPdf']);
+    const image = await upload(gina, await png(), 'shot.png', 'purchaseMessage', 'image/png');
+    expect(image.status).toBe(200);
+
+    const withPdf = await post(
+      server,
+      '/api/me/sendPurchaseMessage',
+      { purchase: purchase.id, body: '', attachment: document.body.path },
+      bearer(gina.token),
+    );
+    expect(withPdf.status, withPdf.body.msg).toBe(200);
+    const withImage = await post(
+      server,
+      '/api/me/sendPurchaseMessage',
+      { purchase: purchase.id, body: 'تصویر خطا', attachment: image.body.path },
+      bearer(gina.token),
+    );
+    expect(withImage.status, withImage.body.msg).toBe(200);
+    // Hank cannot attach Gina's upload to his own request.
+    const his = await money.request(hank, 10);
+    const stolen = await post(
+      server,
+      '/api/me/sendPurchaseMessage',
+      { purchase: his.id, body: 'x', attachment: document.body.path },
+      bearer(hank.token),
+    );
+    expect(stolen.status).toBe(400);
+    expect(stolen.body.msg).toBe(fa['conversation.attachmentNotFound']);
+
+    // Staff open both through their signed links; the PDF comes as a download.
+    const forStaff = await post(
+      server,
+      '/api/sys/searchStaffPurchaseMessages',
+      { purchase: purchase.id },
+      bearer(staff.token),
+    );
+    const [first, second] = (forStaff.body.data as { items: Array<{ attachmentUrl: string | null }> }).items;
+    const file = await fetch(server.url + first!.attachmentUrl!);
+    expect(file.headers.get('content-type')).toBe('application/pdf');
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment/);
+    expect(Buffer.from(await file.arrayBuffer()).equals(pdf)).toBe(true);
+    expect((await fetch(server.url + second!.attachmentUrl!)).headers.get('content-type')).toBe('image/png');
+    const attached = await db
+      .selectFrom('uploads')
+      .select('attachedAt')
+      .where('path', '=', document.body.path!)
+      .executeTakeFirstOrThrow();
+    expect(attached.attachedAt).not.toBeNull();
   });
 
   it("gives the staff home the median and 90th percentile of the time to staff's first answer over 7 days", async () => {

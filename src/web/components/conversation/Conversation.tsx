@@ -1,11 +1,11 @@
 /**
  * A request's conversation with staff, on the customer's request page and on staff's: the messages oldest first
  * (who wrote each as a role — «شما» / «کارشناس» to the customer —, its Jalali time, the text shown literally, an
- * attached image's link), and a box to write with a character counter, an image to attach through the upload and
+ * attached image's link), and a box to write with a character counter, an image or PDF to attach through the upload and
  * send. A refused send keeps the text and shows why. Staff also see internal notes, set apart, and write one with
  * a toggle. purchase.message refreshes the list (lib/realtime.ts).
  */
-import { ImageIcon, LockClosedIcon } from '@radix-ui/react-icons';
+import { FileTextIcon, ImageIcon, LockClosedIcon } from '@radix-ui/react-icons';
 import {
   Badge,
   Box,
@@ -30,11 +30,14 @@ import {
   sendMessage,
 } from '../../lib/queries/conversations';
 import { DateText } from '../date/DateText';
-import { IMAGE_TYPES, NOT_AN_IMAGE, uploadImage } from '../form-engine/widgets/upload';
+import { IMAGE_TYPES, uploadImage } from '../form-engine/widgets/upload';
 import { LoadError } from '../states/LoadError';
 
 /** The upload purpose of an attachment (the server accepts only the sender's uploads of this purpose). */
 const ATTACHMENT_PREFIX = 'purchaseMessage';
+/** What a message may carry: the upload's images, or a PDF. */
+const ATTACHMENT_TYPES = [...IMAGE_TYPES, 'application/pdf'];
+const NOT_ATTACHABLE = 'فقط تصویر (JPEG، PNG یا WebP) یا فایل PDF پیوست کنید.';
 export const INTERNAL_NOTE_LABEL = 'یادداشت داخلی — مشتری نمی‌بیند';
 
 /** Internal notes stand apart: amber, dashed. */
@@ -98,7 +101,15 @@ function MessageItem({ message, staff }: { message: PurchaseMessage; staff: bool
           size="2"
           data-testid="message-attachment"
         >
-          <ImageIcon /> تصویر پیوست
+          {/\.pdf\?/.test(message.attachmentUrl) ? (
+            <>
+              <FileTextIcon /> فایل PDF پیوست
+            </>
+          ) : (
+            <>
+              <ImageIcon /> تصویر پیوست
+            </>
+          )}
         </RadixLink>
       )}
     </Box>
@@ -119,8 +130,8 @@ function Composer({ purchaseId, staff }: { purchaseId: number; staff: boolean })
 
   const attach = async (picked: File | undefined) => {
     if (!picked) return;
-    if (!IMAGE_TYPES.includes(picked.type)) {
-      setError(NOT_AN_IMAGE);
+    if (!ATTACHMENT_TYPES.includes(picked.type)) {
+      setError(NOT_ATTACHABLE);
       return;
     }
     setUploading(true);
@@ -195,7 +206,7 @@ function Composer({ purchaseId, staff }: { purchaseId: number; staff: boolean })
       <input
         ref={file}
         type="file"
-        accept={IMAGE_TYPES.join(',')}
+        accept={ATTACHMENT_TYPES.join(',')}
         hidden
         data-testid="message-file"
         onChange={(e) => void attach(e.target.files?.[0])}
@@ -210,7 +221,7 @@ function Composer({ purchaseId, staff }: { purchaseId: number; staff: boolean })
           {internal ? 'ثبت یادداشت' : 'ارسال پیام'}
         </Button>
         <Button variant="soft" onClick={() => file.current?.click()} loading={uploading} type="button">
-          <ImageIcon /> پیوست تصویر
+          <ImageIcon /> پیوست تصویر یا PDF
         </Button>
       </Flex>
     </Flex>
