@@ -4,7 +4,8 @@
  * answer, with an internal note beside; the customer sees the answer arrive without a reload, and never the note.
  */
 import { mkdirSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPersianDigits } from '../../src/shared/digits';
 import { DESKTOP, keepSignedIn, launchBrowser, PHONE, takeScreenshots } from '../support/browser';
@@ -27,6 +28,12 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
+
+/** axe-core on the conversation section: no serious or critical finding. */
+async function accessible(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).include('[data-testid="conversation"]').analyze();
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+}
 
 describe('conversation', () => {
   it('the customer writes, staff answer from the waiting queue, the answer arrives live', async () => {
@@ -81,12 +88,14 @@ describe('conversation', () => {
     await thread.getByTestId('message-send').click();
     await thread.getByTestId('conversation-message').filter({ hasText: 'فردا صبح' }).waitFor();
     if (takeScreenshots) await staff.screenshot({ path: `${shots}/staff-answered-desktop.png` });
+    await accessible(staff);
 
     // The customer's page, never reloaded, shows the answer from «کارشناس», and not the note.
     const answer = conversation.getByTestId('conversation-message').filter({ hasText: 'فردا صبح انجام می‌شود.' });
     await answer.waitFor();
     expect(await answer.getByTestId('message-author').textContent()).toBe('کارشناس');
     expect(await conversation.textContent()).not.toContain('یادداشت محرمانه');
+    await accessible(customer);
     if (takeScreenshots) await customer.screenshot({ path: `${shots}/customer-answered-phone.png`, fullPage: true });
 
     // Answered: the queue is empty again.
