@@ -522,6 +522,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/searchPurchaseMessages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The conversation of one of the customer's requests with staff, oldest first. Staff's internal notes are never among them; another customer's request is answered as a missing one (404). */
+        post: operations["searchPurchaseMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/searchPurchases": {
         parameters: {
             query?: never;
@@ -641,6 +658,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/sendPurchaseMessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The customer writes to staff about one of their requests: plain text (shown literally, at most 2000 characters) and optionally an image or PDF they uploaded (uploadFile, filePrefix purchaseMessage). At most 10 messages in 5 minutes per person (429 with the wait). Another customer's request is answered as a missing one (404). */
+        post: operations["sendPurchaseMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/updateUserData": {
         parameters: {
             query?: never;
@@ -667,7 +701,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload one image (JPEG, PNG or WebP by content, at most 5 MB); metadata is stripped */
+        /** Upload one image (JPEG, PNG or WebP by content, at most 5 MB; metadata is stripped), or for a conversation (filePrefix purchaseMessage) also a PDF, kept as sent and served only as a download */
         post: operations["uploadFile"];
         delete?: never;
         options?: never;
@@ -1613,6 +1647,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/searchStaffPurchaseMessages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The conversation of any request for staff, oldest first, with staff's internal notes. */
+        post: operations["searchStaffPurchaseMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchSupportThreads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Conversations waiting for staff's answer (the customer wrote last), oldest wait first (at most 100), with how long each has waited; and, for the staff home, the median and 90th-percentile time from a customer's message to staff's first answer over the last 7 days. */
+        post: operations["searchSupportThreads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/searchTaskTypes": {
         parameters: {
             query?: never;
@@ -1709,6 +1777,23 @@ export interface paths {
         put?: never;
         /** All customers' withdrawals, newest first, by state and search text (IBAN, name, mobile, reference) */
         post: operations["searchWithdrawals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/sendStaffPurchaseMessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff answer a request's customer (who is notified: staffReply), or with `internal` leave a note only staff see. */
+        post: operations["sendStaffPurchaseMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2765,6 +2850,28 @@ export interface components {
             purchase: components["schemas"]["Purchase"];
             timeline: components["schemas"]["RequestTimeline"];
         };
+        PurchaseMessage: {
+            /** @description A signed, expiring link to the attached image or PDF */
+            attachmentUrl: string | null;
+            /** @description Staff's list only, the author's name or mobile number */
+            authorName?: string;
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Written by staff; a customer sees the role only, never the name */
+            fromStaff: boolean;
+            id: number;
+            /** @description A staff note (only in staff's list) */
+            internal: boolean;
+            purchaseId: number;
+        };
+        PurchaseMessageInput: {
+            /** @description The storage path of an image or PDF the sender uploaded (uploadFile, filePrefix purchaseMessage) */
+            attachment?: string | null;
+            /** @description Plain text, shown literally (never as HTML or markdown); may be empty with an attachment */
+            body: string;
+            purchase: number;
+        };
         PurchaseRef: {
             purchase: number;
         };
@@ -3027,6 +3134,32 @@ export interface components {
             payments: components["schemas"]["OnlinePayment"][];
             purchase: components["schemas"]["Purchase"];
             timeline: components["schemas"]["RequestTimeline"];
+        };
+        StaffPurchaseMessageInput: {
+            /** @description The storage path of an image or PDF the staff member uploaded (uploadFile, filePrefix purchaseMessage) */
+            attachment?: string | null;
+            /** @description Plain text, shown literally; may be empty with an attachment */
+            body: string;
+            /** @description A note only staff see; false answers the customer (who is notified) */
+            internal: boolean;
+            purchase: number;
+        };
+        SupportThreads: {
+            answeredLastWeek: components["schemas"]["Count"];
+            items: {
+                customerName: string;
+                deskTitle: string;
+                /** @description The customer's last message, cut to 200 characters */
+                lastMessage: string;
+                purchaseId: number;
+                waitingSeconds: components["schemas"]["Seconds"];
+                /** Format: date-time */
+                waitingSince: string;
+            }[];
+            /** @description Over the last 7 days; null when nothing was answered */
+            medianFirstAnswerSeconds: number | null;
+            p90FirstAnswerSeconds: number | null;
+            total: components["schemas"]["Count"];
         };
         SystemParameter: {
             description: string;
@@ -3299,6 +3432,31 @@ export interface components {
                         items: components["schemas"]["Purchase"][];
                         total: components["schemas"]["Count"];
                     };
+                };
+            };
+        };
+        /** @description A request's conversation, oldest first */
+        PurchaseMessages: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: {
+                        items: components["schemas"]["PurchaseMessage"][];
+                        total: components["schemas"]["Count"];
+                    };
+                };
+            };
+        };
+        /** @description The message as stored */
+        PurchaseMessageSent: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: components["schemas"]["PurchaseMessage"];
                 };
             };
         };
@@ -4150,6 +4308,23 @@ export interface operations {
             };
         };
     };
+    searchPurchaseMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["PurchaseMessages"];
+        };
+    };
     searchMyPurchases: {
         parameters: {
             query?: never;
@@ -4327,6 +4502,23 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["WithdrawalList"];
+        };
+    };
+    sendPurchaseMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseMessageInput"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["PurchaseMessageSent"];
         };
     };
     updateUserData: {
@@ -5910,6 +6102,50 @@ export interface operations {
             };
         };
     };
+    searchStaffPurchaseMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["PurchaseMessages"];
+        };
+    };
+    searchSupportThreads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Waiting conversations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["SupportThreads"];
+                    };
+                };
+            };
+        };
+    };
     searchTaskTypes: {
         parameters: {
             query?: never;
@@ -6066,6 +6302,23 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["WithdrawalList"];
+        };
+    };
+    sendStaffPurchaseMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffPurchaseMessageInput"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["PurchaseMessageSent"];
         };
     };
     uafCprDone: {

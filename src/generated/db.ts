@@ -501,6 +501,29 @@ export interface PayRequests {
   userId: number;
 }
 
+export interface PurchaseMessages {
+  authorUserId: number;
+  /**
+   * Plain text, shown literally (never rendered as HTML or markdown)
+   */
+  body: string;
+  createdAt: Generated<Timestamp>;
+  /**
+   * Written by staff (shown to the customer as «کارشناس», never by name)
+   */
+  fromStaff: boolean;
+  id: Generated<number>;
+  /**
+   * A staff note: never shown to the customer by any operation or live event
+   */
+  internal: Generated<boolean>;
+  purchaseId: number;
+  /**
+   * An image the author attached through the upload operation
+   */
+  uploadId: number | null;
+}
+
 export interface Purchases {
   amountMinor: number;
   createdAt: Generated<Timestamp>;
@@ -880,6 +903,7 @@ export interface DB {
   paymentMethodGroups: PaymentMethodGroups;
   paymentMethods: PaymentMethods;
   payRequests: PayRequests;
+  purchaseMessages: PurchaseMessages;
   purchases: Purchases;
   purchaseStateChanges: PurchaseStateChanges;
   purchaseStates: PurchaseStates;

@@ -47,6 +47,12 @@ export interface PurchaseChangedPayload {
   state: string;
 }
 
+export interface PurchaseMessagePayload {
+  purchaseId: number;
+  messageId: number;
+  fromStaff: boolean;
+}
+
 export interface SystemParametersUpdatedPayload {}
 
 export interface TaskClaimedPayload {
@@ -80,6 +86,7 @@ export interface LiveEventPayloads {
   'googleMccAccount.changed': GoogleMccAccountChangedPayload;
   'profile.reviewed': ProfileReviewedPayload;
   'purchase.changed': PurchaseChangedPayload;
+  'purchase.message': PurchaseMessagePayload;
   'systemParameters.updated': SystemParametersUpdatedPayload;
   'task.claimed': TaskClaimedPayload;
   'task.created': TaskCreatedPayload;

@@ -65,6 +65,7 @@ import { ledgerHandlers } from './modules/ledger/handlers';
 import { paymentHandlers } from './modules/payments/handlers';
 import { collectionHandlers } from './modules/payments/staff-handlers';
 import { requestHandlers } from './modules/requests/handlers';
+import { conversationHandlers } from './modules/requests/conversation-handlers';
 import { settingsHandlers } from './modules/settings/handlers';
 import { taskHandlers } from './modules/tasks/handlers';
 import { waitingWorkHandlers, type WorkQueue } from './modules/tasks/waiting-work';
@@ -329,6 +330,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...fulfilmentHandlers(fulfilment),
     ...googleAdsHandlers(db, live, googleAds, fulfilment),
     ...catalogueEditorHandlers(db, catalogueSource, (kind, document) => formValidators.rememberDraft(kind, document)),
+    ...conversationHandlers({
+      db,
+      storage,
+      live,
+      deskTitle,
+      rateLimiter: redis ? redisRateLimiter(redis) : databaseRateLimiter(db),
+    }),
   };
   registerContractRoutes(fastify, {
     contract,

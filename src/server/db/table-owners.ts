@@ -44,6 +44,7 @@ export const TABLE_OWNERS = {
   idempotency_keys: 'modules/requests',
   purchase_state_changes: 'modules/requests',
   form_versions: 'modules/requests',
+  purchase_messages: 'modules/requests',
 
   // Versions of desks and form types published from the staff catalogue page.
   catalogue_versions: 'modules/desks',

@@ -19,12 +19,15 @@ export const PROFILE_WATCHERS = ['manageAccess', 'viewCustomers'] as const;
 export const GOOGLE_ADS_STAFF = 'manageGoogleAds';
 export const GOOGLE_MCC_STAFF = 'manageGoogleMccAccounts';
 
+/** Staff who see requests and answer their conversations (the waiting queue refetches on a new message). */
+export const CONVERSATION_STAFF = 'viewRequests';
+
 /**
  * Every action some staff event concerns: each task type's action (handed in by the composition, since the task
  * types are the tasks module's), the profile and Google Ads watchers.
  */
 export const staffEventActions = (taskActions: Iterable<string>): ReadonlySet<string> =>
-  new Set([...taskActions, ...PROFILE_WATCHERS, GOOGLE_ADS_STAFF, GOOGLE_MCC_STAFF]);
+  new Set([...taskActions, ...PROFILE_WATCHERS, GOOGLE_ADS_STAFF, GOOGLE_MCC_STAFF, CONVERSATION_STAFF]);
 
 /** The internal room of the staff who hold `action`, on the staff channel. */
 export const staffAudience = (action: string) => `staff-action:${action}`;

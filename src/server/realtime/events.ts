@@ -6,6 +6,7 @@
 import type { components } from '../../generated/api';
 import type { LiveEventPayloads } from '../../generated/events';
 import {
+  CONVERSATION_STAFF,
   GOOGLE_ADS_STAFF,
   GOOGLE_MCC_STAFF,
   PROFILE_WATCHERS,
@@ -87,6 +88,15 @@ export class LiveEvents {
 
   purchaseChanged(uid: string, purchase: { purchaseId: number; state: string }): void {
     this.emit(userChannel(uid), 'purchase.changed', purchase);
+  }
+
+  /**
+   * A new message in a request's conversation: to its customer unless it is staff's internal note (`customerUid`
+   * null), and to the staff who answer conversations. The payload carries no text.
+   */
+  purchaseMessage(customerUid: string | null, message: LiveEventPayloads['purchase.message']): void {
+    if (customerUid) this.emit(userChannel(customerUid), 'purchase.message', message);
+    this.emit(STAFF_CHANNEL, 'purchase.message', message, [staffAudience(CONVERSATION_STAFF)]);
   }
 
   /** A signed-out or revoked session stops receiving at once: its sockets are dropped. */

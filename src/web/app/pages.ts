@@ -19,6 +19,7 @@ const Receipt = lazyPage(() => import('../features/wallet/ReceiptPage'));
 const MyRequests = lazyPage(() => import('../features/requests/MyRequestsPage'));
 const Currencies = lazyPage(() => import('../features/management/currencies/CurrenciesPage'));
 const Requests = lazyPage(() => import('../features/management/RequestsPage'));
+const SupportThreads = lazyPage(() => import('../features/management/support/SupportThreadsPage'));
 const Customers = lazyPage(() => import('../features/management/CustomersPage'));
 const Collections = lazyPage(() => import('../features/management/collections/CollectionsPage'));
 const ManualCompletion = lazyPage(() => import('../features/management/collections/ManualCompletionPage'));
@@ -48,6 +49,7 @@ export const PAGES: Record<RouteName, ComponentType> = {
   tasks: Tasks,
   currencySettings: Currencies,
   requests: Requests,
+  supportThreads: SupportThreads,
   customers: Customers,
   collections: Collections,
   manualOrderCompletion: ManualCompletion,

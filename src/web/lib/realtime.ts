@@ -26,6 +26,8 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
   // The user concerned reloads their own profile (LiveUpdates); staff lists refetch.
   'userProfile.changed': [['table', 'users'], ['table', 'customers'], ['staffUsers']],
   'purchase.changed': [['table', 'myRequests'], ['table', 'requests'], ['purchase']],
+  // A request's conversation (customer or staff view) and staff's queue of conversations waiting for an answer.
+  'purchase.message': [['conversation'], ['staff', 'supportThreads']],
   'wallet.changed': [
     ['wallet'],
     ['table', 'myTransactions'],
@@ -113,9 +115,11 @@ export async function connectLive(options: {
       'purchase.changed',
       'wallet.changed',
       'profile.reviewed',
+      'purchase.message',
       ...accountEvents,
     ]);
   }
-  if (options.isStaff) listen(echo.private('staff'), ['task.created', 'task.claimed', ...accountEvents]);
+  if (options.isStaff)
+    listen(echo.private('staff'), ['task.created', 'task.claimed', 'purchase.message', ...accountEvents]);
   return { stop: () => echo.disconnect() };
 }

@@ -69,6 +69,13 @@ export const routes = [
     parent: 'management',
   },
   {
+    name: 'supportThreads',
+    path: '/management/support-threads',
+    title: 'گفتگوهای در انتظار پاسخ',
+    access: 'staff',
+    parent: 'management',
+  },
+  {
     name: 'customers',
     path: '/management/customers',
     title: 'مشتریان',

@@ -29,6 +29,7 @@ export const STAFF_PAGES: readonly StaffPage[] = [
   { menu: 'collections', route: 'collections', title: 'دریافت‌ها' },
   { menu: 'customers', route: 'customers', title: 'مشتریان' },
   { menu: 'requests', route: 'requests', title: 'درخواست‌ها' },
+  { menu: 'supportThreads', route: 'supportThreads', title: 'گفتگوهای در انتظار پاسخ' },
   { menu: 'currencyPayments', route: 'currencyPayments', title: 'پرداخت‌های ارزی' },
   { menu: 'withdrawals', route: 'withdrawals', title: 'برداشت‌ها' },
   { menu: 'bankAccounts', route: 'bankAccounts', title: 'حساب‌های بانکی برای تایید' },

@@ -7,7 +7,7 @@ export const MENU_BY_ACTION: Record<string, string[]> = {
   manageSystemParameters: ['currencySettings'],
   manageCollections: ['collections', 'manualOrderCompletion'],
   viewCustomers: ['customers'],
-  viewRequests: ['requests'],
+  viewRequests: ['requests', 'supportThreads'],
   manageCurrencyPayments: ['currencyPayments'],
   manageWithdrawals: ['withdrawals'],
   approveBankAccountOwnership: ['bankAccounts'],

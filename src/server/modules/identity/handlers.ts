@@ -8,7 +8,7 @@ import { HttpError, ok, tooManyRequests, tooManyRequestsFor } from '../../http/e
 import { msg } from '../../http/messages';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import type { LiveEvents } from '../../realtime/events';
-import { MAX_IMAGE_BYTES, reencodeImage, sniffImageKind } from '../storage/images';
+import { isPdf, MAX_IMAGE_BYTES, PDF_PURPOSES, reencodeImage, sniffImageKind } from '../storage/images';
 import type { Storage } from '../storage/storage';
 import { taskTypeOf } from '../tasks/task-types';
 import { updateAccount } from './accounts';
@@ -262,8 +262,13 @@ export function identityHandlers({
       if (!/^[A-Za-z][A-Za-z0-9]{0,30}$/.test(filePrefix)) {
         throw new HttpError(400, msg('http.fieldInvalid', { field: 'filePrefix' }));
       }
+      // A PDF only where its purpose takes one (a conversation's attachment); kept as sent, downloaded only.
+      if (PDF_PURPOSES.has(filePrefix) && isPdf(file.bytes)) {
+        const path = await storage.save(db, principal!.userId, filePrefix, 'pdf', file.bytes);
+        return { result: true, msg: msg('upload.fileSaved'), path, url: storage.signedUrl(path) };
+      }
       const kind = sniffImageKind(file.bytes);
-      if (!kind) throw HttpError.of(415, 'upload.notImage');
+      if (!kind) throw HttpError.of(415, PDF_PURPOSES.has(filePrefix) ? 'upload.notImageOrPdf' : 'upload.notImage');
       const clean = await reencodeImage(file.bytes, kind).catch(() => null);
       if (!clean) throw HttpError.of(415, 'upload.notImage');
       const path = await storage.save(db, principal!.userId, filePrefix, kind, clean);

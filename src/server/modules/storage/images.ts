@@ -34,5 +34,25 @@ export async function reencodeImage(bytes: Buffer, kind: ImageKind): Promise<Buf
   }
 }
 
-export const MIME: Record<ImageKind, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
-export const EXTENSION: Record<ImageKind, string> = { jpeg: 'jpg', png: 'png', webp: 'webp' };
+/** What an upload may be: an image, or (for the purposes that allow it, see PDF_PURPOSES) a PDF. */
+export type FileKind = ImageKind | 'pdf';
+
+/** Upload purposes that take a PDF besides images: a request's conversation. */
+export const PDF_PURPOSES: ReadonlySet<string> = new Set(['purchaseMessage']);
+
+/** A PDF by its bytes: the `%PDF-` header and an end-of-file marker in its last kilobyte. */
+export function isPdf(bytes: Buffer): boolean {
+  return (
+    bytes.length >= 16 &&
+    bytes.toString('latin1', 0, 5) === '%PDF-' &&
+    bytes.subarray(Math.max(0, bytes.length - 1024)).includes('%%EOF')
+  );
+}
+
+export const MIME: Record<FileKind, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+};
+export const EXTENSION: Record<FileKind, string> = { jpeg: 'jpg', png: 'png', webp: 'webp', pdf: 'pdf' };

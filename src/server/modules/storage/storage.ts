@@ -12,19 +12,20 @@ import type { DB } from '../../db/database';
 import { HttpError, notFound, persianWait } from '../../http/errors';
 import { type MessageKey, msg } from '../../http/messages';
 import { hmac, randomToken, safeEqual } from '../../lib/crypto';
-import { EXTENSION, type ImageKind, MIME } from './images';
+import { EXTENSION, type FileKind, MIME } from './images';
 
 export const SIGNED_URL_LIFETIME_SECONDS = 600;
 /** Staff actions that may see other people's uploads, by upload purpose. */
 const REVIEWER_ACTIONS: Record<string, string> = {
   nationalCard: 'approveProfileL1',
   currencyPaymentReceipt: 'manageCurrencyPayments',
+  purchaseMessage: 'viewRequests',
 };
 
 /** The purpose (file prefix) of a currency payment's receipt image, which staff holding its action may see. */
 export const CURRENCY_PAYMENT_RECEIPT = 'currencyPaymentReceipt';
 
-const SAFE_PATH = /^[A-Za-z][A-Za-z0-9]{0,30}\/\d{4}\/[A-Za-z0-9_-]{16,64}\.(jpg|png|webp)$/;
+const SAFE_PATH = /^[A-Za-z][A-Za-z0-9]{0,30}\/\d{4}\/[A-Za-z0-9_-]{16,64}\.(jpg|png|webp|pdf)$/;
 /** Advisory lock class of per-owner uploads (with the owner's id as the second key). */
 const UPLOAD_LOCK_KEY = 724_002;
 /** Uploads the clean-up looks at per query. */
@@ -51,7 +52,7 @@ export class Storage {
    * Stores an upload within the owner's quota for any 24 hours (429 with the wait beyond it). One upload per
    * owner at a time (an advisory lock), so parallel uploads cannot pass the quota together.
    */
-  async save(db: DB, ownerUserId: number, purpose: string, kind: ImageKind, bytes: Buffer): Promise<string> {
+  async save(db: DB, ownerUserId: number, purpose: string, kind: FileKind, bytes: Buffer): Promise<string> {
     const relative = `${purpose}/${new Date().getUTCFullYear()}/${randomToken(18)}.${EXTENSION[kind]}`;
     const file = path.join(this.root, relative);
     await mkdir(path.dirname(file), { recursive: true });
@@ -185,15 +186,19 @@ export class Storage {
       }
       if (Number(expires) * 1000 < Date.now()) throw new HttpError(403, msg('storage.expired'));
       const ext = relative.split('.').pop() as string;
-      const kind = (Object.entries(EXTENSION).find(([, e]) => e === ext)?.[0] ?? 'jpeg') as ImageKind;
+      const kind = (Object.entries(EXTENSION).find(([, e]) => e === ext)?.[0] ?? 'jpeg') as FileKind;
       const bytes = await readFile(path.join(this.root, relative)).catch(() => null);
       if (!bytes) throw notFound();
-      return reply
-        .type(MIME[kind])
-        .header('cache-control', 'private, max-age=600')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'")
-        .send(bytes);
+      return (
+        reply
+          .type(MIME[kind])
+          .header('cache-control', 'private, max-age=600')
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'")
+          // A PDF is downloaded, never opened in the app's origin.
+          .header('content-disposition', kind === 'pdf' ? 'attachment; filename="attachment.pdf"' : 'inline')
+          .send(bytes)
+      );
     });
   }
 }

@@ -10,6 +10,7 @@ import { canAtom, staffPagesAtom } from '../../lib/policy';
 import { type WaitingWork, waitingWorkQuery } from '../../lib/queries/staff-money';
 import { pathOf } from '../../lib/routes';
 import { ToneBadge } from '../../components/ToneBadge';
+import { SupportSummary } from './support/SupportSummary';
 
 type PaidRequest = WaitingWork['paidRequests']['items'][number];
 type Queue = WaitingWork['queues'][number];
@@ -138,6 +139,7 @@ export default function ManagementHomePage() {
     <Flex direction="column" gap="3">
       <Heading size="6">مدیریت</Heading>
       {can('viewTasks') && <WaitingWorkPanel seesRequests={can('viewRequests') || can('manageCurrencyPayments')} />}
+      {can('viewRequests') && <SupportSummary />}
       <div className="card-grid" data-testid="management-tiles">
         {pages.map((page) => (
           <Link key={page.menu} to={pathOf(page.route)} className="card-link">

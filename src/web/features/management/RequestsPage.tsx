@@ -27,6 +27,7 @@ import { CHARGE_TASK } from '../../lib/queries/google-ads';
 import { FulfilmentDialog } from './tasks/FulfilmentDialog';
 import { GoogleAdsChargeDialog } from './tasks/GoogleAdsTaskDialogs';
 import { ToneBadge } from '../../components/ToneBadge';
+import { Conversation } from '../../components/conversation/Conversation';
 
 /** The open task of a request, and which dialog decides it. */
 interface OpenTask {
@@ -84,6 +85,7 @@ function RequestBody({ purchaseId, onFulfil }: { purchaseId: number; onFulfil: (
         تاریخچه وضعیت
       </Heading>
       <StateHistory history={data.history} />
+      <Conversation purchaseId={purchaseId} staff />
     </Flex>
   );
 }

@@ -32,6 +32,7 @@ import { LoadError } from '../../components/states/LoadError';
 import { purchaseDetailQuery } from '../../lib/queries/purchases';
 import { pathOf } from '../../lib/routes';
 import { CancelPurchaseButton } from './CancelPurchaseButton';
+import { Conversation } from '../../components/conversation/Conversation';
 import { ONLINE_PAYMENT_STATES } from './payment-outcomes';
 import { toPersianDigits } from '../../../shared/digits';
 
@@ -91,6 +92,7 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
               تاریخچه وضعیت
             </Heading>
             <StateHistory history={data.history} />
+            <Conversation purchaseId={purchaseId} />
 
             {data.currencyPayment && (
               <>
