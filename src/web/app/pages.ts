@@ -34,6 +34,8 @@ const GoogleMccAccounts = lazyPage(() => import('../features/management/google-a
 const GoogleAdsAccounts = lazyPage(() => import('../features/management/google-ads/GoogleAdsAccountsPage'));
 const MyGoogleAdsAccounts = lazyPage(() => import('../features/google-ads/MyGoogleAdsAccountsPage'));
 const Actions = lazyPage(() => import('../features/management/access/ActionsPage'));
+const FailedSms = lazyPage(() => import('../features/management/notifications/FailedSmsPage'));
+const Notifications = lazyPage(() => import('../features/notifications/NotificationsPage'));
 const Catalogue = lazyPage(() => import('../features/management/catalogue/CatalogueEditorPage'));
 
 export const PAGES: Record<RouteName, ComponentType> = {
@@ -56,6 +58,8 @@ export const PAGES: Record<RouteName, ComponentType> = {
   googleMccAccounts: GoogleMccAccounts,
   googleAdsAccounts: GoogleAdsAccounts,
   catalogue: Catalogue,
+  failedNotificationSms: FailedSms,
+  notifications: Notifications,
   desk: Desk,
   underConstructionDesk: Desk,
   myAccount: Account,

@@ -36,6 +36,7 @@ export const STAFF_PAGES: readonly StaffPage[] = [
   { menu: 'googleMccAccounts', route: 'googleMccAccounts', title: 'پنل‌های مدیریت تبلیغات' },
   { menu: 'googleAdsAccounts', route: 'googleAdsAccounts', title: 'حساب‌های تبلیغاتی' },
   { menu: 'catalogue', route: 'catalogue', title: 'کاتالوگ میزها و فرم‌ها' },
+  { menu: 'failedNotificationSms', route: 'failedNotificationSms', title: 'پیامک‌های ناموفق' },
 ];
 
 export function staffPagesOf(access: AccessMenu): StaffPage[] {

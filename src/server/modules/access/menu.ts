@@ -14,6 +14,7 @@ export const MENU_BY_ACTION: Record<string, string[]> = {
   manageGoogleMccAccounts: ['googleMccAccounts'],
   manageGoogleAds: ['googleAdsAccounts'],
   manageCatalogue: ['catalogue'],
+  viewFailedSms: ['failedNotificationSms'],
 };
 
 export const PAYMENT_PERMISSIONS_BY_ACTION: Record<string, string[]> = {
