@@ -80,6 +80,21 @@ describe('a person’s notifications', () => {
     expect(row).toMatchObject({ state: 'sent', attempts: 1, driverAnswer: lines[0]!.messageId });
   });
 
+  it('tells a person whose password staff set', async () => {
+    const token = await loginByCode(server, '09171000007');
+    const userId = await userIdOf(token);
+    const staff = await staffWithActions(server, ['manageAccess']);
+    const set = await post(
+      server,
+      '/api/users/changePassword',
+      { id: userId, password: 'set-by-staff-1' },
+      bearer(staff.token),
+    );
+    expect(set.status, set.body.msg).toBe(200);
+    const rows = await db().selectFrom('notifications').select('kind').where('userId', '=', userId).execute();
+    expect(rows).toEqual([{ kind: 'passwordChanged' }]);
+  });
+
   it('lists only one’s own, newest first, paged, and marks only one’s own read', async () => {
     const alice = await loginByCode(server, '09171000002');
     const bob = await loginByCode(server, '09171000003');
