@@ -261,6 +261,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/fetchNotificationPreferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in person's choice per notification kind and channel (in the app, SMS); a kind never chosen is on. Security notices are `locked`: always on. */
+        post: operations["fetchNotificationPreferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/fetchPurchase": {
         parameters: {
             query?: never;
@@ -386,6 +403,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/markNotificationsRead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark the signed-in person's notifications read: those named in `ids` (ids of anyone else's are ignored), or all of them with `all`. Answers the unread count left. */
+        post: operations["markNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/payPurchase": {
         parameters: {
             query?: never;
@@ -454,6 +488,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/saveNotificationPreferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save the signed-in person's choice for the kinds given (others keep theirs). Turning a security notice off is refused (422); an unknown kind is refused (422). */
+        post: operations["saveNotificationPreferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/saveUserBankAccount": {
         parameters: {
             query?: never;
@@ -516,6 +567,23 @@ export interface paths {
         put?: never;
         /** The signed-in customer's Google Ads accounts, newest first, with their status and charges */
         post: operations["searchGoogleAdsAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/searchNotifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in person's own notifications shown in the app, newest first, with how many are unread. Kinds the person turned off in the app are not listed. */
+        post: operations["searchNotifications"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1505,6 +1573,23 @@ export interface paths {
         put?: never;
         /** One customer's ledger transactions, newest first (the table of /customer-wallets/{id}): for staff holding viewCustomers, or the customer themself; anyone else gets 404. */
         post: operations["searchCustomerTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchFailedNotificationSms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Notification SMS the worker gave up on after its last try, newest first, with the recipient, the text, the number of tries and the last error. Search in the mobile number and the text. */
+        post: operations["searchFailedNotificationSms"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2540,6 +2625,22 @@ export interface components {
             /** @constant */
             result: false;
         };
+        FailedNotificationSms: {
+            attempts: components["schemas"]["Count"];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the last try failed
+             */
+            failedAt: string;
+            id: components["schemas"]["Id64"];
+            kind: components["schemas"]["NotificationKind"];
+            lastError: string | null;
+            mobileNo: string;
+            notificationId: components["schemas"]["Id64"];
+            text: string;
+        };
         /** @description One field of a request as a person reads it, from the form version the request was validated against: a value's text (a choice's title, yes or no), a list's rows or a group's fields, each with its title */
         FieldView: {
             fields?: components["schemas"]["FieldView"][];
@@ -2710,6 +2811,26 @@ export interface components {
          */
         MobileNo: string;
         NewPassword: string;
+        Notification: {
+            /** Format: date-time */
+            createdAt: string;
+            id: components["schemas"]["Id64"];
+            kind: components["schemas"]["NotificationKind"];
+            /** @description The request it is about (links to it), or null */
+            purchaseId: components["schemas"]["Id64"] | null;
+            read: boolean;
+            /** @description The Persian text, rendered when the notification was written */
+            text: string;
+        };
+        /** @description A kind of src/shared/notifications.ts (purchasePaid, passwordChanged, …) */
+        NotificationKind: string;
+        NotificationPreference: {
+            inApp: boolean;
+            kind: components["schemas"]["NotificationKind"];
+            /** @description A security notice, always on both channels */
+            locked: boolean;
+            sms: boolean;
+        };
         OnlinePayment: {
             amount: number;
             collectionId: number | null;
@@ -3421,6 +3542,19 @@ export interface components {
                 };
             };
         };
+        /** @description The choice per kind and channel */
+        NotificationPreferences: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: {
+                        items: components["schemas"]["NotificationPreference"][];
+                    };
+                };
+            };
+        };
         /** @description Requests */
         PurchaseList: {
             headers: {
@@ -3481,6 +3615,19 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Envelope"] & {
                     data: components["schemas"]["StaffGoogleAdsAccount"];
+                };
+            };
+        };
+        /** @description The unread count left */
+        UnreadNotifications: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: {
+                        unreadCount: components["schemas"]["Count"];
+                    };
                 };
             };
         };
@@ -3925,6 +4072,19 @@ export interface operations {
             };
         };
     };
+    fetchNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["NotificationPreferences"];
+        };
+    };
     fetchPurchase: {
         parameters: {
             query?: never;
@@ -4095,6 +4255,27 @@ export interface operations {
             200: components["responses"]["Done"];
         };
     };
+    markNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true marks every notification of the person read */
+                    all?: boolean;
+                    ids?: components["schemas"]["Id64"][];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["UnreadNotifications"];
+        };
+    };
     payPurchase: {
         parameters: {
             query?: never;
@@ -4203,6 +4384,29 @@ export interface operations {
             200: components["responses"]["Done"];
         };
     };
+    saveNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: {
+                        inApp: boolean;
+                        kind: components["schemas"]["NotificationKind"];
+                        sms: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["NotificationPreferences"];
+        };
+    };
     saveUserBankAccount: {
         parameters: {
             query?: never;
@@ -4302,6 +4506,37 @@ export interface operations {
                         data: {
                             items: components["schemas"]["GoogleAdsAccount"][];
                             total: components["schemas"]["Count"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransactionSearch"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["Notification"][];
+                            total: components["schemas"]["Count"];
+                            unreadCount: components["schemas"]["Count"];
                         };
                     };
                 };
@@ -5873,6 +6108,36 @@ export interface operations {
                         data: {
                             items: components["schemas"]["CustomerTransaction"][];
                             total: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchFailedNotificationSms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SearchQuery"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Failed SMS */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["FailedNotificationSms"][];
+                            total: components["schemas"]["Count"];
                         };
                     };
                 };

@@ -36,6 +36,14 @@ export interface GoogleMccAccountChangedPayload {
   googleMccAccountId: number;
 }
 
+export interface NotificationCreatedPayload {
+  id: number;
+  kind: string;
+  text: string;
+  purchaseId: number | null;
+  createdAt: string;
+}
+
 export interface ProfileReviewedPayload {
   approvedLevel: number;
   approved: boolean;
@@ -84,6 +92,7 @@ export interface LiveEventPayloads {
   'currency.updated': CurrencyUpdatedPayload;
   'googleAdsAccount.changed': GoogleAdsAccountChangedPayload;
   'googleMccAccount.changed': GoogleMccAccountChangedPayload;
+  'notification.created': NotificationCreatedPayload;
   'profile.reviewed': ProfileReviewedPayload;
   'purchase.changed': PurchaseChangedPayload;
   'purchase.message': PurchaseMessagePayload;

@@ -36,6 +36,9 @@ import type { FulfilmentDeps } from './modules/fulfilment/deps';
 import { releaseOnProfileRejection } from './modules/fulfilment/invalidation';
 import { loginGuard } from './modules/identity/login-limits';
 import { createSmsSender } from './modules/identity/sms';
+import { startNotificationDelivery } from './modules/notifications/delivery';
+import { notificationHandlers } from './modules/notifications/handlers';
+import type { SmsWorker } from './modules/notifications/sms-worker';
 import { tokenAuthenticator } from './modules/identity/tokens';
 import { createPaymentGateway } from './modules/payments/choose-gateway';
 import type { PaymentDeps } from './modules/payments/context';
@@ -91,6 +94,8 @@ export interface App {
   generatedAdminPassword: string | null;
   /** Uploaded files (DATA_DIR/storage); its clean-up runs on a timer, tests may run it at once. */
   storage: Storage;
+  /** The notification SMS worker; tests set its clock and wait for it to be idle. */
+  notificationSms: SmsWorker;
 }
 /** The queues of waiting work the staff home counts besides tasks and paid requests (modules/tasks/waiting-work). */
 const WORK_QUEUES: readonly WorkQueue[] = [
@@ -277,6 +282,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const fulfilment: FulfilmentDeps = { db, catalogue, requests, storage, live, cipher, log: fastify.log };
   const deskTitle = (desk: string) => catalogue.deskForm(desk)?.desk.title ?? desk;
   const health = healthCheck({ config, database, redis });
+  const sms = createSmsSender(config, fastify.log);
+  // Notifications: live to their person once committed, and their SMS sent by the worker (stopped before the
+  // database closes).
+  const notificationSms = startNotificationDelivery({
+    db,
+    sender: sms,
+    options: config.notificationSms,
+    log: fastify.log,
+    live: (uid, notification) => live.notificationCreated(uid, notification),
+  });
+  fastify.addHook('preClose', async () => notificationSms.stop());
   const handlers: Handlers = {
     getHealth: async () => {
       const report = await health();
@@ -307,7 +323,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       inquiryLimits: config.inquiryLimits,
       codes: {
         db,
-        sms: createSmsSender(config, fastify.log),
+        sms,
         rateLimiter: redis ? redisRateLimiter(redis) : databaseRateLimiter(db),
         limits: config.smsLimits,
       },
@@ -337,6 +353,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       deskTitle,
       rateLimiter: redis ? redisRateLimiter(redis) : databaseRateLimiter(db),
     }),
+    ...notificationHandlers(db),
   };
   registerContractRoutes(fastify, {
     contract,
@@ -353,5 +370,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   if (webIndex) await registerWebFiles(fastify, config.webDir);
 
-  return { fastify, database, config, redis, generatedAdminPassword: seeded.generatedPassword, storage };
+  return {
+    fastify,
+    database,
+    config,
+    redis,
+    generatedAdminPassword: seeded.generatedPassword,
+    storage,
+    notificationSms,
+  };
 }

@@ -47,6 +47,12 @@ export interface AppConfig {
   kavenegar: { apiKey: string; template: string; baseUrl: string } | null;
   /** The bearer token a Prometheus scraper shows at `GET /metrics`; unset: no metrics route. */
   metricsToken: string | undefined;
+  /**
+   * The notification SMS worker: how often it looks for due SMS besides being woken after a commit, how long a
+   * claimed SMS is its own before another process may take it over (a crashed sender's claim runs out), how many
+   * tries before it gives up, and the first wait after a failed try (doubling with each further one).
+   */
+  notificationSms: { intervalMs: number; leaseSeconds: number; maxAttempts: number; backoffSeconds: number };
   /** Log-in code requests allowed per mobile number and per IP address in each window. */
   smsLimits: { perMobile: number; perIp: number; windowSeconds: number };
   /**
@@ -353,6 +359,12 @@ function parseConfig(env: Env, environment: Environment, overrides: Partial<AppC
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     validateResponses: parseBoolean('VALIDATE_RESPONSES', env.VALIDATE_RESPONSES, true),
     kavenegar: parseKavenegar(env, smsDriver),
+    notificationSms: {
+      intervalMs: parsePositiveInt('NOTIFICATION_SMS_INTERVAL_MS', env.NOTIFICATION_SMS_INTERVAL_MS, 5_000),
+      leaseSeconds: parsePositiveInt('NOTIFICATION_SMS_LEASE_SECONDS', env.NOTIFICATION_SMS_LEASE_SECONDS, 60),
+      maxAttempts: parsePositiveInt('NOTIFICATION_SMS_MAX_ATTEMPTS', env.NOTIFICATION_SMS_MAX_ATTEMPTS, 5),
+      backoffSeconds: parsePositiveInt('NOTIFICATION_SMS_BACKOFF_SECONDS', env.NOTIFICATION_SMS_BACKOFF_SECONDS, 30),
+    },
     smsLimits: {
       perMobile: parsePositiveInt('SMS_LIMIT_PER_MOBILE', env.SMS_LIMIT_PER_MOBILE, 5),
       perIp: parsePositiveInt('SMS_LIMIT_PER_IP', env.SMS_LIMIT_PER_IP, 30),

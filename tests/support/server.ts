@@ -156,7 +156,10 @@ export async function startServer(
     logs: logs.lines,
     rawLogs: logs.raw,
     lastSmsCode(mobileNo: string) {
-      const sms = logs.lines.filter((l) => l.msg === 'sms' && l.mobileNo === mobileNo).at(-1);
+      // A notification's SMS (no log-in code in it) may have gone to the same number since.
+      const sms = logs.lines
+        .filter((l) => l.msg === 'sms' && l.mobileNo === mobileNo && /\d{5}/.test(String(l.text)))
+        .at(-1);
       return sms ? (/(\d{5})/.exec(String(sms.text))?.[1] ?? null) : null;
     },
     async stop() {

@@ -121,6 +121,11 @@ export class LiveEvents {
     this.emit(STAFF_CHANNEL, 'googleMccAccount.changed', { googleMccAccountId }, [staffAudience(GOOGLE_MCC_STAFF)]);
   }
 
+  /** A notification for the person shown in the app (the bell and the list update without a reload). */
+  notificationCreated(uid: string, notification: LiveEventPayloads['notification.created']): void {
+    this.emit(userChannel(uid), 'notification.created', notification);
+  }
+
   walletChanged(uid: string, wallet: { balance: number }): void {
     this.emit(userChannel(uid), 'wallet.changed', wallet);
   }

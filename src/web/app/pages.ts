@@ -36,6 +36,8 @@ const GoogleAdsAccounts = lazyPage(() => import('../features/management/google-a
 const MyGoogleAdsAccounts = lazyPage(() => import('../features/google-ads/MyGoogleAdsAccountsPage'));
 const Actions = lazyPage(() => import('../features/management/access/ActionsPage'));
 const AuditLog = lazyPage(() => import('../features/management/audit-log/AuditLogPage'));
+const FailedSms = lazyPage(() => import('../features/management/notifications/FailedSmsPage'));
+const Notifications = lazyPage(() => import('../features/notifications/NotificationsPage'));
 const Catalogue = lazyPage(() => import('../features/management/catalogue/CatalogueEditorPage'));
 
 export const PAGES: Record<RouteName, ComponentType> = {
@@ -60,6 +62,8 @@ export const PAGES: Record<RouteName, ComponentType> = {
   googleAdsAccounts: GoogleAdsAccounts,
   catalogue: Catalogue,
   auditLog: AuditLog,
+  failedNotificationSms: FailedSms,
+  notifications: Notifications,
   desk: Desk,
   underConstructionDesk: Desk,
   myAccount: Account,

@@ -36,6 +36,8 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
     ['table', 'myWithdrawals'],
   ],
   'profile.reviewed': [['me']],
+  // The bell's count and the list of notifications.
+  'notification.created': [['notifications']],
   // The staff home counts open tasks and paid requests waiting; the bank-account page shows who holds a review.
   'task.created': [['table', 'tasks'], ['taskTypes'], ['staff', 'waitingWork'], ['table', 'bankAccounts']],
   'task.claimed': [['table', 'tasks'], ['taskTypes'], ['staff', 'waitingWork'], ['table', 'bankAccounts']],
@@ -116,6 +118,7 @@ export async function connectLive(options: {
       'wallet.changed',
       'profile.reviewed',
       'purchase.message',
+      'notification.created',
       ...accountEvents,
     ]);
   }

@@ -145,6 +145,13 @@ export const routes = [
     access: 'staff',
     parent: 'management',
   },
+  {
+    name: 'failedNotificationSms',
+    path: '/management/failed-sms',
+    title: 'پیامک‌های ناموفق',
+    access: 'staff',
+    parent: 'management',
+  },
   { name: 'desk', path: '/desks/:desk', title: 'میز خدمت', access: 'public', parent: 'services' },
   {
     name: 'underConstructionDesk',
@@ -157,6 +164,13 @@ export const routes = [
     name: 'myAccount',
     path: '/request/myAccount',
     title: 'حساب من',
+    access: 'public',
+    parent: 'dashboard',
+  },
+  {
+    name: 'notifications',
+    path: '/notifications',
+    title: 'اعلان‌ها',
     access: 'public',
     parent: 'dashboard',
   },

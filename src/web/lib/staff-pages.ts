@@ -38,6 +38,7 @@ export const STAFF_PAGES: readonly StaffPage[] = [
   { menu: 'googleAdsAccounts', route: 'googleAdsAccounts', title: 'حساب‌های تبلیغاتی' },
   { menu: 'catalogue', route: 'catalogue', title: 'کاتالوگ میزها و فرم‌ها' },
   { menu: 'auditLog', route: 'auditLog', title: 'رویدادنگار' },
+  { menu: 'failedNotificationSms', route: 'failedNotificationSms', title: 'پیامک‌های ناموفق' },
 ];
 
 export function staffPagesOf(access: AccessMenu): StaffPage[] {

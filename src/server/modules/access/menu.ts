@@ -15,6 +15,7 @@ export const MENU_BY_ACTION: Record<string, string[]> = {
   manageGoogleAds: ['googleAdsAccounts'],
   manageCatalogue: ['catalogue'],
   viewAuditLog: ['auditLog'],
+  viewFailedSms: ['failedNotificationSms'],
 };
 
 export const PAYMENT_PERMISSIONS_BY_ACTION: Record<string, string[]> = {

@@ -3,6 +3,7 @@
  * deactivating one, their groups, password and metadata. The rows are identity's (accounts.ts writes them); every
  * change is audit-logged, and none may leave the administrators' group without an active administrator.
  */
+import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/api';
 import type { Handlers, Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
@@ -16,6 +17,7 @@ import { toEnglishDigits } from '../../../shared/digits';
 import { canonicalMobile } from '../../../shared/mobile';
 import { createAccount, updateAccount } from '../identity/accounts';
 import { revokeAllTokens } from '../identity/tokens';
+import { notify } from '../notifications/notify';
 import { requireGroup, requireUser } from './lookups';
 import { assertAdministratorRemains, lockAccessChanges } from './guards';
 import { replaceJoinRows, USER_GROUPS } from './join-rows';
@@ -197,6 +199,8 @@ export async function changeUserPassword(db: DB, principal: Principal | null, bo
     await requireUser(trx, body.id);
     await updateAccount(trx, body.id, { passwordHash });
     await revokeAllTokens(trx, body.id);
+    // The person is told, as when they change it themselves (a security notice: always sent).
+    await notify(trx, { userId: body.id, kind: 'passwordChanged', eventKey: `password:${randomUUID()}` });
     await audit(trx, {
       actorUserId: actor(principal),
       action: 'changePassword',

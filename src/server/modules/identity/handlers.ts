@@ -1,4 +1,5 @@
 /** Log-in (code, password, e-mail + captcha), the signed-in user, profile, uploads and terms. */
+import { randomUUID } from 'node:crypto';
 import { toEnglishDigits } from '../../../shared/digits';
 import { canonicalMobile } from '../../../shared/mobile';
 import { isValidNationalCode } from '../../../shared/validation';
@@ -8,6 +9,7 @@ import { HttpError, ok, tooManyRequests, tooManyRequestsFor } from '../../http/e
 import { msg } from '../../http/messages';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import type { LiveEvents } from '../../realtime/events';
+import { notify } from '../notifications/notify';
 import { isPdf, MAX_IMAGE_BYTES, PDF_PURPOSES, reencodeImage, sniffImageKind } from '../storage/images';
 import type { Storage } from '../storage/storage';
 import { taskTypeOf } from '../tasks/task-types';
@@ -188,8 +190,13 @@ export function identityHandlers({
         if (!body.validationCode) throw HttpError.of(400, 'changePassword.codeRequired');
         await verifyMobileValidationCode(db, user.mobileNo, toEnglishDigits(body.validationCode));
       }
-      await updateAccount(db, userId, { passwordHash: await hashPassword(body.password) });
-      const ended = await revokeOtherTokens(db, userId, tokenId);
+      const passwordHash = await hashPassword(body.password);
+      // The change, the end of the other sessions and the security notice commit together.
+      const ended = await db.transaction().execute(async (trx) => {
+        await updateAccount(trx, userId, { passwordHash });
+        await notify(trx, { userId, kind: 'passwordChanged', eventKey: `password:${randomUUID()}` });
+        return revokeOtherTokens(trx, userId, tokenId);
+      });
       for (const id of ended) live.sessionEnded(id);
       return ok(null, msg(ended.length ? 'changePassword.successOthersEnded' : 'changePassword.success'));
     },

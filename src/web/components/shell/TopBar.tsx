@@ -5,6 +5,7 @@ import { type ComponentType, type Ref, Suspense, useEffect, useRef, useState } f
 import { Link } from 'react-router-dom';
 import { whenIdle } from '../../lib/idle';
 import { userAtom } from '../../lib/session';
+import { NotificationBell } from './NotificationBell';
 
 const loadUserMenu = () => import('./UserMenu');
 type UserMenuComponent = Awaited<ReturnType<typeof loadUserMenu>>['default'];
@@ -48,7 +49,10 @@ function UserMenuSlot({ onChangePassword }: { onChangePassword: () => void }) {
   );
 }
 
-/** The drawer's menu button, the home button, the app's name, and the user menu (change password, log-in/out). */
+/**
+ * The drawer's menu button, the home button, the app's name, the notifications bell and the user menu (change
+ * password, log-in/out).
+ */
 export function TopBar({
   onMenu,
   inert,
@@ -86,7 +90,10 @@ export function TopBar({
             ارزپی
           </Text>
         </Flex>
-        <UserMenuSlot onChangePassword={() => setPasswordOpen(true)} />
+        <Flex align="center" gap="3">
+          <NotificationBell />
+          <UserMenuSlot onChangePassword={() => setPasswordOpen(true)} />
+        </Flex>
       </Flex>
       {/* Only a signed-in person has a password to change (a log-out in another tab closes it too). */}
       {passwordOpen && signedIn && (
