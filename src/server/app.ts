@@ -47,6 +47,7 @@ import { registerSandboxBank } from './modules/sandbox-bank';
 import { seedSystemParameters } from './modules/settings/service';
 import { scheduleCleanup } from './modules/storage/cleanup';
 import { Storage } from './modules/storage/storage';
+import { scheduleDeadlineSweep, sweepDeadlines } from './modules/tasks/deadlines';
 import { taskTypes } from './modules/tasks/task-types';
 import { staffEventActions } from './realtime/channels';
 import { LiveEvents } from './realtime/events';
@@ -90,6 +91,8 @@ export interface App {
   generatedAdminPassword: string | null;
   /** Uploaded files (DATA_DIR/storage); its clean-up runs on a timer, tests may run it at once. */
   storage: Storage;
+  /** The sweep notifying requests entering "at risk" of their deadline; on a timer, tests run it with their clock. */
+  sweepDeadlines: (now?: Date) => Promise<number>;
 }
 /** The queues of waiting work the staff home counts besides tasks and paid requests (modules/tasks/waiting-work). */
 const WORK_QUEUES: readonly WorkQueue[] = [
@@ -276,6 +279,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const fulfilment: FulfilmentDeps = { db, catalogue, requests, storage, live, cipher, log: fastify.log };
   const deskTitle = (desk: string) => catalogue.deskForm(desk)?.desk.title ?? desk;
   const health = healthCheck({ config, database, redis });
+  const deadlineSweep = (now?: Date) => sweepDeadlines(db, deskTitle, now);
+  const deadlineTimer = scheduleDeadlineSweep(() => deadlineSweep(), fastify.log, config.deadlineSweepSeconds * 1000);
+  fastify.addHook('preClose', async () => deadlineTimer.stop());
   const handlers: Handlers = {
     getHealth: async () => {
       const report = await health();
@@ -345,5 +351,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   if (webIndex) await registerWebFiles(fastify, config.webDir);
 
-  return { fastify, database, config, redis, generatedAdminPassword: seeded.generatedPassword, storage };
+  return {
+    fastify,
+    database,
+    config,
+    redis,
+    generatedAdminPassword: seeded.generatedPassword,
+    storage,
+    sweepDeadlines: deadlineSweep,
+  };
 }
