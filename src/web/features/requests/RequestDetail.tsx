@@ -31,6 +31,7 @@ import { LoadError } from '../../components/states/LoadError';
 import { purchaseDetailQuery } from '../../lib/queries/purchases';
 import { pathOf } from '../../lib/routes';
 import { CancelPurchaseButton } from './CancelPurchaseButton';
+import { DeadlineCountdown } from './DeadlineCountdown';
 import { ONLINE_PAYMENT_STATES } from './payment-outcomes';
 import { toPersianDigits } from '../../../shared/digits';
 
@@ -65,6 +66,7 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
                 {data.purchase.stateTitle}
               </ToneBadge>
             </Flex>
+            <DeadlineCountdown purchase={data.purchase} />
             <PurchasePrice purchase={data.purchase} waiting={data.purchase.state === 'waitingForPayment'} />
             {data.purchase.fieldsView.length > 0 && (
               <>
