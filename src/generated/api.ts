@@ -2935,6 +2935,11 @@ export interface components {
             currencyCode: string;
             currencyTitle: string;
             customerName: string;
+            /**
+             * Format: date-time
+             * @description The request's deadline: the start (Tehran time) of the date its form's x-deadline field holds (registration closes, an appointment); null when there is none
+             */
+            deadlineAt: string | null;
             desk: string;
             deskTitle: string;
             expectedPrice: components["schemas"]["Rial"];
@@ -3296,7 +3301,7 @@ export interface components {
              * @description currencyCents are stored in hundredths of a currency unit and shown in whole units
              * @enum {string}
              */
-            unit: "percent" | "rial" | "currencyCents" | "seconds";
+            unit: "percent" | "rial" | "currencyCents" | "seconds" | "hours";
             /** Format: date-time */
             updatedAt: string;
             value: unknown;
@@ -3307,6 +3312,13 @@ export interface components {
             color: string;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description The deadline of the paid request the task fulfils (its form's x-deadline date); null for none
+             */
+            deadlineAt: string | null;
+            /** @description The request is paid or in progress and less than the deadlineAtRiskHours system parameter is left before its deadline (or it has passed) */
+            deadlineAtRisk: boolean;
             /** Format: date-time */
             decidedAt: string | null;
             decisionReason: string | null;

@@ -528,6 +528,10 @@ export interface Purchases {
   amountMinor: number;
   createdAt: Generated<Timestamp>;
   currencyId: number;
+  /**
+   * The start (Tehran time) of the date the form's x-deadline field holds; null when the form has none or it was left empty
+   */
+  deadlineAt: Timestamp | null;
   desk: string;
   expectedPrice: number;
   fee: number;

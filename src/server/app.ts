@@ -50,6 +50,7 @@ import { registerSandboxBank } from './modules/sandbox-bank';
 import { seedSystemParameters } from './modules/settings/service';
 import { scheduleCleanup } from './modules/storage/cleanup';
 import { Storage } from './modules/storage/storage';
+import { scheduleDeadlineSweep, sweepDeadlines } from './modules/tasks/deadlines';
 import { taskTypes } from './modules/tasks/task-types';
 import { staffEventActions } from './realtime/channels';
 import { LiveEvents } from './realtime/events';
@@ -96,6 +97,8 @@ export interface App {
   storage: Storage;
   /** The notification SMS worker; tests set its clock and wait for it to be idle. */
   notificationSms: SmsWorker;
+  /** The sweep notifying requests entering "at risk" of their deadline; on a timer, tests run it with their clock. */
+  sweepDeadlines: (now?: Date) => Promise<number>;
 }
 /** The queues of waiting work the staff home counts besides tasks and paid requests (modules/tasks/waiting-work). */
 const WORK_QUEUES: readonly WorkQueue[] = [
@@ -293,6 +296,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     live: (uid, notification) => live.notificationCreated(uid, notification),
   });
   fastify.addHook('preClose', async () => notificationSms.stop());
+  const deadlineSweep = (now?: Date) => sweepDeadlines(db, deskTitle, now);
+  const deadlineTimer = scheduleDeadlineSweep(() => deadlineSweep(), fastify.log, config.deadlineSweepSeconds * 1000);
+  fastify.addHook('preClose', async () => deadlineTimer.stop());
   const handlers: Handlers = {
     getHealth: async () => {
       const report = await health();
@@ -378,5 +384,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     generatedAdminPassword: seeded.generatedPassword,
     storage,
     notificationSms,
+    sweepDeadlines: deadlineSweep,
   };
 }

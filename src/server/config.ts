@@ -72,6 +72,8 @@ export interface AppConfig {
    * profile, request or audit record names it) must be before the periodic clean-up removes it.
    */
   uploadLimits: { filesPerDay: number; bytesPerDay: number; orphanGraceSeconds: number };
+  /** How often the sweep looks for paid requests entering "at risk" of their deadline (modules/tasks/deadlines.ts). */
+  deadlineSweepSeconds: number;
   /** Administrator seeded on first start; a random password is generated and printed when unset. */
   admin: { username: string; password: string | undefined };
   /** A log-in token stops working after this long unused, and this long after it was issued, whichever is first. */
@@ -382,6 +384,7 @@ function parseConfig(env: Env, environment: Environment, overrides: Partial<AppC
       bytesPerDay: parsePositiveInt('UPLOAD_LIMIT_MB_PER_DAY', env.UPLOAD_LIMIT_MB_PER_DAY, 50) * 1024 * 1024,
       orphanGraceSeconds: parsePositiveInt('UPLOAD_ORPHAN_GRACE_SECONDS', env.UPLOAD_ORPHAN_GRACE_SECONDS, DAY_SECONDS),
     },
+    deadlineSweepSeconds: parsePositiveInt('DEADLINE_SWEEP_SECONDS', env.DEADLINE_SWEEP_SECONDS, 60),
     admin: { username: parseAdminUsername(env.ADMIN_USERNAME), password: env.ADMIN_PASSWORD || undefined },
     sessions: parseSessions(env),
     payments: parsePayments(env),

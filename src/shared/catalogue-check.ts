@@ -3,11 +3,12 @@
  * the server's file watcher and the staff catalogue page's publish: its meta-schema (Ajv errors turned into
  * problems), and the references a meta-schema cannot check — a desk's form type exists, every `comps` key is a
  * field path of that form (`billingAddress/city`), a form's `priceInputs`, `amountField` and `staffOnlyFields` name
- * its fields, its schema compiles with the shared keywords, every field has a title, and every `x-messages` key
- * exists in messages/fa.json. Each problem has the file, a JSON pointer, an English message (the CLI's) and a
+ * its fields, its schema compiles with the shared keywords, every field has a title, `x-deadline` marks at most one
+ * top-level date field, and every `x-messages` key exists in messages/fa.json. Each problem has the file, a JSON pointer, an English message (the CLI's) and a
  * message key of schemas/messages/fa.json with its parameters (the Persian text staff see).
  */
 import type { ErrorObject } from 'ajv';
+import { isDateField } from './deadline';
 import { fieldAt, propertyOf, type SchemaNode } from './form-schema';
 import { createAjv } from './validation/ajv';
 
@@ -119,6 +120,31 @@ function* untitledFields(schema: unknown, pointer: string): Generator<string> {
   }
 }
 
+/**
+ * `x-deadline` marks at most one field of a form, a top-level date (shared/deadline.ts): a problem at each mark on
+ * a field that is not a date or not at the top, and at each mark after the first.
+ */
+function deadlineProblems(file: string, schema: SchemaNode): CatalogueProblem[] {
+  const problems: CatalogueProblem[] = [];
+  let first: string | null = null;
+  for (const [pointer, node] of objectsIn(schema, '/schema')) {
+    if (!('x-deadline' in node)) continue;
+    const at = `${pointer}/x-deadline`;
+    if (!/^\/schema\/properties\/[^/]+$/.test(pointer) || !isDateField(node))
+      problems.push(
+        problem(file, at, 'x-deadline marks a top-level date field only', 'catalogue.problem.deadlineNotDate'),
+      );
+    else if (first !== null)
+      problems.push(
+        problem(file, at, `a form has one deadline field; ${first} is one already`, 'catalogue.problem.deadlineTwice', {
+          first,
+        }),
+      );
+    else first = pointer;
+  }
+  return problems;
+}
+
 /** Every `x-messages` key in `data` must be a message of messages/fa.json. */
 export function messageKeyProblems(doc: CatalogueDocument, messages: Record<string, string>): CatalogueProblem[] {
   const problems: CatalogueProblem[] = [];
@@ -181,6 +207,7 @@ export function referenceProblems(forms: CatalogueDocument[], desks: CatalogueDo
     for (const [i, name] of (form.priceInputs ?? []).entries()) topLevel(name, `/priceInputs/${i}`);
     topLevel(form.amountField, '/amountField');
     for (const [i, name] of (form.staffOnlyFields ?? []).entries()) topLevel(name, `/staffOnlyFields/${i}`);
+    problems.push(...deadlineProblems(file, form.schema));
     for (const pointer of untitledFields(form.schema, '/schema'))
       problems.push(problem(file, pointer, 'a field needs a title (its Persian name)', 'catalogue.problem.untitled'));
     try {

@@ -118,6 +118,10 @@ export interface Field {
    */
   writeOnly?: boolean;
   /**
+   * Marks the form's one top-level date field (type string, format date) holding the request's deadline (registration closes, appointment date): stored with the request, counted down for the customer and ordering the staff queue
+   */
+  'x-deadline'?: true;
+  /**
    * Per keyword, the key of its Persian message in schemas/messages/fa.json
    */
   'x-messages'?: {

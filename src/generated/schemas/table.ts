@@ -29,13 +29,28 @@ export interface DataTable {
       key: string;
       title: string;
       /**
-       * fields: a request's fieldsView (titled values, lists and groups)
+       * fields: a request's fieldsView (titled values, lists and groups); deadline: a date with the time left until it, and «مهلت در خطر» when riskKey's field is true
        */
-      type: 'text' | 'number' | 'rial' | 'date' | 'dateTime' | 'boolean' | 'phone' | 'badge' | 'list' | 'fields';
+      type:
+        | 'text'
+        | 'number'
+        | 'rial'
+        | 'date'
+        | 'dateTime'
+        | 'boolean'
+        | 'phone'
+        | 'badge'
+        | 'list'
+        | 'fields'
+        | 'deadline';
       /**
        * For badge: the row field holding the colour
        */
       colorKey?: string;
+      /**
+       * For deadline: the row field saying the deadline is at risk
+       */
+      riskKey?: string;
       hideOnMobile?: boolean;
       /**
        * Latin by nature (a trace or reference code, an IBAN, a card or account number, an e-mail, a system name): shown as written, exempt from Persian digits (src/shared/format/latin.ts)
@@ -46,13 +61,28 @@ export interface DataTable {
       key: string;
       title: string;
       /**
-       * fields: a request's fieldsView (titled values, lists and groups)
+       * fields: a request's fieldsView (titled values, lists and groups); deadline: a date with the time left until it, and «مهلت در خطر» when riskKey's field is true
        */
-      type: 'text' | 'number' | 'rial' | 'date' | 'dateTime' | 'boolean' | 'phone' | 'badge' | 'list' | 'fields';
+      type:
+        | 'text'
+        | 'number'
+        | 'rial'
+        | 'date'
+        | 'dateTime'
+        | 'boolean'
+        | 'phone'
+        | 'badge'
+        | 'list'
+        | 'fields'
+        | 'deadline';
       /**
        * For badge: the row field holding the colour
        */
       colorKey?: string;
+      /**
+       * For deadline: the row field saying the deadline is at risk
+       */
+      riskKey?: string;
       hideOnMobile?: boolean;
       /**
        * Latin by nature (a trace or reference code, an IBAN, a card or account number, an e-mail, a system name): shown as written, exempt from Persian digits (src/shared/format/latin.ts)

@@ -60,7 +60,7 @@ export const STANDALONE_FORMATS = 'arzpay:formats';
 export const STANDALONE_RULES = 'arzpay:rules';
 export const standaloneRules = { numberRangeHolds };
 
-/** Adds the shared formats, the `numberRange` keyword and `x-messages`; safe to call more than once on one instance. */
+/** Adds the shared formats, the `numberRange` keyword, `x-messages` and `x-deadline`; safe to call more than once on one instance. */
 export function addSharedKeywords<T extends AjvCore>(ajv: T): T {
   // addFormat replaces a format of the same name, so the shared rule always wins.
   for (const name of sharedFormatNames) ajv.addFormat(name, sharedFormatDefinitions[name]);
@@ -76,6 +76,8 @@ export function addSharedKeywords<T extends AjvCore>(ajv: T): T {
   }
   // The Persian message keys a schema names per keyword: read by the error translators, not a rule.
   if (!ajv.getKeyword('x-messages')) ajv.addKeyword({ keyword: 'x-messages' });
+  // Marks the field holding a request's deadline (shared/deadline.ts): read by the server, not a rule.
+  if (!ajv.getKeyword('x-deadline')) ajv.addKeyword({ keyword: 'x-deadline' });
   return ajv;
 }
 

@@ -10,6 +10,7 @@ import { Tx } from '../ledger/types';
 import { ledgerKey } from '../ledger/keys';
 import type { Trx } from '../ledger/service';
 import { changePurchaseState, type LockedPurchase, purchaseTraceCode } from '../requests/purchase-state';
+import { notifyIfDeadlineAtRisk } from '../tasks/deadlines';
 import { openPurchaseTask } from '../tasks/service';
 import { notifyRequestStep, paidHowOf } from '../requests/request-steps';
 
@@ -81,6 +82,8 @@ export async function reserveAndMarkPaid(
   });
   const type = fulfilmentTaskOf(purchase, deps.isCashDesk(purchase.desk));
   const taskId = await openPurchaseTask(trx, type, purchase.userId, purchase.id, { desk: purchase.desk });
+  // Paid with its deadline near already: the customer and the task's staff hear it now, not at the next sweep.
+  await notifyIfDeadlineAtRisk(trx, purchase.id, (d) => deps.requests.catalogue.deskForm(d)?.desk.title ?? d);
   return taskId === null ? null : { taskId, type };
 }
 

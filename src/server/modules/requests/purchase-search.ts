@@ -87,6 +87,7 @@ export async function searchPurchases(
         'purchases.fields',
         'formVersions.form as form',
         'purchases.createdAt',
+        'purchases.deadlineAt',
         'purchases.userId',
         'users.firstName',
         'users.lastName',
@@ -130,6 +131,7 @@ export async function searchPurchases(
       fieldsView: fieldsView(deps, r.desk, r.form as StoredForm | null, r.fields as Record<string, unknown>),
       customerName: nameOrMobile(r),
       createdAt: new Date(r.createdAt).toISOString(),
+      deadlineAt: r.deadlineAt === null ? null : new Date(r.deadlineAt).toISOString(),
     })),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB as Database } from '../../../generated/db';
+import { deadlineOf } from '../../../shared/deadline';
 import { payablePrice } from '../../../shared/pricing';
 import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
@@ -162,6 +163,7 @@ async function createPurchase(
       ...price,
       walletAmount: Math.min(wallet, price.expectedPrice),
       payablePrice: payablePrice(price.expectedPrice, wallet),
+      deadlineAt: deadlineOf(deskForm.schema, fields),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -22,6 +22,7 @@ export interface Settings {
   maxAmount: number;
   quoteLifetimeSeconds: number;
   mobileValidationCodeLifetimeSeconds: number;
+  deadlineAtRiskHours: number;
 }
 
 /** The defaults of schemas/config/systemParameters.json (tests/unit/settings.test.ts checks the keys match). */

@@ -2,7 +2,7 @@
  * The staff task queue: the task types a staff member may see, with their open counts, and the tasks of those
  * types. A task is claimed by opening it in its owner's module (identity for a profile review, fulfilment for a
  * paid request, …); only the claimer may decide, once. Claims older than CLAIM_TTL lapse so a task is never stuck
- * with someone who went home.
+ * with someone who went home. Paid requests' tasks are ordered by their deadline (deadlines.ts).
  */
 
 import { sql } from 'kysely';
@@ -35,9 +35,19 @@ export function taskHandlers(db: DB): Pick<Handlers, 'searchTaskTypes' | 'search
     searchTasks: async ({ body, principal }) => {
       const types = allowedTypes(principal!).filter((t) => !body?.type || t === body.type);
       if (types.length === 0) return ok({ items: [], total: 0 });
-      let q = db.selectFrom('tasks').where('type', 'in', types);
-      q = body?.state ? q.where('state', '=', body.state) : q.where('state', 'in', ['open', 'claimed']);
-      const { items, total } = await pageOf(q, body ?? {}, (x) => x.selectAll().orderBy('createdAt').orderBy('id'));
+      // A paid request's task comes by its deadline, earliest first; tasks without one follow, oldest first.
+      let q = db
+        .selectFrom('tasks')
+        .leftJoin('purchases', 'purchases.id', 'tasks.purchaseId')
+        .where('tasks.type', 'in', types);
+      q = body?.state ? q.where('tasks.state', '=', body.state) : q.where('tasks.state', 'in', ['open', 'claimed']);
+      const { items, total } = await pageOf(q, body ?? {}, (x) =>
+        x
+          .selectAll('tasks')
+          .orderBy(sql`purchases.deadline_at asc nulls last`)
+          .orderBy('tasks.createdAt')
+          .orderBy('tasks.id'),
+      );
       return ok({ items: await toTaskDtos(db, items), total });
     },
   };

@@ -11,6 +11,7 @@ import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import { displayName } from '../../lib/person-names';
 import type { LiveEvents } from '../../realtime/events';
+import { deadlinesOf } from './deadlines';
 import { taskTypeOf, taskTypes } from './task-types';
 
 type TaskDto = components['schemas']['Task'];
@@ -298,7 +299,10 @@ export async function closePurchaseTask(
 const typeOf = (identifier: string) => taskTypes.find((t) => t.identifier === identifier);
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-/** Tasks as the queue shows them: type title and colour, and the names of the customer and of who holds it. */
+/**
+ * Tasks as the queue shows them: type title and colour, the names of the customer and of who holds it, and an
+ * request's deadline with whether it is at risk.
+ */
 export async function toTaskDtos(db: DB, rows: TaskRow[]): Promise<TaskDto[]> {
   const ids = [...new Set(rows.flatMap((r) => [r.subjectUserId, r.claimedBy]).filter((x): x is number => x !== null))];
   const users = ids.length
@@ -308,6 +312,10 @@ export async function toTaskDtos(db: DB, rows: TaskRow[]): Promise<TaskDto[]> {
         .where('id', 'in', ids)
         .execute()
     : [];
+  const deadlines = await deadlinesOf(
+    db,
+    rows.flatMap((r) => (r.purchaseId === null ? [] : [r.purchaseId])),
+  );
   const nameOf = (id: number | null) => {
     const u = users.find((x) => x.id === id);
     return u ? displayName(u) : null;
@@ -325,5 +333,7 @@ export async function toTaskDtos(db: DB, rows: TaskRow[]): Promise<TaskDto[]> {
     decisionReason: r.decisionReason,
     createdAt: new Date(r.createdAt).toISOString(),
     decidedAt: iso(r.decidedAt),
+    deadlineAt: r.purchaseId === null ? null : (deadlines.get(r.purchaseId)?.deadlineAt ?? null),
+    deadlineAtRisk: r.purchaseId !== null && (deadlines.get(r.purchaseId)?.atRisk ?? false),
   }));
 }

@@ -10,6 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import type { DataTable as TableDef } from '../../../generated/schemas/table';
+import { timeLeftText } from '../../../shared/deadline';
 import { displayDate, relativeTime } from '../../../shared/format/dates';
 import { formatNumber, formatPhone, toPersianDigits } from '../../../shared/format';
 import { Amount } from '../RialText';
@@ -24,6 +25,25 @@ import { type FieldView, Fields, fieldsText } from '../FieldsView';
 import { ToneBadge } from '../ToneBadge';
 
 type Row = Record<string, unknown>;
+
+/** A deadline: its date, the time left, and «مهلت در خطر» when the row says it is at risk. */
+function DeadlineCell({ value, atRisk, now }: { value: string; atRisk: boolean; now: number }) {
+  const calendar = useAtomValue(calendarAtom);
+  const left = new Date(value).getTime() - now;
+  return (
+    <Flex direction="column" gap="1" align="start" data-testid="deadline">
+      <span className="ltr">{displayDate(value, 'slashDate', calendar)}</span>
+      <Text size="1" color={atRisk ? 'red' : 'gray'} data-testid="deadline-left">
+        {left > 0 ? `${timeLeftText(left)} مانده` : 'گذشته'}
+      </Text>
+      {atRisk && (
+        <Badge color="red" data-testid="deadline-at-risk">
+          مهلت در خطر
+        </Badge>
+      )}
+    </Flex>
+  );
+}
 
 /** A table definition imported from schemas/tables (validated by its meta-schema in CI). */
 export const asTableDef = (json: unknown) => json as TableDef;
@@ -160,6 +180,8 @@ export function DataTable({
             {col.latin ? String(v) : toPersianDigits(String(v))}
           </ToneBadge>
         );
+      case 'deadline':
+        return <DeadlineCell value={String(v)} atRisk={col.riskKey ? row[col.riskKey] === true : false} now={now} />;
       case 'list':
         return <span>{formatNumber(Array.isArray(v) ? v.length : 0)}</span>;
       case 'fields':

@@ -33,6 +33,7 @@ import { purchaseDetailQuery } from '../../lib/queries/purchases';
 import { pathOf } from '../../lib/routes';
 import { CancelPurchaseButton } from './CancelPurchaseButton';
 import { Conversation } from '../../components/conversation/Conversation';
+import { DeadlineCountdown } from './DeadlineCountdown';
 import { ONLINE_PAYMENT_STATES } from './payment-outcomes';
 import { toPersianDigits } from '../../../shared/digits';
 
@@ -67,6 +68,7 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
                 {data.purchase.stateTitle}
               </ToneBadge>
             </Flex>
+            <DeadlineCountdown purchase={data.purchase} />
             <PurchasePrice purchase={data.purchase} waiting={data.purchase.state === 'waitingForPayment'} />
             {data.purchase.fieldsView.length > 0 && (
               <>

@@ -1,0 +1,69 @@
+/**
+ * A request's deadline (issue 31): the one top-level date field a form type marks `"x-deadline": true` (registration
+ * closes, an appointment's date). The server stores it with the request as the start of that day in Tehran, the
+ * customer sees a countdown to it and the staff queue is ordered by it; a request is "at risk" when less than the
+ * `deadlineAtRiskHours` system parameter is left. The form engine sends dates as ISO Gregorian `YYYY-MM-DD`.
+ */
+import { toPersianDigits } from './digits';
+
+type Node = Record<string, unknown>;
+
+/** The name of the form's deadline field (top level, `x-deadline: true`), or null when it has none. */
+export function deadlineFieldOf(schema: unknown): string | null {
+  const properties = (schema as Node | null)?.properties as Record<string, Node> | undefined;
+  if (!properties || typeof properties !== 'object') return null;
+  for (const [name, field] of Object.entries(properties)) if (field?.['x-deadline'] === true) return name;
+  return null;
+}
+
+/** Whether a field may be a deadline: a date (a string of format `date`). */
+export function isDateField(field: unknown): boolean {
+  const f = field as Node | null;
+  return !!f && f.type === 'string' && f.format === 'date';
+}
+
+/** Tehran has had no daylight saving since 2022: UTC+03:30 all year. */
+const TEHRAN_OFFSET_MS = 210 * 60_000;
+
+/** The instant a deadline date (`YYYY-MM-DD`) begins in Tehran; null for anything else. */
+export function deadlineInstant(value: unknown): Date | null {
+  if (typeof value !== 'string') return null;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return null;
+  const utc = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  if (Number.isNaN(utc)) return null;
+  return new Date(utc - TEHRAN_OFFSET_MS);
+}
+
+/** The request's deadline from its validated fields and its form's schema, or null. */
+export function deadlineOf(schema: unknown, fields: Record<string, unknown>): Date | null {
+  const name = deadlineFieldOf(schema);
+  return name === null ? null : deadlineInstant(fields[name]);
+}
+
+export const HOUR_MS = 3_600_000;
+
+/** Whether a deadline is at risk at `now`: less than `hours` left (a passed deadline too). */
+export function isAtRisk(deadline: Date | string | null, hours: number, now: number = Date.now()): boolean {
+  if (deadline === null) return false;
+  return new Date(deadline).getTime() - now < hours * HOUR_MS;
+}
+
+/**
+ * The time left as a person reads it, in Persian digits: «۳ روز و ۴ ساعت», «۵ ساعت و ۱۰ دقیقه», «۲۰ دقیقه»;
+ * «گذشته» once the deadline has passed.
+ */
+export function timeLeftText(ms: number): string {
+  if (ms <= 0) return 'گذشته';
+  const minutes = Math.floor(ms / 60_000);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const mins = minutes % 60;
+  const parts =
+    days > 0
+      ? [`${days} روز`, hours > 0 ? `${hours} ساعت` : '']
+      : hours > 0
+        ? [`${hours} ساعت`, mins > 0 ? `${mins} دقیقه` : '']
+        : [`${Math.max(mins, 1)} دقیقه`];
+  return toPersianDigits(parts.filter(Boolean).join(' و '));
+}
