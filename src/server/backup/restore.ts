@@ -71,6 +71,7 @@ async function restorePglite(dataDir: string, image: Buffer): Promise<DatabaseHa
       await existing.close();
     }
   }
+  refuseUnlessEmptyStorage(dataDir);
   rmSync(folder, { recursive: true, force: true });
   return openDatabase({ databaseUrl: undefined, dataDir, restoreImage: new Blob([new Uint8Array(image)], { type: 'application/x-gzip' }) });
 }
@@ -146,7 +147,6 @@ export async function restoreBackup(config: AppConfig, file: string): Promise<Re
     }
     try {
       if (config.databaseUrl === undefined) {
-        refuseUnlessEmptyStorage(config.dataDir);
         database = await restorePglite(config.dataDir, readEntry(fd, dbEntry));
       } else {
         const url = config.databaseUrl;
