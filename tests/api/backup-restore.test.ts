@@ -54,14 +54,15 @@ function command(
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-/** Customers paying requests in a loop, from the wallet and through the sandbox bank, until `stop()`. */
+/** A customer paying requests in a loop, from the wallet and through the sandbox bank, until `stop()`. */
 async function writeLoad(server: RunningServer) {
   const money = moneyHelpers(server);
   await money.ready();
-  const customers = [await money.customer(), await money.customer()];
+  // One customer (one uploaded card image) paying in two loops at once: from the wallet, and through the bank.
+  const who = await money.customer();
   let running = true;
   let done = 0;
-  const loops = customers.map(async (who, i) => {
+  const loops = [0, 1].map(async (i) => {
     while (running) {
       if (i === 0) {
         await money.paidRequest(who, 10 + (done % 7));
@@ -112,14 +113,16 @@ async function expectRestoredFrom(source: DB, restored: DB, sourceStorage: strin
     .orderBy('userId')
     .orderBy('kind')
     .execute();
-  expect(balances).toEqual(expected.filter((b) => Number(b.balance) !== 0).map((b) => ({ ...b, balance: Number(b.balance) })));
+  expect(balances).toEqual(
+    expected.filter((b) => Number(b.balance) !== 0).map((b) => ({ ...b, balance: Number(b.balance) })),
+  );
   const purchases = await rowsOf(restored, 'purchases');
   const sourcePurchases = new Map((await rowsOf(source, 'purchases')).map((r) => [r.id, r]));
   expect(purchases.length).toBeGreaterThan(2);
   for (const p of purchases) expect(p.expectedPrice).toBe(sourcePurchases.get(p.id)?.expectedPrice);
   expect((await rowsOf(restored, 'collections')).length).toBeGreaterThan(0);
   const uploads = await rowsOf(restored, 'uploads');
-  expect(uploads.length).toBeGreaterThanOrEqual(2);
+  expect(uploads.length).toBeGreaterThanOrEqual(1);
   for (const upload of uploads) {
     const file = String(upload.path);
     expect(readFileSync(path.join(restoredStorage, file))).toEqual(readFileSync(path.join(sourceStorage, file)));

@@ -121,7 +121,9 @@ export function report(config: AppConfig, file: string, manifest: Manifest): str
     `files: ${manifest.files.count} (${megabytes(manifest.files.bytes)})`,
   ];
   if (manifest.fieldKey) {
-    lines.push(`field-encryption key: INSIDE this backup (--with-key), from ${where}: keep the file as safe as the key`);
+    lines.push(
+      `field-encryption key: INSIDE this backup (--with-key), from ${where}: keep the file as safe as the key`,
+    );
   } else if (where) {
     lines.push(`field-encryption key: not in the backup; it is in ${where}: keep a copy of it apart from the backups`);
   } else {

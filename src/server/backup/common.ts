@@ -41,7 +41,8 @@ export function configOrFail(): AppConfig {
  * yet. `key` is the current key, for `--with-key`.
  */
 export function keyWhereabouts(config: AppConfig): { where: string | null; key: Buffer | null } {
-  if (config.fieldKeys.current) return { where: 'FIELD_ENCRYPTION_KEY (the environment)', key: config.fieldKeys.current };
+  if (config.fieldKeys.current)
+    return { where: 'FIELD_ENCRYPTION_KEY (the environment)', key: config.fieldKeys.current };
   const file = path.join(config.dataDir, KEY_FILE_NAME);
   if (!existsSync(file)) return { where: null, key: null };
   return { where: file, key: keyFromDataDir(config.dataDir).key };
@@ -63,7 +64,12 @@ export function filesUnder(root: string): StoredFile[] {
     const full = path.join(entry.parentPath, entry.name);
     try {
       const stat = statSync(full);
-      files.push({ relative: path.relative(root, full).split(path.sep).join('/'), full, size: stat.size, mtime: stat.mtimeMs });
+      files.push({
+        relative: path.relative(root, full).split(path.sep).join('/'),
+        full,
+        size: stat.size,
+        mtime: stat.mtimeMs,
+      });
     } catch {
       // removed meanwhile (the orphan clean-up): nothing to keep
     }

@@ -55,8 +55,7 @@ export async function withClient<T>(url: string, body: (q: Query, client: pg.Cli
     throw new BackupError(`cannot connect to PostgreSQL at ${whereIs(url)}: ${(error as Error).message}`);
   }
   try {
-    const q: Query = async <R>(text: string, params: unknown[] = []) =>
-      (await client.query(text, params)).rows as R[];
+    const q: Query = async <R>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as R[];
     return await body(q, client);
   } finally {
     await client.end().catch(() => {});

@@ -35,7 +35,8 @@ function readBackup(fd: number): { manifest: Manifest; entries: Map<string, TarE
   }
   const manifestEntry = entries.get(MANIFEST);
   const manifest = manifestEntry ? (JSON.parse(readEntry(fd, manifestEntry).toString('utf8')) as Manifest) : null;
-  if (manifest?.format !== FORMAT || manifest.version !== 1) throw new BackupError('not an arzpay backup (no manifest)');
+  if (manifest?.format !== FORMAT || manifest.version !== 1)
+    throw new BackupError('not an arzpay backup (no manifest)');
   if (!entries.has(manifest.database.entry)) throw new BackupError('the backup has no database inside');
   return { manifest, entries };
 }
@@ -49,7 +50,9 @@ function checkMigrationsKnown(manifest: Manifest): void {
   );
   const unknown = manifest.database.migrations.filter((m) => !known.has(m));
   if (unknown.length > 0) {
-    throw new BackupError(`the backup has migrations this version lacks (${unknown.join(', ')}): restore with a newer one`);
+    throw new BackupError(
+      `the backup has migrations this version lacks (${unknown.join(', ')}): restore with a newer one`,
+    );
   }
 }
 
@@ -73,7 +76,11 @@ async function restorePglite(dataDir: string, image: Buffer): Promise<DatabaseHa
   }
   refuseUnlessEmptyStorage(dataDir);
   rmSync(folder, { recursive: true, force: true });
-  return openDatabase({ databaseUrl: undefined, dataDir, restoreImage: new Blob([new Uint8Array(image)], { type: 'application/x-gzip' }) });
+  return openDatabase({
+    databaseUrl: undefined,
+    dataDir,
+    restoreImage: new Blob([new Uint8Array(image)], { type: 'application/x-gzip' }),
+  });
 }
 
 function restoreFiles(fd: number, entries: Map<string, TarEntry>, root: string): void {
@@ -166,7 +173,8 @@ export async function restoreBackup(config: AppConfig, file: string): Promise<Re
         restoreFiles(fd, entries, storage);
         const notes = restoreKey(fd, entries, config);
         const problems = await checkInvariants(database.db);
-        if (problems.length > 0) throw new BackupError(`ledger invariants broken after restore: ${problems.join('; ')}`);
+        if (problems.length > 0)
+          throw new BackupError(`ledger invariants broken after restore: ${problems.join('; ')}`);
         const description = await describeDatabase(queryOn(database.db.withoutPlugins() as unknown as Kysely<unknown>));
         compare(manifest, description);
         return { description, notes };

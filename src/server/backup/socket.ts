@@ -28,7 +28,9 @@ export const queryOn =
  * The embedded database's image and description, taken at one moment: Kysely's only connection is held (no other
  * statement or transaction runs meanwhile) and a CHECKPOINT writes every page, so the image needs no recovery.
  */
-export async function dumpEmbedded(database: DatabaseHandle): Promise<{ description: DatabaseDescription; image: Blob }> {
+export async function dumpEmbedded(
+  database: DatabaseHandle,
+): Promise<{ description: DatabaseDescription; image: Blob }> {
   if (!database.dumpDataDir) throw new Error('only the embedded database is dumped in-process');
   const dump = database.dumpDataDir;
   return database.db
