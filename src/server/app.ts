@@ -73,6 +73,7 @@ import { countUnconfirmedPayments, manualCompletionHandlers } from './modules/pa
 import { countRequestedWithdrawals } from './modules/bank-accounts/waiting-withdrawals';
 import { healthCheck } from './health';
 import { serveBackups } from './backup/socket';
+import { scheduleNightlyBackups } from './backup/nightly';
 import { createMetrics, serveMetrics } from './metrics';
 import { HttpError } from './http/errors';
 import { connectRedis } from './redis';
@@ -196,6 +197,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const stopBackups = await serveBackups(database, config.dataDir, fastify.log);
     fastify.addHook('preClose', stopBackups);
   }
+  const nightlyBackups = scheduleNightlyBackups(config, database, fastify.log);
+  fastify.addHook('preClose', () => nightlyBackups.stop());
   await fastify.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 2, fields: 5 } });
 
   const webIndex = existsSync(path.join(config.webDir, 'index.html')) ? path.join(config.webDir, 'index.html') : null;

@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { AppConfig } from '../config';
-import { openDatabase } from '../db/database';
+import { type DatabaseHandle, openDatabase } from '../db/database';
 import { DataDirLockedError, lockDataDir } from '../lib/data-dir-lock';
 import {
   backupName,
@@ -45,8 +45,7 @@ async function dumpPglite(config: AppConfig): Promise<{ description: DatabaseDes
     }
     const database = await openDatabase({ databaseUrl: undefined, dataDir: config.dataDir });
     try {
-      const { description, image } = await dumpEmbedded(database);
-      return { description, image: Buffer.from(await image.arrayBuffer()) };
+      return await dumpRunning(database);
     } finally {
       await database.close();
     }
@@ -55,11 +54,18 @@ async function dumpPglite(config: AppConfig): Promise<{ description: DatabaseDes
   }
 }
 
+async function dumpRunning(database: DatabaseHandle) {
+  const { description, image } = await dumpEmbedded(database);
+  return { description, image: Buffer.from(await image.arrayBuffer()) };
+}
+
 /** Writes the backup to `target` (a new file, or a new timestamped file in a directory) and returns its manifest. */
 export async function takeBackup(
   config: AppConfig,
   target: string,
   withKey: boolean,
+  /** The server's own open database (the nightly backup): the embedded one is dumped in this process. */
+  running?: DatabaseHandle,
 ): Promise<{ file: string; manifest: Manifest }> {
   if (config.databaseUrl === 'memory://') throw new BackupError('DATABASE_URL=memory:// keeps nothing to back up');
   const createdAt = new Date();
@@ -73,7 +79,7 @@ export async function takeBackup(
     const dump = path.join(work, 'database');
     let description: DatabaseDescription;
     if (config.databaseUrl === undefined) {
-      const taken = await dumpPglite(config);
+      const taken = running ? await dumpRunning(running) : await dumpPglite(config);
       await writeFile(dump, taken.image, { mode: 0o600 });
       description = taken.description;
     } else {
