@@ -77,6 +77,8 @@ import { loadPageRoutes } from './http/page-routes';
 import { countUnconfirmedPayments, manualCompletionHandlers } from './modules/payments/manual-completion';
 import { countRequestedWithdrawals } from './modules/bank-accounts/waiting-withdrawals';
 import { healthCheck } from './health';
+import { serveBackups } from './backup/socket';
+import { scheduleNightlyBackups } from './backup/nightly';
 import { createMetrics, serveMetrics } from './metrics';
 import { HttpError } from './http/errors';
 import { connectRedis } from './redis';
@@ -199,6 +201,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     fastify.log,
   );
   fastify.addHook('preClose', async () => uploadCleanup.stop());
+  // The embedded database is backed up through this process, which alone may open it (decision 025).
+  if (config.databaseUrl === undefined) {
+    const stopBackups = await serveBackups(database, config.dataDir, fastify.log);
+    fastify.addHook('preClose', stopBackups);
+  }
+  const nightlyBackups = scheduleNightlyBackups(config, database, fastify.log);
+  fastify.addHook('preClose', () => nightlyBackups.stop());
   await fastify.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 2, fields: 5 } });
 
   const webIndex = existsSync(path.join(config.webDir, 'index.html')) ? path.join(config.webDir, 'index.html') : null;

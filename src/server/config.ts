@@ -99,6 +99,11 @@ export interface AppConfig {
    * and re-sealed at start.
    */
   fieldKeys: { current: Buffer | null; previous: Buffer[] };
+  /**
+   * The nightly backup (decision 025, src/server/backup/nightly.ts): into `dir` at `hour` o'clock Tehran time, the
+   * newest `keep` backups kept there; null (BACKUP_DIR unset): off.
+   */
+  nightlyBackup: { dir: string; keep: number; hour: number } | null;
 }
 
 /**
@@ -315,6 +320,17 @@ function parseFieldKeys(env: Env): AppConfig['fieldKeys'] {
   return { current, previous };
 }
 
+function parseNightlyBackup(env: Env): AppConfig['nightlyBackup'] {
+  const dir = (env.BACKUP_DIR ?? '').trim();
+  if (dir === '') return null;
+  const keep = parsePositiveInt('BACKUP_KEEP', env.BACKUP_KEEP, 7);
+  const rawHour = (env.BACKUP_HOUR ?? '').trim();
+  if (rawHour !== '' && (!/^\d{1,2}$/.test(rawHour) || Number(rawHour) > 23)) {
+    throw new ConfigError(`BACKUP_HOUR must be an hour from 0 to 23 (Tehran time), got "${env.BACKUP_HOUR}"`);
+  }
+  return { dir: path.resolve(dir), keep, hour: rawHour === '' ? 3 : Number(rawHour) };
+}
+
 function parseEnvironment(raw: string | undefined): Environment {
   const value = (raw ?? '').trim();
   if (value === '' || value === 'development') return 'development';
@@ -390,6 +406,7 @@ function parseConfig(env: Env, environment: Environment, overrides: Partial<AppC
     payments: parsePayments(env),
     cardInquiry: parseCardInquiry(env.CARD_INQUIRY_DRIVER),
     fieldKeys: parseFieldKeys(env),
+    nightlyBackup: parseNightlyBackup(env),
     ...overrides,
   };
 }

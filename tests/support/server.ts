@@ -120,12 +120,18 @@ export async function startServer(
     web?: boolean;
     /** False: a second server on the PostgreSQL database another one already uses (default: start it empty). */
     resetDatabase?: boolean;
+    /**
+     * A data folder of the test's own, left in place on stop; with `embedded`, the server keeps its PGlite in it
+     * (DATABASE_URL unset), as `npm start` does (tests/api/backup-restore.test.ts).
+     */
+    dataDir?: string;
+    embedded?: boolean;
   } = {},
 ): Promise<RunningServer> {
   if (opts.web !== false) ensureWebBuilt();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-test-'));
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'arzpay-test-'));
   // A test that names its own database (say `memory://` beside a PostgreSQL run) must not empty the shared one.
-  const databaseUrl = opts.env?.DATABASE_URL || process.env.TEST_DATABASE_URL || 'memory://';
+  const databaseUrl = opts.embedded ? '' : opts.env?.DATABASE_URL || process.env.TEST_DATABASE_URL || 'memory://';
   if (databaseUrl.startsWith('postgres') && opts.resetDatabase !== false) await resetPostgres(databaseUrl);
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -165,7 +171,7 @@ export async function startServer(
     async stop() {
       await app.fastify.close();
       logs.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

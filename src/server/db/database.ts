@@ -37,6 +37,11 @@ export interface DatabaseHandle {
    * `exec`. PGlite has one session, so its caller must hold Kysely's only connection (be inside `on`).
    */
   runScript(on: DB, text: string): Promise<void>;
+  /**
+   * PGlite only: its data directory as a gzipped tar (`dumpDataDir`), for a backup (src/server/backup). The
+   * caller holds Kysely's only connection and has run CHECKPOINT, so no transaction is half-way through.
+   */
+  dumpDataDir?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -84,7 +89,7 @@ async function openPglite(dataDir: string | null, image?: Blob): Promise<Databas
   } else {
     const dir = path.join(dataDir, 'db');
     await mkdir(dir, { recursive: true });
-    pglite = new PGlite(dir, { parsers });
+    pglite = new PGlite(dir, { parsers, ...(image && { loadDataDir: image }) });
   }
   await pglite.waitReady;
   const db = trackCommits(
@@ -93,7 +98,8 @@ async function openPglite(dataDir: string | null, image?: Blob): Promise<Databas
   const runScript = async (_on: DB, text: string) => {
     await pglite.exec(text);
   };
-  return { db, kind: 'pglite', runScript, close: () => db.destroy() };
+  const dumpDataDir = () => pglite.dumpDataDir('gzip');
+  return { db, kind: 'pglite', runScript, dumpDataDir, close: () => db.destroy() };
 }
 
 /**
@@ -104,8 +110,10 @@ export function openDatabase(options: {
   databaseUrl: string | undefined;
   dataDir: string;
   memoryImage?: Blob;
+  /** The embedded database in `${dataDir}/db` is created from this dumped data directory (a restore). */
+  restoreImage?: Blob;
 }): Promise<DatabaseHandle> {
-  if (options.databaseUrl === undefined) return openPglite(options.dataDir);
+  if (options.databaseUrl === undefined) return openPglite(options.dataDir, options.restoreImage);
   if (options.databaseUrl === 'memory://') return openPglite(null, options.memoryImage);
   return openPostgres(options.databaseUrl);
 }
