@@ -36,8 +36,9 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
     ['table', 'myWithdrawals'],
   ],
   'profile.reviewed': [['me']],
-  // The bell's count and the list of notifications.
-  'notification.created': [['notifications']],
+  // The bell's count and the list of notifications; and an open request, whose timeline has the step it reports
+  // (staff taking a request changes no state, so no purchase.changed comes for it).
+  'notification.created': [['notifications'], ['purchase']],
   // The staff home counts open tasks and paid requests waiting; the bank-account page shows who holds a review.
   'task.created': [['table', 'tasks'], ['taskTypes'], ['staff', 'waitingWork'], ['table', 'bankAccounts']],
   'task.claimed': [['table', 'tasks'], ['taskTypes'], ['staff', 'waitingWork'], ['table', 'bankAccounts']],
