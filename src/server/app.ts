@@ -78,7 +78,7 @@ import { countUnconfirmedPayments, manualCompletionHandlers } from './modules/pa
 import { countRequestedWithdrawals } from './modules/bank-accounts/waiting-withdrawals';
 import { healthCheck } from './health';
 import { serveBackups } from './backup/socket';
-import { scheduleNightlyBackups } from './backup/nightly';
+import { lastBackupAt, scheduleNightlyBackups } from './backup/nightly';
 import { createMetrics, serveMetrics } from './metrics';
 import { HttpError } from './http/errors';
 import { connectRedis } from './redis';
@@ -275,7 +275,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host;
     return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   };
-  const metrics = createMetrics({ db, openSockets: () => io.engine.clientsCount });
+  const backupDir = config.nightlyBackup?.dir;
+  const metrics = createMetrics({
+    db,
+    openSockets: () => io.engine.clientsCount,
+    ...(backupDir && { lastBackupAt: () => lastBackupAt(backupDir) }),
+  });
   metrics.install(fastify);
   serveMetrics(fastify, metrics, config.metricsToken);
   const gateway = metrics.countGateway(createPaymentGateway(config, ownBaseUrl));

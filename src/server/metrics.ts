@@ -18,6 +18,8 @@ import { GatewayUnavailableError, type PaymentGateway } from './modules/payments
 export interface MetricsSources {
   db: DB;
   openSockets: () => number;
+  /** When the last nightly backup was taken; absent when nightly backups are off (no series then). */
+  lastBackupAt?: () => Date | null;
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -35,7 +37,7 @@ async function ageAndCount(query: Promise<{ n: number; oldest: Date | null }>) {
   return { n: Number(row.n), age: row.oldest ? Math.max(0, (Date.now() - new Date(row.oldest).getTime()) / 1000) : 0 };
 }
 
-export function createMetrics({ db, openSockets }: MetricsSources) {
+export function createMetrics({ db, openSockets, lastBackupAt }: MetricsSources) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'arzpay_' });
   const registers = [registry];
@@ -120,6 +122,18 @@ export function createMetrics({ db, openSockets }: MetricsSources) {
     },
   });
   registry.registerMetric(oldestUnfulfilled);
+
+  if (lastBackupAt) {
+    new Gauge({
+      name: 'arzpay_backup_last_age_seconds',
+      help: 'Time since the newest nightly backup in BACKUP_DIR was taken (-1: none there yet)',
+      registers,
+      collect() {
+        const at = lastBackupAt();
+        this.set(at ? Math.max(0, (Date.now() - at.getTime()) / 1000) : -1);
+      },
+    });
+  }
 
   return {
     registry,

@@ -3,6 +3,9 @@
  * all without a token; requests counted by operation (never by path) and status with latency, gateway calls by
  * outcome, log-in failures, and the paid requests staff have not finished with the oldest one's age.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
 import { type MoneyServer, withMoneyServer } from '../support/money';
@@ -55,6 +58,8 @@ describe('metrics behind a token', () => {
     expect(families.get('arzpay_requests_oldest_unfulfilled_seconds')).toBe('GAUGE');
     expect(value(ok.text, 'arzpay_realtime_open_sockets')).toBe(0);
     expect(value(ok.text, 'arzpay_sms_waiting')).toBe(0);
+    // Nightly backups are off (no BACKUP_DIR): no backup series at all.
+    expect(families.has('arzpay_backup_last_age_seconds')).toBe(false);
   });
 
   it('counts requests by operation and status, and labels an unknown path without its text', async () => {
@@ -92,6 +97,25 @@ describe('metrics behind a token', () => {
     expect(value(text, 'arzpay_requests_unfulfilled')).toBe(1);
     expect(value(text, 'arzpay_requests_oldest_unfulfilled_seconds')).toBeGreaterThanOrEqual(0);
     expect((await t.money.purchaseOf(who, purchase.id)).purchase).toMatchObject({ state: 'paid' });
+  });
+});
+
+describe('the last nightly backup', () => {
+  it('is reported by its age, and as -1 while BACKUP_DIR holds none', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-backups-'));
+    const server = await startServer({ web: false, env: { METRICS_TOKEN: TOKEN, BACKUP_DIR: dir } });
+    try {
+      expect(value((await scrape(server)).text, 'arzpay_backup_last_age_seconds')).toBe(-1);
+      const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+      const name = `arzpay-${twoHoursAgo.toISOString().slice(0, 19).replace(/:/g, '')}Z.backup`;
+      writeFileSync(path.join(dir, name), 'not read');
+      const age = value((await scrape(server)).text, 'arzpay_backup_last_age_seconds')!;
+      expect(age).toBeGreaterThanOrEqual(7199);
+      expect(age).toBeLessThan(7300);
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -23,6 +23,20 @@ export function nextRunAt(now: Date, hour: number): Date {
   return new Date(today > now.getTime() ? today : today + DAY_MS);
 }
 
+/** When the newest backup this server named in `dir` was taken (from its name), or null when there is none. */
+export function lastBackupAt(dir: string): Date | null {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => BACKUP_NAME.test(name));
+  } catch {
+    return null;
+  }
+  const newest = names.sort().at(-1);
+  if (!newest) return null;
+  const [, date, hh, mm, ss] = /^arzpay-(\d{4}-\d\d-\d\d)T(\d\d)(\d\d)(\d\d)Z/.exec(newest)!;
+  return new Date(`${date}T${hh}:${mm}:${ss}Z`);
+}
+
 /** Removes all but the newest `keep` backups this server named in `dir`; returns the names removed. */
 export function pruneBackups(dir: string, keep: number): string[] {
   const names = readdirSync(dir)
