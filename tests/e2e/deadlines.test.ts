@@ -84,6 +84,12 @@ describe('deadlines', () => {
     expect(await rows.nth(1).getByTestId('deadline-at-risk').count()).toBe(0);
     expect(await rows.nth(1).getByTestId('deadline-left').textContent()).toMatch(/^[۹۱۰]+ روز/);
     if (takeScreenshots) await page.screenshot({ path: `${shots}/staff-tasks.png`, fullPage: true });
+    // Staff were told of the one at risk: its notification opens the request on staff's requests page.
+    await page.getByTestId('notification-bell').click();
+    const atRisk = page.getByTestId('notification').filter({ hasText: 'هنوز انجام نشده' });
+    await atRisk.getByTestId('notification-request').click();
+    await page.waitForURL(`${server.url}/management/requests?open=${paid.soon}`);
+    await page.getByTestId('staff-request-detail').waitFor();
     await staff.close();
 
     const customer = await browser.newContext({ viewport: PHONE });

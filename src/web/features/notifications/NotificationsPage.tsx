@@ -22,10 +22,17 @@ import {
   notificationsQuery,
 } from '../../lib/queries/notifications';
 import { pathOf } from '../../lib/routes';
+import { isNotificationKind, NOTIFICATION_KINDS } from '../../../shared/notifications';
 import { userAtom } from '../../lib/session';
 
-/** The customer's request, opened above their list of requests. */
-const requestLink = (purchaseId: number) => `${pathOf('myRequests')}?purchase=${purchaseId}`;
+/**
+ * The request a notification is about: a customer's opens above their list of requests; a staff notification (a
+ * deadline at risk) opens it on staff's requests page.
+ */
+const requestLink = (item: Notification & { purchaseId: number }) =>
+  isNotificationKind(item.kind) && NOTIFICATION_KINDS[item.kind].audience === 'staff'
+    ? `${pathOf('requests')}?open=${item.purchaseId}`
+    : `${pathOf('myRequests')}?purchase=${item.purchaseId}`;
 
 function NotificationItem({ item, onRead }: { item: Notification; onRead: (id: number) => void }) {
   return (
@@ -53,7 +60,7 @@ function NotificationItem({ item, onRead }: { item: Notification; onRead: (id: n
           {item.purchaseId !== null && (
             <RadixLink asChild size="2">
               <Link
-                to={requestLink(item.purchaseId)}
+                to={requestLink({ ...item, purchaseId: item.purchaseId })}
                 onClick={() => !item.read && onRead(item.id)}
                 data-testid="notification-request"
               >
