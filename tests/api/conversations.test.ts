@@ -9,6 +9,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
+import { toPersianDigits } from '../../src/shared/digits';
 import messages from '../../schemas/messages/fa.json';
 import { png, uploadForm } from '../support/images';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
@@ -122,6 +123,8 @@ describe('a conversation per request', () => {
     const notified = await staffReplies(alice.userId);
     expect(notified).toHaveLength(1);
     expect(notified[0]!.purchaseId).toBe(first.id);
+    // Named as the timeline names the request: its desk and its number, in Persian digits.
+    expect(notified[0]!.text).toBe(`کارشناس به پیام شما دربارهٔ «آزمون تافل (${toPersianDigits(first.id)})» پاسخ داد.`);
     // Answered: no longer waiting; Bob still is.
     const after = (await threads()).items.map((t) => t.purchaseId);
     expect(after).not.toContain(first.id);

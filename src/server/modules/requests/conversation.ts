@@ -145,7 +145,8 @@ async function send(
       await notify(trx, {
         userId: purchase.userId,
         kind: 'staffReply',
-        params: { title: deps.deskTitle(purchase.desk) },
+        // Named as the timeline and the other notifications name it: the desk's title and the request's number.
+        params: { title: `${deps.deskTitle(purchase.desk)} (${purchase.id})` },
         purchaseId: purchase.id,
         eventKey: `message:${row.id}`,
       });
