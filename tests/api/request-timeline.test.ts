@@ -71,6 +71,23 @@ async function exactlyOne(who: { userId: number }, kind: string, purchaseId?: nu
     .where('notificationId', '=', rows[0]!.id)
     .executeTakeFirstOrThrow();
   expect(Number(sms.n)).toBe(1);
+  // The worker sends it: the log driver's line is the SMS the person gets, once. Its clock is moved a day on, so an
+  // SMS held for the night (22:00–08:00 Tehran) is due whatever the hour the suite runs at.
+  const worker = server.app.notificationSms;
+  const realClock = worker.now;
+  worker.now = () => new Date(Date.now() + 86_400_000);
+  try {
+    await worker.drain();
+  } finally {
+    worker.now = realClock;
+  }
+  const { mobileNo } = await db
+    .selectFrom('users')
+    .select('mobileNo')
+    .where('id', '=', who.userId)
+    .executeTakeFirstOrThrow();
+  const sent = server.logs.filter((l) => l.msg === 'sms' && l.mobileNo === mobileNo && l.text === rows[0]!.text);
+  expect(sent, `${kind} SMS sent by the log driver`).toHaveLength(1);
   return rows[0]!.text;
 }
 
