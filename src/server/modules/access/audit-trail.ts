@@ -12,9 +12,16 @@ import { containsText, textOrId, whereWithinDays } from '../../lib/sql';
 type AuditLogSearch = components['schemas']['AuditLogSearch'];
 type AuditLogEntry = components['schemas']['AuditLogEntry'];
 
-/** A recorded value as the page shows it: compact JSON, or null when nothing was recorded. */
+/**
+ * A recorded value as the page shows it: JSON on one line with a space after each separator (so a narrow table can
+ * wrap it), or null when nothing was recorded.
+ */
 const asText = (value: unknown): string | null =>
-  value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value);
+  value === null || value === undefined
+    ? null
+    : typeof value === 'string'
+      ? value
+      : JSON.stringify(value, null, 1).replace(/\n\s*/g, ' ');
 
 export async function searchAuditLog(
   db: DB,

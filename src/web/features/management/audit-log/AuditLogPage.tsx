@@ -102,12 +102,15 @@ export default function AuditLogPage() {
             />
             <DateRangeFilter idPrefix="audit" range={range} />
           </Flex>
-          <DataTable
-            narrowed={Object.keys(def.source.params).length > 0}
-            def={def}
-            refreshKey={JSON.stringify(def.source.params)}
-            stackOnMobile
-          />
+          {/* Recorded values are long JSON: they wrap inside their cells rather than widen the table past the page. */}
+          <div className="audit-log-table">
+            <DataTable
+              narrowed={Object.keys(def.source.params).length > 0}
+              def={def}
+              refreshKey={JSON.stringify(def.source.params)}
+              stackOnMobile
+            />
+          </div>
         </Flex>
       </Card>
     </Flex>
