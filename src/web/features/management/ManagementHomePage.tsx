@@ -11,6 +11,7 @@ import { type WaitingWork, waitingWorkQuery } from '../../lib/queries/staff-mone
 import { pathOf } from '../../lib/routes';
 import { ToneBadge } from '../../components/ToneBadge';
 import { SupportSummary } from './support/SupportSummary';
+import { durationText } from './support/wait-text';
 
 type PaidRequest = WaitingWork['paidRequests']['items'][number];
 type Queue = WaitingWork['queues'][number];
@@ -23,16 +24,6 @@ const QUEUE_PATH: Record<Queue['identifier'], string> = {
   withdrawals: `${pathOf('withdrawals')}?state=requested`,
   unconfirmedPayments: pathOf('manualOrderCompletion'),
 };
-
-/** How long a paid request has waited, in Persian words of days, hours or minutes. */
-function waited(seconds: number): string {
-  const days = Math.floor(seconds / 86_400);
-  const hours = Math.floor((seconds % 86_400) / 3_600);
-  const minutes = Math.floor((seconds % 3_600) / 60);
-  if (days > 0) return `${formatNumber(days)} روز${hours > 0 ? ` و ${formatNumber(hours)} ساعت` : ''}`;
-  if (hours > 0) return `${formatNumber(hours)} ساعت${minutes > 0 ? ` و ${formatNumber(minutes)} دقیقه` : ''}`;
-  return minutes > 0 ? `${formatNumber(minutes)} دقیقه` : 'کمتر از یک دقیقه';
-}
 
 const paidColumns: Array<Column<PaidRequest>> = [
   {
@@ -64,7 +55,7 @@ const paidColumns: Array<Column<PaidRequest>> = [
     title: 'در انتظار',
     cell: (r) => (
       <Badge color={r.waitingSeconds >= 86_400 ? 'red' : r.waitingSeconds >= 3_600 ? 'orange' : 'gray'}>
-        {waited(r.waitingSeconds)}
+        {durationText(r.waitingSeconds)}
       </Badge>
     ),
   },
