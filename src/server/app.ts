@@ -57,6 +57,7 @@ import { LiveEvents } from './realtime/events';
 import { attachRealtime } from './realtime/server';
 import { accessHandlers } from './modules/access/handlers';
 import { bankAccountHandlers } from './modules/bank-accounts/handlers';
+import { reconciliationHandlers } from './modules/reconciliation/handlers';
 import { cardHandlers } from './modules/cards/handlers';
 import { referenceDataHandlers } from './modules/reference-data/handlers';
 import { referenceHandlers } from './modules/reference-data/reference-handlers';
@@ -351,6 +352,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...requestHandlers(db, catalogue, requests, live),
     ...ledgerHandlers(db),
     ...bankAccountHandlers(db, live),
+    ...reconciliationHandlers(db),
     ...cardHandlers({ db, cipher, inquiry: createCardInquiry(config), log: fastify.log }, live, {
       gatewayNeedsCard: gateway.requiresNamedCard,
     }),
