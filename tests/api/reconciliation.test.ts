@@ -222,3 +222,37 @@ it('keeps resolved rows resolved when the day runs again', async () => {
     .execute();
   expect(audits).toHaveLength(5);
 });
+
+it('refuses bad input with a Persian message and staff without the action', async () => {
+  const emptyNote = await post(
+    server,
+    '/api/sys/resolveReconciliationRow',
+    { row: 1, note: '  ' },
+    bearer(staff.token),
+  );
+  expect(emptyNote.status).toBe(400);
+  expect(emptyNote.body.msg).toBe('توضیح رسیدگی به مغایرت را بنویسید.');
+  const badDay = await post(server, '/api/sys/runReconciliation', { day: '1405-09-06x' }, bearer(staff.token));
+  expect(badDay.status).toBe(400);
+  expect(badDay.body.msg).toBe('روز تطبیق را به صورت تاریخ درست وارد کنید.');
+  const neverRun = await post(server, '/api/sys/fetchReconciliationDay', { day: '2001-01-01' }, bearer(staff.token));
+  expect(neverRun.status).toBe(404);
+  expect(neverRun.body.msg).toBe('تطبیق این روز هنوز اجرا نشده است.');
+  const missing = await post(
+    server,
+    '/api/sys/resolveReconciliationRow',
+    { row: 2_000_000_000, note: 'x' },
+    bearer(staff.token),
+  );
+  expect(missing.status).toBe(404);
+  const other = await money.staffWithActions(['viewTasks']);
+  const refused = await post(server, '/api/sys/runReconciliation', { day }, bearer(other.token));
+  expect(refused.status).toBe(403);
+  const days = await post(server, '/api/sys/searchReconciliationDays', { unresolvedOnly: true }, bearer(staff.token));
+  expect(days.status, days.body.msg).toBe(200);
+  expect((days.body.data as { total: number }).total).toBe(0);
+  const all = await post(server, '/api/sys/searchReconciliationDays', {}, bearer(staff.token));
+  expect((all.body.data as { items: Array<{ day: string; unmatchedCount: number }> }).items).toEqual([
+    expect.objectContaining({ day, unmatchedCount: 5 }),
+  ]);
+});
