@@ -35,7 +35,7 @@ export const MODULE_FLOORS = [
   ['access', 'cards', 'desks'],
   ['reference-data', 'requests'],
   ['fulfilment'],
-  ['payments', 'google-ads', 'bank-accounts'],
+  ['payments', 'google-ads', 'bank-accounts', 'reconciliation'],
 ];
 const moduleOrder = MODULE_FLOORS.flatMap((floor, level) =>
   floor.map((name) => {

@@ -1117,6 +1117,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/fetchReconciliationDay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One reconciled Tehran day (Gregorian YYYY-MM-DD): its totals and every row the last run found (matched first by id), each with its kind, its evidence (the gateway's, the collections' and the ledger's side), links to the collection, ledger transaction and request, and its resolution. 404 when the day was never run. */
+        post: operations["fetchReconciliationDay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/fetchStaffPurchase": {
         parameters: {
             query?: never;
@@ -1338,6 +1355,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/resolveReconciliationRow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resolves an unmatched row with a note (audited); the row is kept, never deleted. 409 when it is already resolved or matched. */
+        post: operations["resolveReconciliationRow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/revealPurchaseSecret": {
         parameters: {
             query?: never;
@@ -1366,6 +1400,23 @@ export interface paths {
         put?: never;
         /** Returns a desk or form type to an earlier published version (`versionId`) or, with `versionId` null, to its reviewed file under schemas/: stored as a new version (so the return itself can be undone), checked like a publish, audited, live at once. */
         post: operations["revertCatalogueEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/runReconciliation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reconciles a Tehran day (Gregorian YYYY-MM-DD) now: the sandbox gateway's settlement statement against the day's online collections and the ledger's postings. Rows found again keep their resolution; answers the day's totals. */
+        post: operations["runReconciliation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1709,6 +1760,23 @@ export interface paths {
         put?: never;
         /** Request states with their colours and final/failure flags */
         post: operations["searchPurchaseStates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchReconciliationDays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The reconciled days, newest first, each with its totals (gateway statement, online collections) and its matched, unmatched and still unresolved rows; optionally only days with unresolved rows, and a date range (Gregorian YYYY-MM-DD of the Tehran days, both included). */
+        post: operations["searchReconciliationDays"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3051,6 +3119,53 @@ export interface components {
             /** @description fee + tax + operation cost, rial */
             totalCosts: number;
             walletBalance: components["schemas"]["Rial"];
+        };
+        ReconciliationDay: {
+            collectionAmount: components["schemas"]["Rial"];
+            collectionCount: number;
+            /** Format: date */
+            day: string;
+            gatewayAmount: components["schemas"]["Rial"];
+            gatewayCount: number;
+            matchedCount: number;
+            /** Format: date-time */
+            ranAt: string;
+            /** @description Unmatched rows of the last run by kind */
+            unmatchedByKind: {
+                [key: string]: number;
+            };
+            unmatchedCount: number;
+            unresolvedCount: number;
+        };
+        ReconciliationDayRef: {
+            /**
+             * Format: date
+             * @description The Tehran day, as its Gregorian date YYYY-MM-DD
+             */
+            day: string;
+        };
+        ReconciliationRow: {
+            collectionId: components["schemas"]["Id64"] | null;
+            /** @description False when the day's last run no longer found it */
+            current: boolean;
+            /** Format: date */
+            day: string;
+            /** @description The gateway's side (null when it settled nothing), the collections and the ledger transactions */
+            evidence: {
+                [key: string]: unknown;
+            };
+            id: components["schemas"]["Id64"];
+            /** @enum {string} */
+            kind: "matched" | "gatewayWithoutCollection" | "collectionWithoutSettlement" | "amountDiffers" | "settledTwice" | "ledgerWithoutCollection";
+            ledgerTransactionId: components["schemas"]["Id64"] | null;
+            matched: boolean;
+            purchaseId: components["schemas"]["Id64"] | null;
+            /** Format: date-time */
+            resolvedAt: string | null;
+            resolvedBy: components["schemas"]["Id64"] | null;
+            resolvedByName: string | null;
+            resolvedNote: string | null;
+            withdrawalId: components["schemas"]["Id64"] | null;
         };
         /** @description Every step the request took, oldest first, in the words of src/shared/request-steps.ts (the same description its notifications come from), and what comes next with its usual wait on the desk's last 30 days of requests */
         RequestTimeline: {
@@ -5379,6 +5494,36 @@ export interface operations {
             };
         };
     };
+    fetchReconciliationDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReconciliationDayRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The day and its rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            day: components["schemas"]["ReconciliationDay"];
+                            rows: components["schemas"]["ReconciliationRow"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
     fetchStaffPurchase: {
         parameters: {
             query?: never;
@@ -5708,6 +5853,36 @@ export interface operations {
             200: components["responses"]["UserCardSaved"];
         };
     };
+    resolveReconciliationRow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    note: string;
+                    row: components["schemas"]["Id64"];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The row, resolved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ReconciliationRow"];
+                    };
+                };
+            };
+        };
+    };
     revealPurchaseSecret: {
         parameters: {
             query?: never;
@@ -5758,6 +5933,33 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["CatalogueVersionSaved"];
+        };
+    };
+    runReconciliation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReconciliationDayRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The day's totals after the run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ReconciliationDay"];
+                    };
+                };
+            };
         };
     };
     saveCurrency: {
@@ -6343,6 +6545,44 @@ export interface operations {
                         data: {
                             items: components["schemas"]["PurchaseState"][];
                             total: components["schemas"]["Count"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchReconciliationDays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: date */
+                    from?: string;
+                    page?: number;
+                    perPage?: number;
+                    /** Format: date */
+                    to?: string;
+                    unresolvedOnly?: boolean;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Reconciled days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["ReconciliationDay"][];
+                            total: number;
                         };
                     };
                 };

@@ -617,6 +617,55 @@ export interface RateLimitHits {
   windowStart: Timestamp;
 }
 
+export interface ReconciliationRows {
+  collectionId: number | null;
+  createdAt: Generated<Timestamp>;
+  /**
+   * False when the last run of the day no longer found it
+   */
+  current: Generated<boolean>;
+  day: string;
+  /**
+   * The gateway's, the collection's and the ledger's side as found
+   */
+  evidence: Json;
+  id: Generated<number>;
+  kind: string;
+  ledgerTransactionId: number | null;
+  matched: boolean;
+  purchaseId: number | null;
+  resolvedAt: Timestamp | null;
+  resolvedBy: number | null;
+  resolvedNote: string | null;
+  /**
+   * What the row is about (kind and reference), stable across runs so a re-run keeps its resolution
+   */
+  rowKey: string;
+  withdrawalId: number | null;
+}
+
+export interface ReconciliationRuns {
+  collectionAmount: Generated<number>;
+  collectionCount: Generated<number>;
+  /**
+   * The Gregorian date of the Tehran day reconciled
+   */
+  day: string;
+  gatewayAmount: Generated<number>;
+  gatewayCount: Generated<number>;
+  matchedCount: Generated<number>;
+  ranAt: Generated<Timestamp>;
+  /**
+   * The staff member who ran it by hand; null for the command line or the nightly run
+   */
+  ranBy: number | null;
+  unmatchedCount: Generated<number>;
+  /**
+   * Unmatched rows no one has resolved yet
+   */
+  unresolvedCount: Generated<number>;
+}
+
 export interface SandboxBankPayments {
   amount: number;
   /**
@@ -913,6 +962,8 @@ export interface DB {
   purchaseStates: PurchaseStates;
   quotes: Quotes;
   rateLimitHits: RateLimitHits;
+  reconciliationRows: ReconciliationRows;
+  reconciliationRuns: ReconciliationRuns;
   sandboxBankPayments: SandboxBankPayments;
   serverSecrets: ServerSecrets;
   systemParameters: SystemParameters;

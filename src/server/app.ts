@@ -57,6 +57,8 @@ import { LiveEvents } from './realtime/events';
 import { attachRealtime } from './realtime/server';
 import { accessHandlers } from './modules/access/handlers';
 import { bankAccountHandlers } from './modules/bank-accounts/handlers';
+import { reconciliationHandlers } from './modules/reconciliation/handlers';
+import { runReconciliation } from './modules/reconciliation/runs';
 import { cardHandlers } from './modules/cards/handlers';
 import { referenceDataHandlers } from './modules/reference-data/handlers';
 import { referenceHandlers } from './modules/reference-data/reference-handlers';
@@ -203,7 +205,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   fastify.addHook('preClose', async () => uploadCleanup.stop());
   // The embedded database is backed up through this process, which alone may open it (decision 025).
   if (config.databaseUrl === undefined) {
-    const stopBackups = await serveBackups(database, config.dataDir, fastify.log);
+    const stopBackups = await serveBackups(database, config.dataDir, fastify.log, {
+      // npm run reconcile, while this process holds the embedded database.
+      reconcile: async (asked) => runReconciliation(db, String(asked.day), null),
+    });
     fastify.addHook('preClose', stopBackups);
   }
   const nightlyBackups = scheduleNightlyBackups(config, database, fastify.log);
@@ -356,6 +361,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...requestHandlers(db, catalogue, requests, live),
     ...ledgerHandlers(db),
     ...bankAccountHandlers(db, live),
+    ...reconciliationHandlers(db),
     ...cardHandlers({ db, cipher, inquiry: createCardInquiry(config), log: fastify.log }, live, {
       gatewayNeedsCard: gateway.requiresNamedCard,
     }),

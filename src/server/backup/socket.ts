@@ -49,8 +49,19 @@ interface Log {
   warn(obj: object, msg: string): void;
 }
 
-/** Listens on DATA_DIR/control/backup.sock; the returned function stops listening and removes the socket. */
-export async function serveBackups(database: DatabaseHandle, dataDir: string, log: Log): Promise<() => Promise<void>> {
+/** Another operation the server answers on the socket for a command that cannot open the database itself. */
+export type SocketOperation = (request: Record<string, unknown>) => Promise<unknown>;
+
+/**
+ * Listens on DATA_DIR/control/backup.sock; the returned function stops listening and removes the socket. Besides
+ * `backup`, it answers each op of `operations` (`{"op":"reconcile","day":…}`) with one line `{"ok":true,"result":…}`.
+ */
+export async function serveBackups(
+  database: DatabaseHandle,
+  dataDir: string,
+  log: Log,
+  operations: Record<string, SocketOperation> = {},
+): Promise<() => Promise<void>> {
   const socket = backupSocketPath(dataDir);
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
     log.warn({ socket }, 'DATA_DIR is too long a path for the backup socket: npm run backup needs the server stopped');
@@ -70,10 +81,23 @@ export async function serveBackups(database: DatabaseHandle, dataDir: string, lo
       if (!line.includes('\n')) return;
       connection.removeAllListeners('data');
       let op: unknown;
+      let asked: Record<string, unknown> = {};
       try {
-        op = (JSON.parse(line.slice(0, line.indexOf('\n'))) as { op?: unknown }).op;
+        asked = JSON.parse(line.slice(0, line.indexOf('\n'))) as Record<string, unknown>;
+        op = asked.op;
       } catch {
         op = null;
+      }
+      const other = typeof op === 'string' && op !== 'backup' ? operations[op] : undefined;
+      if (other) {
+        void other(asked).then(
+          (result) => connection.end(`${JSON.stringify({ ok: true, result })}\n`),
+          (error: unknown) =>
+            connection.end(
+              `${JSON.stringify({ ok: false, error: error instanceof Error ? error.message : String(error) })}\n`,
+            ),
+        );
+        return;
       }
       if (op !== 'backup') return connection.end(`${JSON.stringify({ ok: false, error: 'unknown request' })}\n`);
       void dumpEmbedded(database).then(
@@ -101,6 +125,30 @@ export async function serveBackups(database: DatabaseHandle, dataDir: string, lo
       server.close(() => resolve());
       rmSync(socket, { force: true });
     });
+}
+
+/** Asks the server running on `dataDir` for one of its other operations; its result. */
+export function askServer(dataDir: string, request: { op: string } & Record<string, unknown>): Promise<unknown> {
+  const socket = backupSocketPath(dataDir);
+  return new Promise((resolve, reject) => {
+    const connection = createConnection(socket);
+    let answer = '';
+    connection.setEncoding('utf8');
+    connection.on('data', (chunk: string) => (answer += chunk));
+    connection.on('error', (error: NodeJS.ErrnoException) =>
+      reject(new Error(`a server holds ${dataDir} but does not answer at ${socket}: ${error.message}`)),
+    );
+    connection.on('end', () => {
+      try {
+        const head = JSON.parse(answer) as { ok: boolean; error?: string; result?: unknown };
+        if (head.ok) resolve(head.result);
+        else reject(new Error(`the running server could not do it: ${head.error}`));
+      } catch {
+        reject(new Error('the running server closed the socket without an answer'));
+      }
+    });
+    connection.write(`${JSON.stringify(request)}\n`);
+  });
 }
 
 /** Asks the server running on `dataDir` for its backup. */

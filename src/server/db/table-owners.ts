@@ -86,6 +86,10 @@ export const TABLE_OWNERS = {
   // The sandbox bank, a test gateway this server serves: it plays an outside bank.
   sandbox_bank_payments: 'modules/sandbox-bank',
 
+  // The daily reconciliation of the gateway's statement, the collections and the ledger.
+  reconciliation_runs: 'modules/reconciliation',
+  reconciliation_rows: 'modules/reconciliation',
+
   // Infrastructure every module calls.
   audit_log: 'lib/audit.ts',
   rate_limit_hits: 'lib/rate-limit.ts',

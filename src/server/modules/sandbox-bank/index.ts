@@ -6,6 +6,7 @@
  *   GET  /sandbox-bank/pg/StartPay/:authority        the payer's page (Persian, a card form, a countdown)
  *   POST /sandbox-bank/pg/StartPay/:authority        the form: pay or cancel  → 303 to callback_url?Authority&Status
  *   POST /sandbox-bank/pg/v4/payment/verify.json    the merchant verifies    → {data: {code: 100 | 101, ref_id, …}}
+ *   GET  /sandbox-bank/pg/v4/report/settlements.json?date=YYYY-MM-DD  the day's settlement statement (statement.ts)
  * Like ZarinPal, a request's `metadata.card_pan` ("payment with a specified card") is the only card its page takes.
  * Two modes (SANDBOX_BANK_MODE, decision 024):
  *   holder (default)  two additions to ZarinPal's protocol: the request's metadata may carry the payer's
@@ -31,6 +32,7 @@ import {
   verifyPayment,
 } from './bank';
 import { noticePage, paymentPage } from './page';
+import { registerSettlementReport } from './statement';
 import { backTo, closedPage, loadFonts, newNonce, notFoundPage, sendHtml } from './replies';
 
 export interface SandboxBankOptions {
@@ -290,6 +292,8 @@ export function registerSandboxBank(fastify: FastifyInstance, db: DB, options: S
         if (errors.cardNo || errors.holderNationalCode) return showPage(reply, payment, 422, values, errors);
         return answered({ action: 'pay', cardNo, holderNationalCode }, 'OK');
       });
+
+      registerSettlementReport(bank, db);
 
       bank.get<{ Params: { file: string } }>('/assets/:file', async (request, reply) => {
         const font = fonts.get(request.params.file);

@@ -1,0 +1,94 @@
+/** The staff's read side of the reconciliation: the reconciled days with their totals, and one day's rows. */
+import { sql } from 'kysely';
+import type { components } from '../../../generated/api';
+import type { DB } from '../../db/database';
+import { type ListEnvelope, pageOf } from '../../lib/paging';
+import { nameOrMobile } from '../../lib/person-names';
+
+export type ReconciliationDay = components['schemas']['ReconciliationDay'];
+export type ReconciliationRow = components['schemas']['ReconciliationRow'];
+
+const runColumns = [
+  'day',
+  'ranAt',
+  'gatewayCount',
+  'gatewayAmount',
+  'collectionCount',
+  'collectionAmount',
+  'matchedCount',
+  'unmatchedCount',
+  'unresolvedCount',
+] as const;
+
+async function withKinds(db: DB, runs: Array<Omit<ReconciliationDay, 'unmatchedByKind' | 'ranAt'> & { ranAt: Date }>) {
+  const days = runs.map((r) => r.day);
+  const kinds =
+    days.length === 0
+      ? []
+      : await db
+          .selectFrom('reconciliationRows')
+          .select(['day', 'kind', sql<number>`count(*)::int`.as('count')])
+          .where('day', 'in', days)
+          .where('current', '=', true)
+          .where('matched', '=', false)
+          .groupBy(['day', 'kind'])
+          .execute();
+  return runs.map((r) => ({
+    ...r,
+    ranAt: r.ranAt.toISOString(),
+    gatewayAmount: Number(r.gatewayAmount),
+    collectionAmount: Number(r.collectionAmount),
+    unmatchedByKind: Object.fromEntries(kinds.filter((k) => k.day === r.day).map((k) => [k.kind, Number(k.count)])),
+  }));
+}
+
+export async function searchDays(
+  db: DB,
+  filter: { from?: string; to?: string; unresolvedOnly?: boolean; page?: number; perPage?: number },
+): Promise<ListEnvelope<ReconciliationDay>> {
+  let q = db.selectFrom('reconciliationRuns');
+  if (filter.from) q = q.where('day', '>=', filter.from);
+  if (filter.to) q = q.where('day', '<=', filter.to);
+  if (filter.unresolvedOnly) q = q.where('unresolvedCount', '>', 0);
+  const page = await pageOf(q, filter, (x) => x.select(runColumns).orderBy('day', 'desc'));
+  return { items: await withKinds(db, page.items), total: page.total };
+}
+
+export async function fetchDay(db: DB, day: string): Promise<ReconciliationDay | null> {
+  const run = await db.selectFrom('reconciliationRuns').select(runColumns).where('day', '=', day).executeTakeFirst();
+  return run ? (await withKinds(db, [run]))[0]! : null;
+}
+
+export async function rowsOf(db: DB, filter: { day?: string; id?: number }): Promise<ReconciliationRow[]> {
+  let q = db
+    .selectFrom('reconciliationRows as r')
+    .leftJoin('users as u', 'u.id', 'r.resolvedBy')
+    .select([
+      'r.id',
+      'r.day',
+      'r.kind',
+      'r.matched',
+      'r.current',
+      'r.evidence',
+      'r.collectionId',
+      'r.withdrawalId',
+      'r.ledgerTransactionId',
+      'r.purchaseId',
+      'r.resolvedNote',
+      'r.resolvedBy',
+      'r.resolvedAt',
+      'u.firstName',
+      'u.lastName',
+      'u.mobileNo',
+    ]);
+  if (filter.day !== undefined) q = q.where('r.day', '=', filter.day).where('r.current', '=', true);
+  if (filter.id !== undefined) q = q.where('r.id', '=', filter.id);
+  const rows = await q.orderBy('r.matched').orderBy('r.id').execute();
+  return rows.map(({ firstName, lastName, mobileNo, ...r }) => ({
+    ...r,
+    kind: r.kind as ReconciliationRow['kind'],
+    evidence: (typeof r.evidence === 'string' ? JSON.parse(r.evidence) : r.evidence) as Record<string, unknown>,
+    resolvedByName: r.resolvedBy === null ? null : nameOrMobile({ firstName, lastName, mobileNo }),
+    resolvedAt: r.resolvedAt?.toISOString() ?? null,
+  }));
+}

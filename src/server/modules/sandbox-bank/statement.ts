@@ -1,0 +1,96 @@
+/**
+ * The sandbox bank's daily settlement statement, like a real PSP's settlement report: every payment the bank settled
+ * (paid by the payer, verified or not) on one Tehran-time day, with its authority, reference, amount, masked card and
+ * settled time. Served as GET /sandbox-bank/pg/v4/report/settlements.json?date=YYYY-MM-DD (the Gregorian date of the
+ * Tehran day) and read in process by the reconciliation.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { DB } from '../../db/database';
+
+export interface SettledPayment {
+  authority: string;
+  referenceId: string;
+  amount: number;
+  cardNo: string | null;
+  settledAt: Date;
+}
+
+/** Tehran is UTC+03:30 all year (no daylight saving since 2022). */
+const TEHRAN_OFFSET_MS = 210 * 60_000;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The instants [from, to) of a Tehran day given as its Gregorian date (YYYY-MM-DD). */
+export function tehranDayWindow(day: string): { from: Date; to: Date } {
+  if (!DAY.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) throw new Error(`not a date: ${day}`);
+  const from = new Date(Date.parse(`${day}T00:00:00Z`) - TEHRAN_OFFSET_MS);
+  return { from, to: new Date(from.getTime() + 24 * 3600_000) };
+}
+
+/** The Gregorian date (YYYY-MM-DD) of the Tehran day an instant falls in. */
+export function tehranDayOf(at: Date): string {
+  return new Date(at.getTime() + TEHRAN_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+const settled = (db: DB) =>
+  db
+    .selectFrom('sandboxBankPayments')
+    .select(['authority', 'referenceId', 'amount', 'cardNo', 'paidAt'])
+    .where('state', 'in', ['paid', 'verified'])
+    .where('referenceId', 'is not', null)
+    .where('paidAt', 'is not', null);
+
+const toSettled = (
+  rows: Array<{
+    authority: string;
+    referenceId: string | null;
+    amount: number;
+    cardNo: string | null;
+    paidAt: Date | null;
+  }>,
+) =>
+  rows.map((r) => ({
+    authority: r.authority,
+    referenceId: r.referenceId!,
+    amount: Number(r.amount),
+    cardNo: r.cardNo,
+    settledAt: r.paidAt!,
+  }));
+
+/** Every payment settled on the Tehran day `day` (YYYY-MM-DD), oldest first. */
+export async function settlementStatement(db: DB, day: string): Promise<SettledPayment[]> {
+  const { from, to } = tehranDayWindow(day);
+  const rows = await settled(db).where('paidAt', '>=', from).where('paidAt', '<', to).orderBy('paidAt').execute();
+  return toSettled(rows);
+}
+
+/** The settled payments with these references, whatever day they settled on. */
+export async function settledByReference(db: DB, references: string[]): Promise<SettledPayment[]> {
+  if (references.length === 0) return [];
+  return toSettled(await settled(db).where('referenceId', 'in', references).execute());
+}
+
+/** The statement over HTTP, as a PSP's merchant panel offers it. */
+export function registerSettlementReport(bank: FastifyInstance, db: DB): void {
+  bank.get<{ Querystring: { date?: string } }>('/pg/v4/report/settlements.json', async (request, reply) => {
+    const day = request.query.date ?? '';
+    if (!DAY.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) {
+      return reply.status(422).send({ data: [], errors: { code: -9, message: 'The date must be YYYY-MM-DD.' } });
+    }
+    const rows = await settlementStatement(db, day);
+    return {
+      data: {
+        date: day,
+        count: rows.length,
+        total: rows.reduce((sum, r) => sum + r.amount, 0),
+        settlements: rows.map((r) => ({
+          authority: r.authority,
+          ref_id: r.referenceId,
+          amount: r.amount,
+          card_pan: r.cardNo,
+          settled_at: r.settledAt.toISOString(),
+        })),
+      },
+      errors: [],
+    };
+  });
+}
