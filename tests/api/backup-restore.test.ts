@@ -58,11 +58,14 @@ function command(
 async function writeLoad(server: RunningServer) {
   const money = moneyHelpers(server);
   await money.ready();
-  // One customer (one uploaded card image) paying in two loops at once: from the wallet, and through the bank.
-  const who = await money.customer();
+  // Two customers paying at once, one from deposits to the wallet and one through the bank. Each has their own
+  // wallet: a bank payment of the same customer would rightly take a part from a deposit meant for the other loop.
+  const fromWallet = await money.customer();
+  const atBank = await money.customer();
   let running = true;
   let done = 0;
   const loops = [0, 1].map(async (i) => {
+    const who = i === 0 ? fromWallet : atBank;
     while (running) {
       if (i === 0) {
         await money.paidRequest(who, 10 + (done % 7));
