@@ -5,6 +5,7 @@
  * `deadlineAtRiskHours` system parameter is left. The form engine sends dates as ISO Gregorian `YYYY-MM-DD`.
  */
 import { toPersianDigits } from './digits';
+import { TEHRAN_OFFSET_MS } from './calendar';
 
 type Node = Record<string, unknown>;
 
@@ -21,9 +22,6 @@ export function isDateField(field: unknown): boolean {
   const f = field as Node | null;
   return !!f && f.type === 'string' && f.format === 'date';
 }
-
-/** Tehran has had no daylight saving since 2022: UTC+03:30 all year. */
-const TEHRAN_OFFSET_MS = 210 * 60_000;
 
 /** The instant a deadline date (`YYYY-MM-DD`) begins in Tehran; null for anything else. */
 export function deadlineInstant(value: unknown): Date | null {

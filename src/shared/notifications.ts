@@ -4,6 +4,7 @@
  * renders a notification's text once, when it is written; the web reads the labels. Placeholders are `{name}`;
  * numbers are written in Persian digits and amounts with «ریال» by `renderNotification`.
  */
+import { TEHRAN_OFFSET_MS } from './calendar';
 import { formatRial, toPersianDigits } from './format';
 
 export type NotificationChannel = 'inApp' | 'sms';
@@ -124,8 +125,6 @@ export function renderNotification(kind: NotificationKind, params: NotificationP
   });
 }
 
-/** Tehran has had no daylight saving since 2022: UTC+03:30 all year. */
-const TEHRAN_OFFSET_MINUTES = 210;
 export const QUIET_HOURS = { from: 22, to: 8 } as const;
 
 /**
@@ -134,11 +133,11 @@ export const QUIET_HOURS = { from: 22, to: 8 } as const;
  */
 export function smsDueAt(now: Date, kind: NotificationKind): Date {
   if (isSecurityKind(kind)) return now;
-  const tehran = new Date(now.getTime() + TEHRAN_OFFSET_MINUTES * 60_000);
+  const tehran = new Date(now.getTime() + TEHRAN_OFFSET_MS);
   const hour = tehran.getUTCHours();
   if (hour >= QUIET_HOURS.to && hour < QUIET_HOURS.from) return now;
   const morning = new Date(tehran);
   morning.setUTCHours(QUIET_HOURS.to, 0, 0, 0);
   if (hour >= QUIET_HOURS.from) morning.setUTCDate(morning.getUTCDate() + 1);
-  return new Date(morning.getTime() - TEHRAN_OFFSET_MINUTES * 60_000);
+  return new Date(morning.getTime() - TEHRAN_OFFSET_MS);
 }

@@ -10,9 +10,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config';
 import type { DatabaseHandle } from '../db/database';
 import { takeBackup } from './backup';
+import { TEHRAN_OFFSET_MS } from '../../shared/calendar';
 
-/** Tehran is UTC+03:30 all year (Iran has kept no daylight saving time since 2022). */
-const TEHRAN_OFFSET_MS = 210 * 60 * 1000;
 const DAY_MS = 86_400_000;
 const BACKUP_NAME = /^arzpay-\d{4}-\d\d-\d\dT\d{6}Z\.backup$/;
 

@@ -15,6 +15,9 @@ import { toEnglishDigits } from '../digits';
 
 dayjs.extend(jalaliday);
 
+/** Tehran is UTC+03:30 all year: Iran has kept no daylight saving time since 2022. */
+export const TEHRAN_OFFSET_MS = 210 * 60_000;
+
 export type CalendarKind = 'fa' | 'en';
 export type DateFormatName = 'date' | 'slashDate' | 'weekdayDate' | 'dateTime';
 

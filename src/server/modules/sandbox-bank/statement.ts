@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { DB } from '../../db/database';
+import { TEHRAN_OFFSET_MS } from '../../../shared/calendar';
 
 export interface SettledPayment {
   authority: string;
@@ -15,8 +16,6 @@ export interface SettledPayment {
   settledAt: Date;
 }
 
-/** Tehran is UTC+03:30 all year (no daylight saving since 2022). */
-const TEHRAN_OFFSET_MS = 210 * 60_000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The instants [from, to) of a Tehran day given as its Gregorian date (YYYY-MM-DD). */
