@@ -1775,7 +1775,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The reconciled days, newest first, each with its totals (gateway statement, online collections) and its matched, unmatched and still unresolved rows; optionally only days with unresolved rows, and a date range (Gregorian YYYY-MM-DD of the Tehran days, both included). */
+        /** The reconciled days, newest first, each with its totals (gateway statement, online collections, ledger postings) and its matched, unmatched and still unresolved rows; optionally only days with unresolved rows, and a date range (Gregorian YYYY-MM-DD of the Tehran days, both included). */
         post: operations["searchReconciliationDays"];
         delete?: never;
         options?: never;
@@ -3127,6 +3127,8 @@ export interface components {
             day: string;
             gatewayAmount: components["schemas"]["Rial"];
             gatewayCount: number;
+            /** @description The ledger transactions the day's rows found (each row's evidence), counted once */
+            ledgerCount: number;
             matchedCount: number;
             /** Format: date-time */
             ranAt: string;

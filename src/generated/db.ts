@@ -617,6 +617,11 @@ export interface RateLimitHits {
   windowStart: Timestamp;
 }
 
+export interface ReconciliationNightlyClaims {
+  claimedAt: Generated<Timestamp>;
+  day: string;
+}
+
 export interface ReconciliationRows {
   collectionId: number | null;
   createdAt: Generated<Timestamp>;
@@ -633,6 +638,10 @@ export interface ReconciliationRows {
   kind: string;
   ledgerTransactionId: number | null;
   matched: boolean;
+  /**
+   * When the staff holding reconcile were told of this unmatched row; null: not yet
+   */
+  notifiedAt: Timestamp | null;
   purchaseId: number | null;
   resolvedAt: Timestamp | null;
   resolvedBy: number | null;
@@ -962,6 +971,7 @@ export interface DB {
   purchaseStates: PurchaseStates;
   quotes: Quotes;
   rateLimitHits: RateLimitHits;
+  reconciliationNightlyClaims: ReconciliationNightlyClaims;
   reconciliationRows: ReconciliationRows;
   reconciliationRuns: ReconciliationRuns;
   sandboxBankPayments: SandboxBankPayments;

@@ -58,7 +58,8 @@ import { attachRealtime } from './realtime/server';
 import { accessHandlers } from './modules/access/handlers';
 import { bankAccountHandlers } from './modules/bank-accounts/handlers';
 import { reconciliationHandlers } from './modules/reconciliation/handlers';
-import { runReconciliation } from './modules/reconciliation/runs';
+import { runNightlyReconciliation, scheduleNightlyReconciliation } from './modules/reconciliation/nightly';
+import { type DaySummary, runReconciliation } from './modules/reconciliation/runs';
 import { cardHandlers } from './modules/cards/handlers';
 import { referenceDataHandlers } from './modules/reference-data/handlers';
 import { referenceHandlers } from './modules/reference-data/reference-handlers';
@@ -103,6 +104,8 @@ export interface App {
   notificationSms: SmsWorker;
   /** The sweep notifying requests entering "at risk" of their deadline; on a timer, tests run it with their clock. */
   sweepDeadlines: (now?: Date) => Promise<number>;
+  /** The nightly reconciliation of the Tehran day before `now` (null: already claimed); tests run it with their clock. */
+  reconcileNightly: (now?: Date) => Promise<DaySummary | null>;
 }
 /** The queues of waiting work the staff home counts besides tasks and paid requests (modules/tasks/waiting-work). */
 const WORK_QUEUES: readonly WorkQueue[] = [
@@ -318,6 +321,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const deadlineSweep = (now?: Date) => sweepDeadlines(db, deskTitle, now);
   const deadlineTimer = scheduleDeadlineSweep(() => deadlineSweep(), fastify.log, config.deadlineSweepSeconds * 1000);
   fastify.addHook('preClose', async () => deadlineTimer.stop());
+  const reconcileNightly = (now?: Date) => runNightlyReconciliation(db, now);
+  if (config.nightlyReconciliation) {
+    const nightly = scheduleNightlyReconciliation(() => reconcileNightly(), config.nightlyReconciliation, fastify.log);
+    fastify.addHook('preClose', async () => nightly.stop());
+  }
   const handlers: Handlers = {
     getHealth: async () => {
       const report = await health();
@@ -405,5 +413,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     storage,
     notificationSms,
     sweepDeadlines: deadlineSweep,
+    reconcileNightly,
   };
 }

@@ -104,6 +104,11 @@ export interface AppConfig {
    * newest `keep` backups kept there; null (BACKUP_DIR unset): off.
    */
   nightlyBackup: { dir: string; keep: number; hour: number } | null;
+  /**
+   * When the nightly reconciliation of the Tehran day before runs (modules/reconciliation/nightly.ts), Tehran time:
+   * RECONCILE_HOUR `2:30` (the default) or `3`; `off`: never (staff and `npm run reconcile` still run days by hand).
+   */
+  nightlyReconciliation: { hour: number; minute: number } | null;
 }
 
 /**
@@ -331,6 +336,19 @@ function parseNightlyBackup(env: Env): AppConfig['nightlyBackup'] {
   return { dir: path.resolve(dir), keep, hour: rawHour === '' ? 3 : Number(rawHour) };
 }
 
+function parseReconcileHour(raw: string | undefined): AppConfig['nightlyReconciliation'] {
+  const text = (raw ?? '').trim();
+  if (text === '') return { hour: 2, minute: 30 };
+  if (text === 'off') return null;
+  const match = /^(\d{1,2})(?::(\d{2}))?$/.exec(text);
+  const hour = Number(match?.[1]);
+  const minute = Number(match?.[2] ?? 0);
+  if (!match || hour > 23 || minute > 59) {
+    throw new ConfigError(`RECONCILE_HOUR must be a Tehran time such as 2:30 or 3 (or off), got "${raw}"`);
+  }
+  return { hour, minute };
+}
+
 function parseEnvironment(raw: string | undefined): Environment {
   const value = (raw ?? '').trim();
   if (value === '' || value === 'development') return 'development';
@@ -407,6 +425,7 @@ function parseConfig(env: Env, environment: Environment, overrides: Partial<AppC
     cardInquiry: parseCardInquiry(env.CARD_INQUIRY_DRIVER),
     fieldKeys: parseFieldKeys(env),
     nightlyBackup: parseNightlyBackup(env),
+    nightlyReconciliation: parseReconcileHour(env.RECONCILE_HOUR),
     ...overrides,
   };
 }

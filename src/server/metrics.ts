@@ -3,8 +3,8 @@
  * route does not exist). One registry per app, so test servers in one process do not share counters. What is
  * counted as it happens: requests by operation and status with their latency (RED), gateway calls by outcome,
  * log-in failures. What is read when scraped (a few indexed counts): open sockets, SMS waiting in the outbox and the
- * oldest one's age, paid requests not yet fulfilled and the oldest one's age. Labels are operation ids and fixed
- * words only, never a path or an id, so the series stay few.
+ * oldest one's age, paid requests not yet fulfilled and the oldest one's age, the newest reconciled day's unresolved
+ * rows. Labels are operation ids and fixed words only, never a path or an id, so the series stay few.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -122,6 +122,21 @@ export function createMetrics({ db, openSockets, lastBackupAt }: MetricsSources)
     },
   });
   registry.registerMetric(oldestUnfulfilled);
+
+  new Gauge({
+    name: 'arzpay_reconciliation_unresolved',
+    help: 'Unmatched rows not yet resolved in the newest reconciled Tehran day (0: none, or no day reconciled yet)',
+    registers,
+    async collect() {
+      const newest = await db
+        .selectFrom('reconciliationRuns')
+        .select('unresolvedCount')
+        .orderBy('day', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      this.set(newest?.unresolvedCount ?? 0);
+    },
+  });
 
   if (lastBackupAt) {
     new Gauge({

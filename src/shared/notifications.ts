@@ -98,6 +98,11 @@ export const NOTIFICATION_KINDS = {
     template: 'مهلت درخواست «{title}» کمتر از {hours} ساعت دیگر است و هنوز انجام نشده.',
     audience: 'staff',
   },
+  staffReconciliationUnmatched: {
+    label: 'ناهمخوانی در تطبیق روزانه (کارشناس)',
+    template: 'تطبیق روز {day}: {count} ردیف ناهمخوان تازه پیدا شد؛ آن‌ها را در صفحهٔ «تطبیق روزانه» بررسی کنید.',
+    audience: 'staff',
+  },
 } as const satisfies Record<string, KindSpec>;
 
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;

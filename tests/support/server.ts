@@ -144,6 +144,8 @@ export async function startServer(
     // Rate-limit counters of earlier runs must not leak into this one.
     REDIS_KEY_PREFIX: `test-${process.pid}-${Date.now()}:`,
     WEB_DIR: webDir,
+    // The nightly reconciliation would write into a test's database at 23:00 UTC; tests run it with their clock.
+    RECONCILE_HOUR: 'off',
     ...opts.env,
   });
   const logs = captureLogs();

@@ -16,6 +16,7 @@ export const MENU_BY_ACTION: Record<string, string[]> = {
   manageCatalogue: ['catalogue'],
   viewAuditLog: ['auditLog'],
   viewFailedSms: ['failedNotificationSms'],
+  reconcile: ['reconciliation'],
 };
 
 export const PAYMENT_PERMISSIONS_BY_ACTION: Record<string, string[]> = {

@@ -20,7 +20,10 @@ const runColumns = [
   'unresolvedCount',
 ] as const;
 
-async function withKinds(db: DB, runs: Array<Omit<ReconciliationDay, 'unmatchedByKind' | 'ranAt'> & { ranAt: Date }>) {
+async function withKinds(
+  db: DB,
+  runs: Array<Omit<ReconciliationDay, 'unmatchedByKind' | 'ranAt' | 'ledgerCount'> & { ranAt: Date }>,
+) {
   const days = runs.map((r) => r.day);
   const kinds =
     days.length === 0
@@ -33,8 +36,24 @@ async function withKinds(db: DB, runs: Array<Omit<ReconciliationDay, 'unmatchedB
           .where('matched', '=', false)
           .groupBy(['day', 'kind'])
           .execute();
+  // The ledger transactions the rows' evidence names, each counted once per day.
+  const ledger =
+    days.length === 0
+      ? []
+      : await db
+          .selectFrom('reconciliationRows as r')
+          .innerJoinLateral(
+            (eb) => eb.fn<{ value: unknown }>('jsonb_array_elements', [sql`r.evidence -> 'ledger'`]).as('l'),
+            (join) => join.onTrue(),
+          )
+          .select(['r.day', sql<number>`count(distinct l.value ->> 'id')::int`.as('count')])
+          .where('r.day', 'in', days)
+          .where('r.current', '=', true)
+          .groupBy('r.day')
+          .execute();
   return runs.map((r) => ({
     ...r,
+    ledgerCount: Number(ledger.find((l) => l.day === r.day)?.count ?? 0),
     ranAt: r.ranAt.toISOString(),
     gatewayAmount: Number(r.gatewayAmount),
     collectionAmount: Number(r.collectionAmount),

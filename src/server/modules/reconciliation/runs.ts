@@ -5,8 +5,13 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '../../db/database';
+import { gregorianToJalali } from '../../../shared/calendar';
 import { audit } from '../../lib/audit';
+import { notifyStaffHolding } from '../notifications/notify';
 import { type FindingKind, matchDay } from './matching';
+
+/** The staff action of the reconciliation page; its holders are told of new unmatched rows. */
+export const RECONCILE_ACTION = 'reconcile';
 
 export interface DaySummary {
   day: string;
@@ -22,8 +27,17 @@ export interface DaySummary {
   unmatchedByKind: Partial<Record<FindingKind, number>>;
 }
 
-/** Reconciles the Tehran day `day` (YYYY-MM-DD) now; `ranBy` is the staff member running it by hand. */
-export async function runReconciliation(db: DB, day: string, ranBy: number | null): Promise<DaySummary> {
+/**
+ * Reconciles the Tehran day `day` (YYYY-MM-DD) now; `ranBy` is the staff member running it by hand. Unmatched rows
+ * no one was told of yet are announced to the staff holding `reconcile` in the same transaction (`now` sets the
+ * notification's clock: quiet hours).
+ */
+export async function runReconciliation(
+  db: DB,
+  day: string,
+  ranBy: number | null,
+  now: Date = new Date(),
+): Promise<DaySummary> {
   const match = await matchDay(db, day);
   await db.transaction().execute(async (trx) => {
     // The run row first: it serialises two runs of the same day.
@@ -63,8 +77,40 @@ export async function runReconciliation(db: DB, day: string, ranBy: number | nul
       })
       .where('day', '=', day)
       .execute();
+    await announceNewRows(trx, day, now);
   });
   return (await daySummary(db, day))!;
+}
+
+/**
+ * Tells the staff who hold `reconcile` of the day's open unmatched rows not announced yet, in one notification per
+ * person; the event key names the first of them, so the same rows never notify twice (two runs of a day serialise
+ * on the day's run row before reaching here).
+ */
+async function announceNewRows(trx: DB, day: string, now: Date): Promise<void> {
+  const fresh = await trx
+    .selectFrom('reconciliationRows')
+    .select('id')
+    .where('day', '=', day)
+    .where('current', '=', true)
+    .where('matched', '=', false)
+    .where('resolvedAt', 'is', null)
+    .where('notifiedAt', 'is', null)
+    .orderBy('id')
+    .execute();
+  if (fresh.length === 0) return;
+  const ids = fresh.map((r) => r.id);
+  await notifyStaffHolding(
+    trx,
+    RECONCILE_ACTION,
+    {
+      kind: 'staffReconciliationUnmatched',
+      params: { day: gregorianToJalali(day), count: ids.length },
+      eventKey: `reconciliation:${day}:${ids[0]}`,
+    },
+    now,
+  );
+  await trx.updateTable('reconciliationRows').set({ notifiedAt: now }).where('id', 'in', ids).execute();
 }
 
 async function countsOf(db: DB, day: string) {
