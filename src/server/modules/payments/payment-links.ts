@@ -287,7 +287,14 @@ export async function payPaymentLink(
   type Step =
     | { kind: 'replay' }
     | { kind: 'paid'; task: TaskOpened | null; walletPart: number }
-    | { kind: 'gateway'; proformaId: number; token: string; payable: number; walletPart: number; card: PayingCard | null };
+    | {
+        kind: 'gateway';
+        proformaId: number;
+        token: string;
+        payable: number;
+        walletPart: number;
+        card: PayingCard | null;
+      };
   const step = await deps.db.transaction().execute(async (trx): Promise<Step> => {
     const claimed =
       (await trx
