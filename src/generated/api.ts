@@ -210,6 +210,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/createPaymentLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A payment link for one of the customer's requests waiting for payment («پرداخت توسط دیگری», decision 028): a random token shown once (kept only hashed), valid for `hours` (24 by default) and for one payer, the first verified person who pays through it. A new link revokes the request's earlier one. */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/desks/{desk}/priceInquiry": {
         parameters: {
             query?: never;
@@ -272,6 +289,23 @@ export interface paths {
         put?: never;
         /** The signed-in person's choice per notification kind and channel (in the app, SMS); a kind never chosen is on. Security notices are `locked`: always on. */
         post: operations["fetchNotificationPreferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/fetchPaymentLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What the payer of a payment link sees: the service, the price with its breakdown, the link's expiry and the requester's masked name, never the request's form fields. A paid, cancelled or expired request's link, or a revoked one, answers with its state and a Persian message saying which. When the request's quote has expired the price is a fresh quote (quoteId), which payPaymentLink honours. */
+        post: operations["fetchPaymentLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -420,6 +454,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/payPaymentLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pay someone else's request through its payment link, as payPurchase pays one's own: from the payer's wallet when it covers the price, otherwise through the gateway for the rest with a card that must be the payer's. The payer needs a verified profile; the price is reserved from the payer's accounts and any refund of the request returns to the payer's wallet (decision 028). Replays with the same Idempotency-Key return the first result. */
+        post: operations["payPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/payPurchase": {
         parameters: {
             query?: never;
@@ -465,6 +516,23 @@ export interface paths {
         put?: never;
         /** End every session of the signed-in user except the one this request carries */
         post: operations["revokeOtherOwnSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/revokePaymentLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke the live payment link of one of the customer's requests; a payment already started through it still settles to its payer's wallet */
+        post: operations["revokePaymentLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2477,6 +2545,8 @@ export interface components {
             gatewayTitle: string;
             id: components["schemas"]["Id64"];
             nationalCode: string | null;
+            /** @description Who paid (the collection's customer); the requester's own name unless someone paid through a payment link */
+            payerName?: string;
             purchaseId: number | null;
             purchaseTitle: string | null;
             /** @description The bank's reference for the payment */
@@ -2504,6 +2574,14 @@ export interface components {
         } & components["schemas"]["SearchQuery"];
         /** @description A count of rows or things */
         Count: number;
+        CreatedPaymentLink: {
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description The page the payer opens, /pay/<token> */
+            path: string;
+            /** @description The link's random token (at least 128 bits); shown only now */
+            token: string;
+        };
         Currency: {
             /** @description ISO 4217 code */
             code: string;
@@ -2920,6 +2998,48 @@ export interface components {
             /** @description What payOffline takes as onlineProformaToken */
             token: string;
         };
+        /** @description The requester's view of a request's latest payment link (never its token) */
+        OwnPaymentLink: {
+            expired: boolean;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            paidAt: string | null;
+            /** @description Who paid through it (their full name), once someone has */
+            payerName: string | null;
+            revoked: boolean;
+        };
+        PaymentLinkPayResult: {
+            gatewayUrl: string | null;
+            link: components["schemas"]["PaymentLinkView"];
+            payable: number;
+            walletWithdrawAmount: number;
+        };
+        PaymentLinkRef: {
+            token: string;
+        };
+        PaymentLinkView: {
+            /** @description The foreign amount the request pays */
+            amount: number;
+            currencyCode: string;
+            deskTitle: string;
+            expectedPrice: components["schemas"]["Rial"];
+            /** Format: date-time */
+            expiresAt: string;
+            grossPrice: components["schemas"]["Rial"];
+            /** @description Why the link cannot be paid (or that this payer paid it), in Persian; null while open */
+            message: string | null;
+            /** @description The viewer made this link (a requester cannot pay through their own link) */
+            ownLink: boolean;
+            /** @description A fresh quote to pay with when the request's own has expired (the price above is that quote's) */
+            quoteId: string | null;
+            /** @description The requester's name masked to each word's first letter («م*** ا***») */
+            requesterName: string;
+            /** @enum {string} */
+            state: "open" | "paidByYou" | "paid" | "cancelled" | "expired" | "revoked" | "notPayable";
+            totalCosts: components["schemas"]["Rial"];
+            walletBalance: components["schemas"]["Rial"];
+        };
         PaymentMethod: {
             groupId: components["schemas"]["Id32"];
             groupTitle: string;
@@ -3040,6 +3160,10 @@ export interface components {
             /** @description The foreign payment staff made for the request once it succeeded; null before (or never) */
             currencyPayment: null | components["schemas"]["CustomerCurrencyPayment"];
             history: components["schemas"]["PurchaseStateChange"][];
+            /** @description Who paid the request through a payment link (decision 028); null when the customer paid it */
+            payerName?: string | null;
+            /** @description The request's latest payment link (never its token); null when it has none */
+            paymentLink?: null | components["schemas"]["OwnPaymentLink"];
             payments: components["schemas"]["OnlinePayment"][];
             purchase: components["schemas"]["Purchase"];
             timeline: components["schemas"]["RequestTimeline"];
@@ -4110,6 +4234,37 @@ export interface operations {
             };
         };
     };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description How long the link is valid, in hours (1 to 72; 24 when absent) */
+                    hours?: number;
+                    purchase: number;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The new link; its token is never shown again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CreatedPaymentLink"];
+                    };
+                };
+            };
+        };
+    };
     priceInquiry: {
         parameters: {
             query?: never;
@@ -4212,6 +4367,33 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["NotificationPreferences"];
+        };
+    };
+    fetchPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentLinkRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The link as its payer sees it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["PaymentLinkView"];
+                    };
+                };
+            };
         };
     };
     fetchPurchase: {
@@ -4405,6 +4587,42 @@ export interface operations {
             200: components["responses"]["UnreadNotifications"];
         };
     };
+    payPaymentLink: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One key per intended payment; a replay returns the first result */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The payer's own verified card for a gateway payment (as payPurchase's card) */
+                    card?: number;
+                    /** @description The fresh quote fetchPaymentLink offered when the request's own had expired */
+                    quoteId?: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Paid from the payer's wallet, or an online payment opened for the rest */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["PaymentLinkPayResult"];
+                    };
+                };
+            };
+        };
+    };
     payPurchase: {
         parameters: {
             query?: never;
@@ -4489,6 +4707,33 @@ export interface operations {
                         data: {
                             revoked: number;
                         };
+                    };
+                };
+            };
+        };
+    };
+    revokePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The request's link, revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["OwnPaymentLink"];
                     };
                 };
             };

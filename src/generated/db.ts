@@ -461,6 +461,7 @@ export interface OnlineProformas {
   createdAt: Generated<Timestamp>;
   gateway: string;
   id: Generated<number>;
+  paymentLinkId: number | null;
   purchaseId: number | null;
   settledAt: Timestamp | null;
   /**
@@ -476,6 +477,24 @@ export interface OnlineProformas {
    * What the gateway reported when verified (reference, masked card, holder)
    */
   verified: Json | null;
+}
+
+export interface PaymentLinks {
+  createdAt: Generated<Timestamp>;
+  createdBy: number;
+  expiresAt: Timestamp;
+  id: Generated<number>;
+  paidAt: Timestamp | null;
+  /**
+   * The first verified person who started paying through the link; no one else may pay through it
+   */
+  payerUserId: number | null;
+  purchaseId: number;
+  revokedAt: Timestamp | null;
+  /**
+   * SHA-256 (hex) of the link's random token; the token itself is never stored
+   */
+  tokenHash: string;
 }
 
 export interface PaymentMethodGroups {
@@ -549,6 +568,10 @@ export interface Purchases {
   operationCost: number;
   paidAt: Timestamp | null;
   payablePrice: number;
+  /**
+   * Who paid the request through a payment link; its reservation and refunds are this user's (decision 028)
+   */
+  payerUserId: number | null;
   productCategory: string;
   quoteId: string;
   rate: number;
@@ -962,6 +985,7 @@ export interface DB {
   notifications: Notifications;
   notificationSms: NotificationSms;
   onlineProformas: OnlineProformas;
+  paymentLinks: PaymentLinks;
   paymentMethodGroups: PaymentMethodGroups;
   paymentMethods: PaymentMethods;
   payRequests: PayRequests;

@@ -27,6 +27,11 @@ export const NOTIFICATION_KINDS = {
     template: 'درخواست «{title}» پرداخت شد؛ مبلغ {amount}.',
     audience: 'customer',
   },
+  purchasePaidByOther: {
+    label: 'پرداخت درخواست توسط دیگری',
+    template: 'درخواست «{title}» را {payerName} با پیوند پرداخت، پرداخت کرد؛ مبلغ {amount}.',
+    audience: 'customer',
+  },
   purchaseTaken: {
     label: 'برداشتن درخواست توسط کارشناس',
     template: 'کارشناس درخواست «{title}» را برداشت و در حال انجام آن است.',

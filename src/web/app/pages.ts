@@ -38,6 +38,8 @@ const Actions = lazyPage(() => import('../features/management/access/ActionsPage
 const AuditLog = lazyPage(() => import('../features/management/audit-log/AuditLogPage'));
 const FailedSms = lazyPage(() => import('../features/management/notifications/FailedSmsPage'));
 const Notifications = lazyPage(() => import('../features/notifications/NotificationsPage'));
+const PayLink = lazyPage(() => import('../features/pay-link/PayLinkPage'));
+const PayResult = lazyPage(() => import('../features/pay-link/PayResultPage'));
 const Catalogue = lazyPage(() => import('../features/management/catalogue/CatalogueEditorPage'));
 
 export const PAGES: Record<RouteName, ComponentType> = {
@@ -73,6 +75,8 @@ export const PAGES: Record<RouteName, ComponentType> = {
   myRequests: MyRequests,
   myGoogleAdsAccounts: MyGoogleAdsAccounts,
   termsAndConditions: Terms,
+  payLink: PayLink,
+  payResult: PayResult,
   services: Services,
   servicesCategory: Services,
   errors: ErrorPage,

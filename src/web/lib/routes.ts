@@ -216,6 +216,8 @@ export const routes = [
     access: 'public',
     parent: 'dashboard',
   },
+  { name: 'payLink', path: '/pay/:token', title: 'پرداخت توسط دیگری', access: 'public', parent: 'dashboard' },
+  { name: 'payResult', path: '/pay-result', title: 'نتیجه پرداخت', access: 'public', parent: 'dashboard' },
   { name: 'services', path: '/services', title: 'خدمات', access: 'public', parent: 'dashboard' },
   {
     name: 'servicesCategory',

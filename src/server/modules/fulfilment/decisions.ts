@@ -14,7 +14,7 @@ import { numericCode } from '../../lib/crypto';
 import { postTransaction } from '../ledger/service';
 import { Tx } from '../ledger/types';
 import { ledgerKey } from '../ledger/keys';
-import { changePurchaseState, purchaseTraceCode } from '../requests/purchase-state';
+import { changePurchaseState, moneyOwnerOf, purchaseTraceCode } from '../requests/purchase-state';
 import { notifyRequestStep } from '../requests/request-steps';
 import { CURRENCY_PAYMENT_RECEIPT } from '../storage/storage';
 import { closePurchaseTask } from '../tasks/service';
@@ -191,7 +191,7 @@ async function endFailed(
       split = { refundedAmount: reserved, fee: 0, tax: 0 };
       await postTransaction(trx, {
         type: Tx.releaseReservation,
-        userId: purchase.userId,
+        userId: moneyOwnerOf(purchase),
         amounts: { expectedPrice: reserved },
         details,
         traceCode,
@@ -201,7 +201,7 @@ async function endFailed(
       split = userErrorRefundSplit(reserved, { fee: purchase.fee, tax: purchase.tax });
       await postTransaction(trx, {
         type: Tx.refundAfterUserError,
-        userId: purchase.userId,
+        userId: moneyOwnerOf(purchase),
         amounts: split,
         details,
         traceCode,

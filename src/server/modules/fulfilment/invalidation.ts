@@ -12,7 +12,7 @@ import type { ProfileRejected } from '../identity/profile-review';
 import { postTransaction, type Trx, userBalance } from '../ledger/service';
 import { Tx } from '../ledger/types';
 import { ledgerKey } from '../ledger/keys';
-import { changePurchaseState, lockPurchase, purchaseTraceCode } from '../requests/purchase-state';
+import { changePurchaseState, lockPurchase, moneyOwnerOf, purchaseTraceCode } from '../requests/purchase-state';
 import { type DeskTitles, notifyRequestStep } from '../requests/request-steps';
 import { closePurchaseTask } from '../tasks/service';
 import { reservationOf, UNFULFILLED } from './settlement';
@@ -44,7 +44,7 @@ export async function invalidateUnfulfilledPurchases(
     const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
     await postTransaction(trx, {
       type: Tx.releaseReservation,
-      userId,
+      userId: moneyOwnerOf(purchase),
       amounts: { expectedPrice: reserved },
       details: {
         purchaseId: purchase.id,

@@ -16,7 +16,7 @@ import { numericCode } from '../../lib/crypto';
 import { postTransaction, purchaseReservation, type Trx } from '../ledger/service';
 import { Tx } from '../ledger/types';
 import { ledgerKey, type PurchaseStep } from '../ledger/keys';
-import { type LockedPurchase, lockPurchase, purchaseTraceCode } from '../requests/purchase-state';
+import { type LockedPurchase, lockPurchase, moneyOwnerOf, purchaseTraceCode } from '../requests/purchase-state';
 import { claimedByOther, lockPurchaseTask } from '../tasks/service';
 
 type Db = Kysely<Database>;
@@ -100,7 +100,7 @@ export async function postSettlement(
   ) =>
     postTransaction(trx, {
       type,
-      userId: purchase.userId,
+      userId: moneyOwnerOf(purchase),
       amounts,
       details,
       traceCode,
@@ -146,7 +146,7 @@ function requireUnfulfilled(purchase: LockedPurchase | undefined): asserts purch
 
 /** The request's reservation, which a decision moves whole; a paid request always holds one. */
 export async function reservationOf(trx: Db, purchase: LockedPurchase): Promise<number> {
-  const reserved = await purchaseReservation(trx, purchase.userId, purchase.id);
+  const reserved = await purchaseReservation(trx, moneyOwnerOf(purchase), purchase.id);
   if (reserved <= 0) throw new Error(`paid request ${purchase.id} holds no reservation`);
   return reserved;
 }

@@ -58,6 +58,7 @@ async function requestData(deps: FulfilmentDeps, purchaseId: number, task: TaskD
       'p.operationCost',
       'p.currencyId',
       'p.userId',
+      'p.payerUserId',
       'u.firstName',
       'u.lastName',
       'u.mobileNo',
@@ -89,7 +90,7 @@ async function requestData(deps: FulfilmentDeps, purchaseId: number, task: TaskD
   }
   const names = [...order.filter((n) => n in values), ...Object.keys(values).filter((n) => !order.includes(n))];
   const secret = deps.catalogue.writeOnlyFields;
-  const reserved = await purchaseReservation(deps.db, row.userId, purchaseId);
+  const reserved = await purchaseReservation(deps.db, row.payerUserId ?? row.userId, purchaseId);
   const history = await deps.db
     .selectFrom('purchaseStateChanges as c')
     .innerJoin('purchaseStates as s', 's.identifier', 'c.state')

@@ -74,11 +74,13 @@ export async function announceMoney(deps: PaymentDeps, userId: number, purchaseI
   const { balance } = await userBalance(deps.db, userId);
   deps.live.walletChanged(user.uid, { balance });
   if (purchaseId !== null) {
+    // The request's own customer hears of it, also when someone else paid it through a payment link.
     const purchase = await deps.db
-      .selectFrom('purchases')
-      .select('state')
-      .where('id', '=', purchaseId)
+      .selectFrom('purchases as p')
+      .innerJoin('users as u', 'u.id', 'p.userId')
+      .select(['p.state', 'u.uid'])
+      .where('p.id', '=', purchaseId)
       .executeTakeFirst();
-    if (purchase) deps.live.purchaseChanged(user.uid, { purchaseId, state: purchase.state });
+    if (purchase) deps.live.purchaseChanged(purchase.uid, { purchaseId, state: purchase.state });
   }
 }

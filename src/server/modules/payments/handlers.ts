@@ -7,6 +7,7 @@ import type { PaymentDeps } from './context';
 import { cancel, pay } from './paying';
 import { fetchCollection, fetchPurchase } from './purchase-views';
 import { settleCallback } from './settlement';
+import { createPaymentLink, fetchPaymentLink, payPaymentLink, revokePaymentLink } from './payment-links';
 
 /**
  * The address the gateway sends the payer back to: PUBLIC_URL when the operator set it (behind a proxy, the
@@ -17,8 +18,39 @@ export type SiteUrl = (request: FastifyRequest) => string;
 export function paymentHandlers(
   payments: PaymentDeps,
   siteUrl: SiteUrl,
-): Pick<Handlers, 'payPurchase' | 'cancelPurchase' | 'fetchPurchase' | 'fetchCollection' | 'paymentCallback'> {
+): Pick<
+  Handlers,
+  | 'payPurchase'
+  | 'cancelPurchase'
+  | 'fetchPurchase'
+  | 'fetchCollection'
+  | 'paymentCallback'
+  | 'createPaymentLink'
+  | 'revokePaymentLink'
+  | 'fetchPaymentLink'
+  | 'payPaymentLink'
+> {
   return {
+    createPaymentLink: async ({ body, principal }) =>
+      ok(await createPaymentLink(payments, principal!, body), msg('paymentLink.created')),
+
+    revokePaymentLink: async ({ body, principal }) =>
+      ok(await revokePaymentLink(payments, principal!, body.purchase), msg('paymentLink.revoked')),
+
+    fetchPaymentLink: async ({ body, principal }) => ok(await fetchPaymentLink(payments, principal!, body.token)),
+
+    payPaymentLink: async ({ body, principal, request }) => {
+      const key = request.headers['idempotency-key'];
+      const data = await payPaymentLink(
+        payments,
+        principal!,
+        body,
+        typeof key === 'string' ? key : undefined,
+        siteUrl(request),
+      );
+      return ok(data, msg(data.gatewayUrl === null ? 'paymentLink.paid' : 'payment.redirecting'));
+    },
+
     payPurchase: async ({ body, principal, request }) => {
       const key = request.headers['idempotency-key'];
       const { data } = await pay(
@@ -39,10 +71,15 @@ export function paymentHandlers(
     fetchCollection: async ({ body, principal }) => ok(await fetchCollection(payments, principal!, body.collection)),
 
     paymentCallback: async ({ params, query, reply }) => {
-      const { purchaseId, outcome } = await settleCallback(payments, params.callbackToken ?? '', {
+      const { purchaseId, outcome, viaLink } = await settleCallback(payments, params.callbackToken ?? '', {
         Authority: query.Authority,
         Status: query.Status,
       });
+      if (viaLink) {
+        // Someone paying another's request through a payment link cannot open that request: their own result page.
+        await reply.redirect(`/pay-result${outcome === null ? '' : `?payment=${outcome}`}`, 303);
+        return undefined as never;
+      }
       const target = new URLSearchParams();
       if (purchaseId !== null) target.set('purchase', String(purchaseId));
       if (outcome !== null) target.set('payment', outcome);

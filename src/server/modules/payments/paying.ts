@@ -44,10 +44,10 @@ type PayOutcome = Omit<PayResult, 'purchase'>;
  */
 const ABANDONED_CLAIM_SECONDS = 60;
 
-const abandoned = sql<boolean>`created_at < now() - make_interval(secs => ${ABANDONED_CLAIM_SECONDS})`;
+export const abandoned = sql<boolean>`created_at < now() - make_interval(secs => ${ABANDONED_CLAIM_SECONDS})`;
 
 /** Takes over an abandoned claim of this key for this request; null when the claim is alive or answered. */
-async function reclaimAbandoned(trx: Trx, userId: number, key: string, requestHash: string) {
+export async function reclaimAbandoned(trx: Trx, userId: number, key: string, requestHash: string) {
   return trx
     .updateTable('payRequests')
     .set({ createdAt: sql<Date>`now()` })

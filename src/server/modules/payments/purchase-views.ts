@@ -11,9 +11,10 @@ import { HttpError } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { toEnglishDigits } from '../../../shared/digits';
 import { PURCHASE_TASK_TYPES } from '../tasks/service';
-import { nameOrMobile } from '../../lib/person-names';
+import { fullNameOf, nameOrMobile } from '../../lib/person-names';
 import { customerCurrencyPayment } from '../fulfilment/currency-payments';
 import { requestTimeline } from '../requests/request-steps';
+import { ownPaymentLink, payerNameOf } from './payment-links';
 
 /** One of the customer's requests, with the currency payment made for it once it succeeded. */
 export async function fetchPurchase(
@@ -23,7 +24,13 @@ export async function fetchPurchase(
 ): Promise<PurchaseDetail> {
   const detail = await purchaseDetail(deps, purchaseId, principal.userId);
   const currencyPayment = await customerCurrencyPayment(deps.db, purchaseId, deps.signedUrl);
-  return { ...detail, currencyPayment, timeline: await requestTimeline(deps.db, purchaseId, 'customer') };
+  return {
+    ...detail,
+    currencyPayment,
+    timeline: await requestTimeline(deps.db, purchaseId, 'customer'),
+    payerName: await payerNameOf(deps, purchaseId),
+    paymentLink: await ownPaymentLink(deps, purchaseId),
+  };
 }
 
 /**
@@ -107,23 +114,44 @@ export async function fetchCollection(
       'u.mobileNo',
       'u.nationalCode',
     ])
+    .select('c.userId')
     .where('c.id', '=', collectionId)
-    .where('c.userId', '=', principal.userId)
+    .where((eb) =>
+      eb.or([
+        eb('c.userId', '=', principal.userId),
+        // The request's customer also opens the receipt of the payer who paid it through a payment link.
+        eb.and([
+          eb('c.refundedToCard', '=', false),
+          eb.exists(
+            eb
+              .selectFrom('purchases as r')
+              .select('r.id')
+              .whereRef('r.id', '=', 'c.purchaseId')
+              .where('r.userId', '=', principal.userId)
+              .whereRef('r.payerUserId', '=', 'c.userId'),
+          ),
+        ]),
+      ]),
+    )
     .executeTakeFirst();
   if (!row) throw HttpError.of(404, 'collection.notFound');
-  const purchase = row.purchaseId === null ? null : await purchaseOf(deps, row.purchaseId, principal.userId);
+  // The payer of someone else's request reads only its title (the request itself is not theirs to open).
+  const purchase = row.purchaseId === null ? null : await purchaseOf(deps, row.purchaseId);
+  const own = row.userId === principal.userId;
   return {
     id: row.id,
     amount: row.amount,
     source: row.source as CollectionReceipt['source'],
     traceCode: row.traceCode,
     referenceId: row.referenceId,
-    cardNo: row.cardNo,
+    cardNo: own ? row.cardNo : null,
     gatewayTitle: row.gateway === deps.gateway.name ? deps.gateway.title : (row.gateway ?? msg('payment.offline')),
     purchaseId: row.purchaseId,
     purchaseTitle: purchase ? `${purchase.deskTitle} (${purchase.id})` : null,
-    customerName: nameOrMobile(row),
-    nationalCode: row.nationalCode,
+    customerName: own ? nameOrMobile(row) : (purchase?.customerName ?? ''),
+    payerName: own ? nameOrMobile(row) : (fullNameOf(row) ?? ''),
+    // The payer's identifiers are theirs: the request's customer reads the payer's name only.
+    nationalCode: own ? row.nationalCode : null,
     refundedToCard: row.refundedToCard,
     cause: row.cause === 'cardMismatch' ? 'cardMismatch' : null,
     // A refused card's receipt says whose card it was, when the gateway named its holder.

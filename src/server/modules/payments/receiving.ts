@@ -12,7 +12,10 @@ import type { Trx } from '../ledger/service';
 import { changePurchaseState, type LockedPurchase, purchaseTraceCode } from '../requests/purchase-state';
 import { notifyIfDeadlineAtRisk } from '../tasks/deadlines';
 import { openPurchaseTask } from '../tasks/service';
-import { notifyRequestStep, paidHowOf } from '../requests/request-steps';
+import { notifyRequestStep, paidHowOf, requestTitle } from '../requests/request-steps';
+import { notify } from '../notifications/notify';
+import { fullNameOf } from '../../lib/person-names';
+import { linkPayerMayPay, markLinkPaid } from './payment-links';
 
 /**
  * The staff task that fulfils a paid request: a Google Ads recharge is charged to the account, cash delivery is
@@ -53,19 +56,27 @@ export interface Received {
 }
 
 /**
- * Reserves the expected price from the wallet, marks the request paid, tells the customer and opens its fulfilment
- * task.
+ * Reserves the expected price from the payer's wallet (the customer's own, or the payer's who paid through a payment
+ * link, decision 028), marks the request paid, tells the customer and opens its fulfilment task.
  */
 export async function reserveAndMarkPaid(
   trx: Trx,
   deps: PaymentDeps,
   purchase: LockedPurchase,
   traceCode: string,
-  paid: { cause: 'paidFromWallet' | 'paidOnline' | 'paidOffline'; payablePrice: number; actorUserId: number | null },
+  paid: {
+    cause: 'paidFromWallet' | 'paidOnline' | 'paidOffline';
+    payablePrice: number;
+    actorUserId: number | null;
+    /** Who pays when it is not the request's customer: they paid through the request's payment link. */
+    payerUserId?: number;
+  },
 ): Promise<TaskOpened | null> {
+  const payer = paid.payerUserId ?? purchase.userId;
+  const forOther = payer !== purchase.userId;
   await postTransaction(trx, {
     type: Tx.reserveForPurchase,
-    userId: purchase.userId,
+    userId: payer,
     amounts: { expectedPrice: purchase.expectedPrice },
     details: { purchaseId: purchase.id, totalExpectedPrice: purchase.expectedPrice },
     traceCode,
@@ -74,12 +85,33 @@ export async function reserveAndMarkPaid(
   await changePurchaseState(trx, purchase.id, 'paid', paid.cause, paid.actorUserId, {
     walletAmount: purchase.expectedPrice - paid.payablePrice,
     payablePrice: paid.payablePrice,
+    ...(forOther ? { payerUserId: payer } : {}),
   });
-  await notifyRequestStep(trx, deps.requests.catalogue, purchase, {
-    kind: 'paid',
-    how: paidHowOf(paid.cause),
-    amount: purchase.expectedPrice,
-  });
+  if (forOther) {
+    await markLinkPaid(trx, purchase.id, payer);
+    const who = await trx
+      .selectFrom('users')
+      .select(['firstName', 'lastName'])
+      .where('id', '=', payer)
+      .executeTakeFirstOrThrow();
+    await notify(trx, {
+      userId: purchase.userId,
+      kind: 'purchasePaidByOther',
+      params: {
+        title: requestTitle(deps.requests.catalogue, purchase),
+        payerName: fullNameOf(who) ?? '',
+        amount: purchase.expectedPrice,
+      },
+      purchaseId: purchase.id,
+      eventKey: `purchase:${purchase.id}:paid`,
+    });
+  } else {
+    await notifyRequestStep(trx, deps.requests.catalogue, purchase, {
+      kind: 'paid',
+      how: paidHowOf(paid.cause),
+      amount: purchase.expectedPrice,
+    });
+  }
   const type = fulfilmentTaskOf(purchase, deps.isCashDesk(purchase.desk));
   const taskId = await openPurchaseTask(trx, type, purchase.userId, purchase.id, { desk: purchase.desk });
   // Paid with its deadline near already: the customer and the task's staff hear it now, not at the next sweep.
@@ -152,12 +184,19 @@ export async function receive(trx: Trx, deps: PaymentDeps, input: Receipt): Prom
   });
   if (purchase?.state !== 'waitingForPayment')
     return { collectionId: collection.id, outcome: 'walletCredited', task: null };
+  // Money from someone other than the customer pays the request only through its payment link, still unrevoked and
+  // claimed by this payer (decision 028); otherwise it stays in the payer's wallet.
+  const forOther = input.userId !== purchase.userId;
+  if (forOther && !(await linkPayerMayPay(trx, purchase.id, input.userId))) {
+    return { collectionId: collection.id, outcome: 'walletCredited', task: null };
+  }
   const wallet = await lockedWalletBalance(trx, input.userId);
   if (wallet < purchase.expectedPrice) return { collectionId: collection.id, outcome: 'walletCredited', task: null };
   const task = await reserveAndMarkPaid(trx, deps, purchase, traceCode, {
     cause: source.source === 'online' ? 'paidOnline' : 'paidOffline',
     payablePrice: Math.min(input.amount, purchase.expectedPrice),
     actorUserId: source.source === 'online' ? null : source.recordedBy,
+    ...(forOther ? { payerUserId: input.userId } : {}),
   });
   return { collectionId: collection.id, outcome: 'success', task };
 }

@@ -29,14 +29,15 @@ export async function settleCallback(
   deps: PaymentDeps,
   callbackToken: string,
   query: { Authority?: string | undefined; Status?: string | undefined },
-): Promise<{ purchaseId: number | null; outcome: PaymentOutcome | null }> {
+): Promise<{ purchaseId: number | null; outcome: PaymentOutcome | null; viaLink: boolean }> {
   const proforma = await deps.db
     .selectFrom('onlineProformas')
     .selectAll()
     .where('callbackToken', '=', callbackToken)
     .executeTakeFirst();
-  if (!proforma) return { purchaseId: null, outcome: null };
-  const landing = (outcome: PaymentOutcome) => ({ purchaseId: proforma.purchaseId, outcome });
+  if (!proforma) return { purchaseId: null, outcome: null, viaLink: false };
+  const viaLink = proforma.paymentLinkId !== null;
+  const landing = (outcome: PaymentOutcome) => ({ purchaseId: proforma.purchaseId, outcome, viaLink });
   if ((RECEIVED as readonly string[]).includes(proforma.state)) return landing(outcomeOfReceived(proforma));
   if (proforma.state === 'new' || proforma.authority === null) return landing('failed');
   // Another payment's authority, or none: this callback proves nothing; the payment keeps its true state.
@@ -65,7 +66,7 @@ export async function settleCallback(
       .execute();
     return landing(state);
   }
-  return settle(deps, proforma.id, verified);
+  return { ...(await settle(deps, proforma.id, verified)), viaLink };
 }
 
 /** Records the money a verified payment brought, once: to the wallet (and the request), or back to a foreign card. */

@@ -35,6 +35,14 @@ export async function lockPurchase(trx: Kysely<Database>, purchaseId: number, us
 
 export type LockedPurchase = NonNullable<Awaited<ReturnType<typeof lockPurchase>>>;
 
+/**
+ * Whose accounts hold a request's money: the payer who paid it through a payment link, else its customer (decision
+ * 028). The reservation and every posting after it (spend, costs, difference, release, refund) name this user, so a
+ * refund returns to whoever paid.
+ */
+export const moneyOwnerOf = (purchase: { userId: number; payerUserId: number | null }): number =>
+  purchase.payerUserId ?? purchase.userId;
+
 /** States a request moves to after it was submitted. */
 export type PurchaseStateChange = 'paid' | 'cancelled' | 'purchaseSucceeded' | 'purchaseFailed' | 'purchaseInvalidated';
 
@@ -48,7 +56,7 @@ export async function changePurchaseState(
   state: PurchaseStateChange,
   cause: string,
   actorUserId: number | null,
-  set: { walletAmount?: number; payablePrice?: number; traceCode?: string } = {},
+  set: { walletAmount?: number; payablePrice?: number; traceCode?: string; payerUserId?: number } = {},
   reason: string | null = null,
 ): Promise<void> {
   await trx

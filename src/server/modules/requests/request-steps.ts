@@ -41,7 +41,7 @@ export function requestTitle(catalogue: DeskTitles, purchase: { id: number; desk
 export async function notifyRequestStep(
   trx: Db,
   catalogue: DeskTitles,
-  purchase: { id: number; userId: number; desk: string },
+  purchase: { id: number; userId: number; desk: string; payerUserId?: number | null },
   step: RequestStep,
   now: Date = new Date(),
 ): Promise<void> {
@@ -57,7 +57,15 @@ export async function notifyRequestStep(
     },
     now,
   );
+  // Someone else paid it through a payment link (decision 028): what returns to a wallet returns to theirs.
+  const payer = purchase.payerUserId;
+  if (payer != null && payer !== purchase.userId && RETURNS_MONEY.has(step.kind)) {
+    await notify(trx, { userId: payer, ...notification, eventKey: `purchase:${purchase.id}:${step.kind}:payer` }, now);
+  }
 }
+
+/** The steps that return money to the wallet of whoever paid. */
+const RETURNS_MONEY = new Set<RequestStep['kind']>(['done', 'failed', 'refunded', 'invalidated']);
 
 const PAID_HOW: Record<string, PaidHow> = { paidFromWallet: 'wallet', paidOnline: 'online', paidOffline: 'offline' };
 

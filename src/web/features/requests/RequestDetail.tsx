@@ -34,6 +34,7 @@ import { pathOf } from '../../lib/routes';
 import { CancelPurchaseButton } from './CancelPurchaseButton';
 import { Conversation } from '../../components/conversation/Conversation';
 import { DeadlineCountdown } from './DeadlineCountdown';
+import { PaymentLinkSection } from './PaymentLinkSection';
 import { ONLINE_PAYMENT_STATES } from './payment-outcomes';
 import { toPersianDigits } from '../../../shared/digits';
 
@@ -86,7 +87,13 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
                 <Box>
                   <CancelPurchaseButton purchaseId={data.purchase.id} />
                 </Box>
+                <PaymentLinkSection purchaseId={data.purchase.id} link={data.paymentLink ?? null} />
               </Flex>
+            )}
+            {data.payerName && (
+              <Text size="2" data-testid="request-payer">
+                پرداخت‌کننده: {data.payerName}
+              </Text>
             )}
 
             <RequestTimeline timeline={data.timeline} />

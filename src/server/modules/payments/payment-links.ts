@@ -1,0 +1,461 @@
+/**
+ * Paying for someone else (issue 34 part 2, decision 028): a customer makes a payment link for a request waiting for
+ * payment; the first verified person who pays through it is its payer, pays from their own wallet or through the
+ * gateway with their own card, and from then on the request's money is in their accounts (reservation, refunds).
+ *
+ * The token (192 random bits) is shown once and kept only as its SHA-256. What the payer sees is the service, the
+ * price and the requester's masked name: never the request's form fields, nor the requester's wallet.
+ *
+ * Lock order, as in paying.ts: the request row, then the link row, then the ledger accounts.
+ */
+import { sql } from 'kysely';
+import type { components } from '../../../generated/api';
+import { maskedName } from '../../../shared/masked-name';
+import { toPersianDigits } from '../../../shared/digits';
+import type { Principal } from '../../contract/handlers';
+import { HttpError } from '../../http/errors';
+import { msg, type MessageKey } from '../../http/messages';
+import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
+import { numericCode, randomToken, sha256 } from '../../lib/crypto';
+import { fullNameOf } from '../../lib/person-names';
+import { lockedWalletBalance, shownUserBalance, type Trx } from '../ledger/service';
+import { lockPurchase, purchaseTraceCode } from '../requests/purchase-state';
+import { priceInquiry } from '../requests/quotes';
+import { repriceFromQuote } from '../requests/quote-spending';
+import { type PayingCard, payingCard } from '../cards/service';
+import { type PaymentDeps, type TaskOpened, announceMoney, announceTask } from './context';
+import { abandoned, reclaimAbandoned } from './paying';
+import { GatewayUnavailableError } from './payment-gateway';
+import { reserveAndMarkPaid } from './receiving';
+
+type CreatedPaymentLink = components['schemas']['CreatedPaymentLink'];
+type OwnPaymentLink = components['schemas']['OwnPaymentLink'];
+export type PaymentLinkView = components['schemas']['PaymentLinkView'];
+type PaymentLinkPayResult = components['schemas']['PaymentLinkPayResult'];
+type LinkState = PaymentLinkView['state'];
+
+/** 24 bytes: 192 random bits, base64url (32 characters). */
+const TOKEN_BYTES = 24;
+const DEFAULT_HOURS = 24;
+/** Profile level a payer needs: the level paying for oneself needs (a verified identity). */
+const PAYER_LEVEL = 1;
+/** States of a request that was paid (whatever came after). */
+const PAID_STATES = ['paid', 'inProgress', 'purchaseSucceeded', 'purchaseFailed', 'purchaseInvalidated'];
+
+const hashOf = (token: string) => sha256(token.trim());
+
+/** Makes a new link for the customer's own request waiting for payment; an earlier live link of it is revoked. */
+export async function createPaymentLink(
+  deps: PaymentDeps,
+  principal: Principal,
+  input: { purchase: number; hours?: number | undefined },
+): Promise<CreatedPaymentLink> {
+  const hours = input.hours ?? DEFAULT_HOURS;
+  return deps.db.transaction().execute(async (trx) => {
+    const purchase = await lockPurchase(trx, input.purchase, principal.userId);
+    if (!purchase) throw HttpError.of(404, 'purchase.notFound');
+    if (purchase.state !== 'waitingForPayment') throw HttpError.of(422, 'paymentLink.notWaiting');
+    await revokeLive(trx, purchase.id);
+    const token = randomToken(TOKEN_BYTES);
+    const expiresAt = new Date(Date.now() + hours * 3_600_000);
+    await trx
+      .insertInto('paymentLinks')
+      .values({ purchaseId: purchase.id, createdBy: principal.userId, tokenHash: hashOf(token), expiresAt })
+      .execute();
+    return { token, path: `/pay/${token}`, expiresAt: expiresAt.toISOString() };
+  });
+}
+
+async function revokeLive(trx: Trx, purchaseId: number): Promise<number> {
+  const rows = await trx
+    .updateTable('paymentLinks')
+    .set({ revokedAt: sql<Date>`now()` as unknown as Date })
+    .where('purchaseId', '=', purchaseId)
+    .where('revokedAt', 'is', null)
+    .where('paidAt', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+/** Revokes the live link of the customer's own request; a payment already started through it credits its payer's wallet. */
+export async function revokePaymentLink(
+  deps: PaymentDeps,
+  principal: Principal,
+  purchaseId: number,
+): Promise<OwnPaymentLink> {
+  await deps.db.transaction().execute(async (trx) => {
+    const purchase = await lockPurchase(trx, purchaseId, principal.userId);
+    if (!purchase) throw HttpError.of(404, 'purchase.notFound');
+    if ((await revokeLive(trx, purchase.id)) === 0) throw HttpError.of(404, 'paymentLink.none');
+  });
+  return (await ownPaymentLink(deps, purchaseId))!;
+}
+
+/** The request's latest link as its customer sees it (never the token); null when it has none. */
+export async function ownPaymentLink(deps: PaymentDeps, purchaseId: number): Promise<OwnPaymentLink | null> {
+  const link = await deps.db
+    .selectFrom('paymentLinks as l')
+    .leftJoin('users as u', 'u.id', 'l.payerUserId')
+    .select(['l.expiresAt', 'l.revokedAt', 'l.paidAt', 'u.firstName', 'u.lastName'])
+    .where('l.purchaseId', '=', purchaseId)
+    .orderBy('l.id', 'desc')
+    .executeTakeFirst();
+  if (!link) return null;
+  return {
+    expiresAt: new Date(link.expiresAt).toISOString(),
+    revoked: link.revokedAt !== null,
+    expired: new Date(link.expiresAt).getTime() <= Date.now(),
+    payerName: link.paidAt === null ? null : (fullNameOf(link) ?? ''),
+    paidAt: link.paidAt === null ? null : new Date(link.paidAt).toISOString(),
+  };
+}
+
+/** The name of whoever paid a request through a link, or null when its customer paid it (or nobody yet). */
+export async function payerNameOf(deps: PaymentDeps, purchaseId: number): Promise<string | null> {
+  const row = await deps.db
+    .selectFrom('purchases as p')
+    .innerJoin('users as u', 'u.id', 'p.payerUserId')
+    .select(['u.firstName', 'u.lastName'])
+    .where('p.id', '=', purchaseId)
+    .executeTakeFirst();
+  return row ? (fullNameOf(row) ?? '') : null;
+}
+
+/** Inside the settlement's transaction: the payer claimed the request's link and it was not revoked since. */
+export async function linkPayerMayPay(trx: Trx, purchaseId: number, payerUserId: number): Promise<boolean> {
+  const link = await trx
+    .selectFrom('paymentLinks')
+    .select('id')
+    .where('purchaseId', '=', purchaseId)
+    .where('payerUserId', '=', payerUserId)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
+  return link !== undefined;
+}
+
+/** The request was paid through its link by `payerUserId`: the link is used up. */
+export async function markLinkPaid(trx: Trx, purchaseId: number, payerUserId: number): Promise<void> {
+  await trx
+    .updateTable('paymentLinks')
+    .set({ paidAt: sql<Date>`now()` as unknown as Date })
+    .where('purchaseId', '=', purchaseId)
+    .where('payerUserId', '=', payerUserId)
+    .where('revokedAt', 'is', null)
+    .execute();
+}
+
+interface LinkRow {
+  id: number;
+  purchaseId: number;
+  createdBy: number;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  payerUserId: number | null;
+}
+
+async function findLink(deps: PaymentDeps, token: string): Promise<LinkRow> {
+  const link = await deps.db
+    .selectFrom('paymentLinks')
+    .select(['id', 'purchaseId', 'createdBy', 'expiresAt', 'revokedAt', 'payerUserId'])
+    .where('tokenHash', '=', hashOf(token))
+    .executeTakeFirst();
+  if (!link) throw HttpError.of(404, 'paymentLink.notFound');
+  return link;
+}
+
+/** Where a link stands for `viewer`: whether it can be paid, or why not. */
+function linkState(
+  link: LinkRow,
+  purchase: { state: string; payerUserId: number | null },
+  viewer: number,
+  now = Date.now(),
+): LinkState {
+  if (PAID_STATES.includes(purchase.state)) return purchase.payerUserId === viewer ? 'paidByYou' : 'paid';
+  if (purchase.state === 'cancelled') return 'cancelled';
+  if (link.revokedAt !== null) return 'revoked';
+  if (new Date(link.expiresAt).getTime() <= now) return 'expired';
+  if (purchase.state !== 'waitingForPayment') return 'notPayable';
+  return 'open';
+}
+
+const STATE_MESSAGES: Record<Exclude<LinkState, 'open'>, MessageKey> = {
+  paidByYou: 'paymentLink.state.paidByYou',
+  paid: 'paymentLink.state.paid',
+  cancelled: 'paymentLink.state.cancelled',
+  expired: 'paymentLink.state.expired',
+  revoked: 'paymentLink.state.revoked',
+  notPayable: 'paymentLink.state.notPayable',
+};
+
+/**
+ * The link as its payer sees it. Only the service, the price with its breakdown, the expiry and the requester's
+ * masked name; when the request's quote has expired the price is a fresh quote of the same inputs (its quoteId is
+ * what payPaymentLink pays with), and never the requester's wallet.
+ */
+export async function fetchPaymentLink(
+  deps: PaymentDeps,
+  principal: Principal,
+  token: string,
+): Promise<PaymentLinkView> {
+  const link = await findLink(deps, token);
+  return linkView(deps, principal, link);
+}
+
+async function linkView(deps: PaymentDeps, principal: Principal, link: LinkRow): Promise<PaymentLinkView> {
+  const row = await deps.db
+    .selectFrom('purchases as p')
+    .innerJoin('quotes as q', 'q.id', 'p.quoteId')
+    .innerJoin('currencies as c', 'c.id', 'p.currencyId')
+    .innerJoin('users as u', 'u.id', 'p.userId')
+    .select([
+      'p.id',
+      'p.userId',
+      'p.desk',
+      'p.fields',
+      'p.state',
+      'p.payerUserId',
+      'p.amountMinor',
+      'p.grossPrice',
+      'p.totalCosts',
+      'p.expectedPrice',
+      'c.code as currencyCode',
+      'u.firstName',
+      'u.lastName',
+      sql<boolean>`q.expires_at > now()`.as('quoteLive'),
+    ])
+    .where('p.id', '=', link.purchaseId)
+    .executeTakeFirstOrThrow();
+  const state = linkState(link, row, principal.userId);
+  let price = { grossPrice: row.grossPrice, totalCosts: row.totalCosts, expectedPrice: row.expectedPrice };
+  let quoteId: string | null = null;
+  if (state === 'open' && !row.quoteLive) {
+    // Priced for the request's customer (a quote is signed for them and their desk); only the price is passed on.
+    const quote = await priceInquiry(
+      deps.requests,
+      row.desk,
+      row.fields as Record<string, unknown>,
+      requesterPrincipal(row.userId),
+    );
+    price = { grossPrice: quote.grossPrice, totalCosts: quote.totalCosts, expectedPrice: quote.expectedPrice };
+    quoteId = quote.quoteId;
+  }
+  return {
+    state,
+    message: state === 'open' ? null : msg(STATE_MESSAGES[state]),
+    deskTitle: deps.requests.catalogue.deskForm(row.desk)?.desk.title ?? row.desk,
+    currencyCode: row.currencyCode.trim(),
+    amount: row.amountMinor / 100,
+    ...price,
+    expiresAt: new Date(link.expiresAt).toISOString(),
+    requesterName: maskedName(row.firstName, row.lastName),
+    walletBalance: (await shownUserBalance(deps.db, principal.userId)).balance,
+    quoteId,
+    ownLink: link.createdBy === principal.userId,
+  };
+}
+
+/** Only to price a quote for the request's customer: no access rides on it. */
+function requesterPrincipal(userId: number): Principal {
+  return { userId, uid: '', isStaff: false, actions: new Set(), tokenId: 0 };
+}
+
+type PayOutcome = Omit<PaymentLinkPayResult, 'link'>;
+
+/**
+ * Pays someone else's request through its link, once per Idempotency-Key (claims in pay_requests, per payer): the
+ * payer's wallet when it covers the price (reserved at once from the payer's accounts), otherwise an online payment
+ * for the rest with the payer's own card, which pays the request at settlement (receiving.ts) while the link stays
+ * unrevoked. The first payer to get here claims the link; no one else may pay through it.
+ */
+export async function payPaymentLink(
+  deps: PaymentDeps,
+  principal: Principal,
+  input: { token: string; quoteId?: string | undefined; card?: number | undefined },
+  clientKey: string | undefined,
+  siteUrl: string,
+): Promise<PaymentLinkPayResult> {
+  const idempotencyKey = requireIdempotencyKey(clientKey);
+  const payer = principal.userId;
+  const link = await findLink(deps, input.token);
+  const requestHash = sha256(
+    JSON.stringify(['link', link.id, input.quoteId ?? null, ...(input.card === undefined ? [] : [input.card])]),
+  );
+  const earlier = await storedLinkAnswer(deps, principal, link, idempotencyKey, requestHash);
+  if (earlier) return earlier;
+
+  type Step =
+    | { kind: 'replay' }
+    | { kind: 'paid'; task: TaskOpened | null; walletPart: number }
+    | {
+        kind: 'gateway';
+        proformaId: number;
+        token: string;
+        payable: number;
+        walletPart: number;
+        card: PayingCard | null;
+      };
+  const step = await deps.db.transaction().execute(async (trx): Promise<Step> => {
+    const claimed =
+      (await trx
+        .insertInto('payRequests')
+        .values({ userId: payer, key: idempotencyKey, requestHash, result: null })
+        .onConflict((oc) => oc.columns(['userId', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst()) ?? (await reclaimAbandoned(trx, payer, idempotencyKey, requestHash));
+    if (!claimed) return { kind: 'replay' };
+    let purchase = await lockPurchase(trx, link.purchaseId);
+    if (!purchase) throw HttpError.of(404, 'paymentLink.notFound');
+    const locked = await trx
+      .selectFrom('paymentLinks')
+      .select(['id', 'purchaseId', 'createdBy', 'expiresAt', 'revokedAt', 'payerUserId'])
+      .where('id', '=', link.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (locked.createdBy === payer || purchase.userId === payer) throw HttpError.of(422, 'paymentLink.ownLink');
+    const state = linkState(locked, purchase, payer);
+    if (state !== 'open') throw HttpError.of(422, STATE_MESSAGES[state]);
+    if (locked.payerUserId !== null && locked.payerUserId !== payer) throw HttpError.of(422, 'paymentLink.otherPayer');
+    const user = await trx
+      .selectFrom('users')
+      .select('approvedLevel')
+      .where('id', '=', payer)
+      .executeTakeFirstOrThrow();
+    if (user.approvedLevel < PAYER_LEVEL) throw HttpError.of(403, 'paymentLink.profileRequired');
+    // The card rule applies to the payer: only their own verified card (decision 024).
+    const card = input.card === undefined ? null : await payingCard(trx, deps.cipher, payer, input.card);
+    if (!purchase.quoteLive) {
+      // The payer pays the price they were shown: a fresh quote from fetchPaymentLink, or none (fetch again).
+      if (input.quoteId === undefined) throw HttpError.of(409, 'purchase.quoteExpired');
+      purchase = await repriceFromQuote(trx, purchase, input.quoteId);
+    }
+    if (locked.payerUserId === null) {
+      await trx.updateTable('paymentLinks').set({ payerUserId: payer }).where('id', '=', link.id).execute();
+    }
+    const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
+    const wallet = await lockedWalletBalance(trx, payer);
+    if (wallet >= purchase.expectedPrice) {
+      const task = await reserveAndMarkPaid(trx, deps, purchase, traceCode, {
+        cause: 'paidFromWallet',
+        payablePrice: 0,
+        actorUserId: payer,
+        payerUserId: payer,
+      });
+      const outcome: PayOutcome = { walletWithdrawAmount: purchase.expectedPrice, payable: 0, gatewayUrl: null };
+      await storeOutcome(trx, payer, idempotencyKey, outcome);
+      return { kind: 'paid', task, walletPart: purchase.expectedPrice };
+    }
+    const payable = purchase.expectedPrice - wallet;
+    if (card === null && deps.gateway.requiresNamedCard) throw HttpError.of(422, 'card.required');
+    const callbackToken = randomToken(24);
+    const proforma = await trx
+      .insertInto('onlineProformas')
+      .values({
+        userId: payer,
+        purchaseId: purchase.id,
+        amount: payable,
+        gateway: deps.gateway.name,
+        callbackToken,
+        userCardId: card?.id ?? null,
+        paymentLinkId: link.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { kind: 'gateway', proformaId: proforma.id, token: callbackToken, payable, walletPart: wallet, card };
+  });
+
+  if (step.kind === 'replay') {
+    const winner = await storedLinkAnswer(deps, principal, link, idempotencyKey, requestHash);
+    if (!winner) throw HttpError.of(409, 'idempotency.inProgress');
+    return winner;
+  }
+  if (step.kind === 'paid') {
+    const data: PaymentLinkPayResult = {
+      link: await linkView(deps, principal, link),
+      walletWithdrawAmount: step.walletPart,
+      payable: 0,
+      gatewayUrl: null,
+    };
+    await storeOutcome(deps.db, payer, idempotencyKey, data);
+    announceTask(deps, step.task);
+    await announceMoney(deps, payer, link.purchaseId);
+    return data;
+  }
+
+  const user = await deps.db
+    .selectFrom('users')
+    .select(['mobileNo', 'nationalCode'])
+    .where('id', '=', payer)
+    .executeTakeFirstOrThrow();
+  let created;
+  try {
+    created = await deps.gateway.createPayment({
+      amount: step.payable,
+      callbackUrl: `${siteUrl}/api/public/payments/callback/${step.token}`,
+      description: msg('paymentLink.description', { purchase: toPersianDigits(link.purchaseId) }),
+      payer: { mobileNo: user.mobileNo, nationalCode: user.nationalCode },
+      ...(step.card ? { cardPan: step.card.cardNumber } : {}),
+    });
+  } catch (error) {
+    deps.log.warn({ err: error, proforma: step.proformaId }, 'payment gateway refused a new payment');
+    await deps.db.transaction().execute(async (trx) => {
+      await trx.updateTable('onlineProformas').set({ state: 'failed' }).where('id', '=', step.proformaId).execute();
+      await trx.deleteFrom('payRequests').where('userId', '=', payer).where('key', '=', idempotencyKey).execute();
+    });
+    if (error instanceof GatewayUnavailableError) throw HttpError.of(503, 'payment.gatewayUnavailable');
+    throw error;
+  }
+  await deps.db
+    .updateTable('onlineProformas')
+    .set({ authority: created.authority, state: 'pending' })
+    .where('id', '=', step.proformaId)
+    .execute();
+  const data: PaymentLinkPayResult = {
+    link: await linkView(deps, principal, link),
+    walletWithdrawAmount: step.walletPart,
+    payable: step.payable,
+    gatewayUrl: created.redirectUrl,
+  };
+  await storeOutcome(deps.db, payer, idempotencyKey, data);
+  return data;
+}
+
+async function storeOutcome(
+  db: Trx | PaymentDeps['db'],
+  userId: number,
+  key: string,
+  outcome: PayOutcome | PaymentLinkPayResult,
+): Promise<void> {
+  await db
+    .updateTable('payRequests')
+    .set({ result: JSON.stringify(outcome) })
+    .where('userId', '=', userId)
+    .where('key', '=', key)
+    .execute();
+}
+
+/** An earlier answer under the key (see http/idempotency.ts), with the link as it stands now; null to go ahead. */
+async function storedLinkAnswer(
+  deps: PaymentDeps,
+  principal: Principal,
+  link: LinkRow,
+  key: string,
+  requestHash: string,
+): Promise<PaymentLinkPayResult | null> {
+  const row = await deps.db
+    .selectFrom('payRequests')
+    .select(['requestHash', 'result', abandoned.as('abandoned')])
+    .where('userId', '=', principal.userId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  const stored = replayOf(
+    row && {
+      sameRequest: row.requestHash === requestHash,
+      answer: row.result as (PayOutcome & { link?: PaymentLinkView }) | null,
+      abandoned: row.abandoned,
+    },
+  );
+  if (stored === null) return null;
+  const { walletWithdrawAmount, payable, gatewayUrl } = stored;
+  return { link: await linkView(deps, principal, link), walletWithdrawAmount, payable, gatewayUrl };
+}
