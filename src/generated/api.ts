@@ -488,6 +488,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/removeRateAlert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove one of one's own rate alerts (anyone else's is not found) */
+        post: operations["removeRateAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/requestWithdrawal": {
         parameters: {
             query?: never;
@@ -567,6 +584,23 @@ export interface paths {
         put?: never;
         /** Save the signed-in person's choice for the kinds given (others keep theirs). Turning a security notice off is refused (422); an unknown kind is refused (422). */
         post: operations["saveNotificationPreferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/saveRateAlert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a rate alert (no `id`; at most five that have not expired) or change one's own (`id`: its condition, or pausing and resuming it). The alert fires once each time a saved rate crosses its threshold; one set while the rate already meets it fires after the rate comes back and crosses anew. */
+        post: operations["saveRateAlert"];
         delete?: never;
         options?: never;
         head?: never;
@@ -686,6 +720,23 @@ export interface paths {
         put?: never;
         /** The signed-in customer's requests */
         post: operations["searchMyPurchases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/searchRateAlerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in person's rate alerts, newest first, with whether each has expired */
+        post: operations["searchRateAlerts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -958,6 +1009,23 @@ export interface paths {
         put?: never;
         /** List payment method groups */
         post: operations["publicSearchPaymentMethodGroups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/searchRateHistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every rate a currency was saved with between `from` and `to`, oldest first, and the rate in effect at `from` (the chart's starting level). A range longer than a year is refused (422). */
+        post: operations["searchRateHistory"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3244,6 +3312,47 @@ export interface components {
             totalCosts: number;
             walletBalance: components["schemas"]["Rial"];
         };
+        RateAlert: {
+            /** @description The current rate meets the condition; the alert fires again only after it comes back and crosses anew */
+            beyond: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            currencyCode: string;
+            currencyId: components["schemas"]["Id32"];
+            currencyTitle: string;
+            direction: components["schemas"]["RateAlertDirection"];
+            expired: boolean;
+            /** Format: date-time */
+            expiresAt: string;
+            firedCount: components["schemas"]["Count"];
+            id: components["schemas"]["Id64"];
+            lastFiredAt: string | null;
+            paused: boolean;
+            /** @description Rial for one unit of the currency */
+            threshold: number;
+        };
+        /**
+         * @description below: tell me when the rate is at or under the threshold; above: at or over it
+         * @enum {string}
+         */
+        RateAlertDirection: "below" | "above";
+        RateHistory: {
+            code: string;
+            /** @description The rate in effect at `from` (saved before it); null when the currency had no rate yet */
+            openingRate: components["schemas"]["RatePoint"] | null;
+            /** @description Each rate saved in the range, oldest first */
+            points: components["schemas"]["RatePoint"][];
+            title: string;
+        };
+        RatePoint: {
+            /**
+             * Format: date-time
+             * @description When this rate was saved
+             */
+            at: string;
+            /** @description Rial for one unit of the currency */
+            rate: number;
+        };
         ReconciliationDay: {
             collectionAmount: components["schemas"]["Rial"];
             collectionCount: number;
@@ -4653,6 +4762,37 @@ export interface operations {
             };
         };
     };
+    removeRateAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: components["schemas"]["Id64"];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            id: components["schemas"]["Id64"];
+                        };
+                    };
+                };
+            };
+        };
+    };
     requestWithdrawal: {
         parameters: {
             query?: never;
@@ -4779,6 +4919,40 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["NotificationPreferences"];
+        };
+    };
+    saveRateAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currencyId: number;
+                    direction: components["schemas"]["RateAlertDirection"];
+                    id?: components["schemas"]["Id64"];
+                    paused?: boolean;
+                    /** @description Rial for one unit of the currency */
+                    threshold: number;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The saved alert */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["RateAlert"];
+                    };
+                };
+            };
         };
     };
     saveUserBankAccount: {
@@ -4949,6 +5123,33 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["PurchaseList"];
+        };
+    };
+    searchRateAlerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Rate alerts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["RateAlert"][];
+                            /** @description How many alerts that have not expired one may keep */
+                            max: components["schemas"]["Count"];
+                        };
+                    };
+                };
+            };
         };
     };
     searchOwnSessions: {
@@ -5378,6 +5579,40 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["PaymentMethodGroupPage"];
+                    };
+                };
+            };
+        };
+    };
+    searchRateHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ISO 4217 code */
+                    currency: string;
+                    /** Format: date-time */
+                    from: string;
+                    /** Format: date-time */
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The currency's rate changes in the range */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["RateHistory"];
                     };
                 };
             };

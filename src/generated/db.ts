@@ -171,6 +171,20 @@ export interface CurrencyPayments {
   thirdPartyId: number | null;
 }
 
+export interface CurrencyRateHistory {
+  changedAt: Generated<Timestamp>;
+  /**
+   * The staff member who saved it; null for seeded rates and rates recovered without an author
+   */
+  changedBy: number | null;
+  currencyId: number;
+  id: Generated<number>;
+  /**
+   * Rial for one unit of the currency
+   */
+  rate: number;
+}
+
 export interface FailureCounters {
   expiresAt: Timestamp;
   failures: Generated<number>;
@@ -634,6 +648,28 @@ export interface Quotes {
   userId: number;
 }
 
+export interface RateAlerts {
+  /**
+   * The last saved rate met the condition: the alert fired (or was set or paused there) and waits for the rate to come back before it fires again
+   */
+  beyond: Generated<boolean>;
+  createdAt: Generated<Timestamp>;
+  currencyId: number;
+  /**
+   * below: the rate at or under the threshold; above: at or over it
+   */
+  direction: string;
+  firedCount: Generated<number>;
+  id: Generated<number>;
+  lastFiredAt: Timestamp | null;
+  paused: Generated<boolean>;
+  /**
+   * Rial for one unit of the currency
+   */
+  threshold: number;
+  userId: number;
+}
+
 export interface RateLimitHits {
   hits: Generated<number>;
   key: string;
@@ -965,6 +1001,7 @@ export interface DB {
   currencies: Currencies;
   currencyBankAccounts: CurrencyBankAccounts;
   currencyPayments: CurrencyPayments;
+  currencyRateHistory: CurrencyRateHistory;
   failureCounters: FailureCounters;
   formVersions: FormVersions;
   googleAdsAccountRequests: GoogleAdsAccountRequests;
@@ -994,6 +1031,7 @@ export interface DB {
   purchaseStateChanges: PurchaseStateChanges;
   purchaseStates: PurchaseStates;
   quotes: Quotes;
+  rateAlerts: RateAlerts;
   rateLimitHits: RateLimitHits;
   reconciliationNightlyClaims: ReconciliationNightlyClaims;
   reconciliationRows: ReconciliationRows;

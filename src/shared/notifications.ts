@@ -92,6 +92,11 @@ export const NOTIFICATION_KINDS = {
     template: 'مهلت درخواست «{title}» کمتر از {hours} ساعت دیگر است.',
     audience: 'customer',
   },
+  rateAlert: {
+    label: 'هشدار نرخ ارز',
+    template: 'نرخ {currency} به {rateAmount} رسید؛ هشدار شما: {thresholdAmount} {condition}.',
+    audience: 'customer',
+  },
   passwordChanged: {
     label: 'تغییر رمز عبور',
     template: 'رمز عبور حساب شما تغییر کرد. اگر شما نبودید، با پشتیبانی تماس بگیرید.',

@@ -87,6 +87,10 @@ export const TABLE_OWNERS = {
   // The sandbox bank, a test gateway this server serves: it plays an outside bank.
   sandbox_bank_payments: 'modules/sandbox-bank',
 
+  // Rate history and customers' rate alerts: written with the rate save that makes them.
+  currency_rate_history: 'modules/reference-data',
+  rate_alerts: 'modules/reference-data',
+
   // The daily reconciliation of the gateway's statement, the collections and the ledger.
   reconciliation_runs: 'modules/reconciliation',
   reconciliation_rows: 'modules/reconciliation',

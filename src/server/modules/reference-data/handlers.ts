@@ -6,6 +6,8 @@ import type { DB } from '../../db/database';
 import { HttpError, ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';
+import { fireRateAlerts, removeRateAlert, saveRateAlert, searchRateAlerts } from './rate-alerts';
+import { recordRate, searchRateHistory } from './rate-history';
 import { searchCurrencies, searchPaymentMethodGroups } from './store';
 
 /** Called after a currency changes, e.g. to broadcast it on the real-time channel. */
@@ -18,7 +20,14 @@ export function referenceDataHandlers(
   events: ReferenceDataEvents = {},
 ): Pick<
   Handlers,
-  'publicSearchCurrencies' | 'publicSearchPaymentMethodGroups' | 'sysSearchCurrencies' | 'saveCurrency'
+  | 'publicSearchCurrencies'
+  | 'publicSearchPaymentMethodGroups'
+  | 'sysSearchCurrencies'
+  | 'saveCurrency'
+  | 'searchRateHistory'
+  | 'searchRateAlerts'
+  | 'saveRateAlert'
+  | 'removeRateAlert'
 > {
   return {
     sysSearchCurrencies: async ({ body }) => ok(await searchCurrencies(db, body ?? {})),
@@ -52,6 +61,15 @@ export function referenceDataHandlers(
             .set({ ...values, ...(before.rate !== values.rate ? { rateUpdatedAt: new Date() } : {}) })
             .where('id', '=', body.id)
             .execute();
+          if (Number(before.rate) !== values.rate) {
+            // The history and the alerts it crosses commit with the rate, or not at all.
+            const changeId = await recordRate(trx, {
+              currencyId: body.id,
+              rate: values.rate,
+              changedBy: principal!.userId,
+            });
+            await fireRateAlerts(trx, { id: body.id, title: values.title }, values.rate, changeId);
+          }
           await audit(trx, {
             actorUserId: principal!.userId,
             action: 'saveCurrency',
@@ -63,6 +81,7 @@ export function referenceDataHandlers(
           return body.id;
         }
         const created = await trx.insertInto('currencies').values(values).returning('id').executeTakeFirstOrThrow();
+        await recordRate(trx, { currencyId: created.id, rate: values.rate, changedBy: principal!.userId });
         await audit(trx, {
           actorUserId: principal!.userId,
           action: 'saveCurrency',
@@ -75,6 +94,15 @@ export function referenceDataHandlers(
       const saved = (await searchCurrencies(db, { perPage: 500 })).items.find((c) => c.id === id)!;
       events.currencyUpdated?.(saved);
       return ok(saved, msg('currency.saved'));
+    },
+
+    searchRateHistory: async ({ body }) => ok(await searchRateHistory(db, body)),
+    searchRateAlerts: async ({ principal }) => ok(await searchRateAlerts(db, principal!.userId)),
+    saveRateAlert: async ({ body, principal }) =>
+      ok(await saveRateAlert(db, principal!.userId, body), msg('rateAlert.saved')),
+    removeRateAlert: async ({ body, principal }) => {
+      await removeRateAlert(db, principal!.userId, body.id);
+      return ok({ id: body.id }, msg('rateAlert.removed'));
     },
 
     publicSearchCurrencies: async ({ body }) => ok(await searchCurrencies(db, body ?? {})),

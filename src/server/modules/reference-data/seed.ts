@@ -28,7 +28,12 @@ export async function seedDemoReferenceData(db: DB): Promise<boolean> {
       .execute();
     await trx.insertInto('thirdParties').values(demo.thirdParties).execute();
     await trx.insertInto('internalBankAccounts').values(demo.internalBankAccounts).execute();
-    const currencies = await trx.selectFrom('currencies').select(['id', 'code']).execute();
+    const currencies = await trx.selectFrom('currencies').select(['id', 'code', 'rate']).execute();
+    // Each seeded rate is the first point of its currency's history.
+    await trx
+      .insertInto('currencyRateHistory')
+      .values(currencies.map((c) => ({ currencyId: c.id, rate: c.rate })))
+      .execute();
     await trx
       .insertInto('currencyBankAccounts')
       .values(
