@@ -60,7 +60,7 @@ function Total({ label, children, testId }: { label: string; children: ReactNode
 
 function Totals({ day }: { day: Day }) {
   return (
-    <Grid columns={{ initial: '2', sm: '3', md: '6' }} gap="3" data-testid="reconciliation-totals">
+    <Grid columns={{ initial: '2', sm: '3' }} gap="3" data-testid="reconciliation-totals">
       <Total label="تسویهٔ درگاه" testId="total-gateway">
         {formatNumber(day.gatewayCount)} مورد، <Amount value={day.gatewayAmount} />
       </Total>
