@@ -138,7 +138,7 @@ describe('daily reconciliation page', () => {
     expect(cell('یادداشت رسیدگی')).toBe(NOTE);
     expect(Number(cell('مبلغ تسویهٔ درگاه (ریال)'))).toBe(4_500_000);
     await context.close();
-  });
+  }, 180_000);
 
   it('shows a day on a phone without scrolling sideways, and a quiet day as empty', async () => {
     const context = await browser.newContext({ viewport: PHONE });
@@ -155,5 +155,5 @@ describe('daily reconciliation page', () => {
     await page.getByTestId('reconciliation-run').click();
     await page.getByTestId('reconciliation-empty').filter({ hasText: 'برای این روز ردیف ناهمخوانی نیست' }).waitFor();
     await context.close();
-  });
+  }, 120_000);
 });
