@@ -37,6 +37,7 @@ const MyGoogleAdsAccounts = lazyPage(() => import('../features/google-ads/MyGoog
 const Actions = lazyPage(() => import('../features/management/access/ActionsPage'));
 const AuditLog = lazyPage(() => import('../features/management/audit-log/AuditLogPage'));
 const FailedSms = lazyPage(() => import('../features/management/notifications/FailedSmsPage'));
+const Reconciliation = lazyPage(() => import('../features/management/reconciliation/ReconciliationPage'));
 const Notifications = lazyPage(() => import('../features/notifications/NotificationsPage'));
 const PayLink = lazyPage(() => import('../features/pay-link/PayLinkPage'));
 const PayResult = lazyPage(() => import('../features/pay-link/PayResultPage'));
@@ -65,6 +66,7 @@ export const PAGES: Record<RouteName, ComponentType> = {
   catalogue: Catalogue,
   auditLog: AuditLog,
   failedNotificationSms: FailedSms,
+  reconciliation: Reconciliation,
   notifications: Notifications,
   desk: Desk,
   underConstructionDesk: Desk,

@@ -152,6 +152,13 @@ export const routes = [
     access: 'staff',
     parent: 'management',
   },
+  {
+    name: 'reconciliation',
+    path: '/management/reconciliation',
+    title: 'تطبیق روزانه',
+    access: 'staff',
+    parent: 'management',
+  },
   { name: 'desk', path: '/desks/:desk', title: 'میز خدمت', access: 'public', parent: 'services' },
   {
     name: 'underConstructionDesk',

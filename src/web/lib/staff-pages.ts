@@ -39,6 +39,7 @@ export const STAFF_PAGES: readonly StaffPage[] = [
   { menu: 'catalogue', route: 'catalogue', title: 'کاتالوگ میزها و فرم‌ها' },
   { menu: 'auditLog', route: 'auditLog', title: 'رویدادنگار' },
   { menu: 'failedNotificationSms', route: 'failedNotificationSms', title: 'پیامک‌های ناموفق' },
+  { menu: 'reconciliation', route: 'reconciliation', title: 'تطبیق روزانه' },
 ];
 
 export function staffPagesOf(access: AccessMenu): StaffPage[] {

@@ -1,5 +1,5 @@
 /** Spreadsheet export of rows already on screen; xlsx is loaded only when someone exports. */
-export type ExportFormat = 'xls' | 'csv' | 'html';
+export type ExportFormat = 'xls' | 'xlsx' | 'csv' | 'html';
 
 export async function exportRows(
   rows: Array<Record<string, unknown>>,

@@ -1,6 +1,7 @@
 /**
  * The signed-in person's notifications (/notifications), newest first: unread ones marked, each with its time
- * (relative when recent) and, when it is about a request, a link that opens the request in My requests. Opening one
+ * (relative when recent) and, when it is about a request, a link that opens the request in My requests (a new
+ * reconciliation mismatch links to the daily reconciliation). Opening one
  * marks it read; «علامت‌گذاری همه به عنوان خوانده‌شده» marks them all. New ones arrive live (notification.created
  * refreshes the `notifications` queries).
  */
@@ -65,6 +66,17 @@ function NotificationItem({ item, onRead }: { item: Notification; onRead: (id: n
                 data-testid="notification-request"
               >
                 دیدن درخواست
+              </Link>
+            </RadixLink>
+          )}
+          {item.kind === 'staffReconciliationUnmatched' && (
+            <RadixLink asChild size="2">
+              <Link
+                to={pathOf('reconciliation')}
+                onClick={() => !item.read && onRead(item.id)}
+                data-testid="notification-reconciliation"
+              >
+                دیدن تطبیق روزانه
               </Link>
             </RadixLink>
           )}

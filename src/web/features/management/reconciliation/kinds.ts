@@ -1,0 +1,30 @@
+/**
+ * What each kind of reconciliation row is called in Persian, and what it usually means, in one map: a new kind of
+ * the contract (ReconciliationRow.kind) is one more entry here, and the compiler asks for it.
+ */
+import type { components } from '../../../../generated/api';
+
+export type ReconciliationKind = components['schemas']['ReconciliationRow']['kind'];
+
+export const RECONCILIATION_KINDS: Record<ReconciliationKind, { label: string; hint: string }> = {
+  matched: { label: 'همخوان', hint: 'درگاه، دریافت و دفتر با هم می‌خوانند.' },
+  gatewayWithoutCollection: {
+    label: 'تسویهٔ درگاه بدون دریافت',
+    hint: 'بانک پولی را تسویه کرده که دریافتی برایش ثبت نشده است؛ مشتری را پیدا و دریافت را با کد رهگیری ثبت کنید.',
+  },
+  collectionWithoutSettlement: {
+    label: 'دریافت بدون تسویهٔ درگاه',
+    hint: 'کیف پولی شارژ شده که بانک تسویه‌اش را گزارش نکرده است؛ پیش از هر کار با درگاه تماس بگیرید.',
+  },
+  amountDiffers: { label: 'اختلاف مبلغ', hint: 'مبلغ تسویهٔ بانک با مبلغ دریافت ثبت‌شده یکی نیست.' },
+  settledTwice: { label: 'تسویهٔ تکراری', hint: 'برای یک تسویهٔ بانک بیش از یک دریافت ثبت شده است.' },
+  ledgerWithoutCollection: {
+    label: 'ثبت دفتر بدون دریافت',
+    hint: 'تراکنش دفتر کل بدون دریافت متناظر؛ این یک خطای نرم‌افزار است و باید گزارش شود.',
+  },
+};
+
+export const kindLabel = (kind: string): string =>
+  (RECONCILIATION_KINDS as Record<string, { label: string }>)[kind]?.label ?? kind;
+export const kindHint = (kind: string): string =>
+  (RECONCILIATION_KINDS as Record<string, { hint: string }>)[kind]?.hint ?? '';
