@@ -15,7 +15,7 @@ import { openPurchaseTask } from '../tasks/service';
 import { notifyRequestStep, paidHowOf, requestTitle } from '../requests/request-steps';
 import { notify } from '../notifications/notify';
 import { fullNameOf } from '../../lib/person-names';
-import { linkPayerMayPay, markLinkPaid } from './payment-links';
+import { linkPayerMayPay, markLinkPaid } from './link-claims';
 
 /**
  * The staff task that fulfils a paid request: a Google Ads recharge is charged to the account, cash delivery is

@@ -1,0 +1,100 @@
+/**
+ * Paying for someone else in Chromium (issue 34 part 2, decision 028): a student makes a payment link on their request
+ * waiting for payment; a parent opens it on a phone (390×844), logs in with their own mobile right on the link's
+ * page, sees the service, the price and the student's masked name (never the request's fields), pays at the sandbox
+ * bank and lands on a page that says the payment is done. The student's request then names the payer.
+ */
+import path from 'node:path';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatRial } from '../../src/shared/format';
+import { animationsDone, DESKTOP, keepSignedIn, launchBrowser, PHONE } from '../support/browser';
+import { moneyHelpers, nationalCodeFor } from '../support/money';
+import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+
+const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('paying for someone else', () => {
+  it('a parent opens the link on a phone, logs in with their own mobile, pays at the bank and is told it is done', async () => {
+    const money = moneyHelpers(server);
+    await money.ready();
+    const student = await money.customer();
+    const purchase = await money.request(student);
+
+    // The student makes the link on their request.
+    const desk = await browser.newContext({ viewport: DESKTOP });
+    contexts.push(desk);
+    await keepSignedIn(desk, student.token);
+    const mine = await desk.newPage();
+    await mine.goto(`${server.url}/request/myRequests?purchase=${purchase.id}`);
+    await mine.getByTestId('payment-link-create').click();
+    const address = (await mine.getByTestId('payment-link-url').textContent())!.trim();
+    expect(address).toMatch(new RegExp(`^${server.url}/pay/[A-Za-z0-9_-]{22,}$`));
+    await mine.getByTestId('payment-link-expiry').waitFor();
+    await mine.getByTestId('payment-link-revoke').waitFor();
+
+    // The parent: a verified customer of their own, not signed in on this phone.
+    const parentMobile = '09357770001';
+    const parentCode = nationalCodeFor(900);
+    await verifiedCustomer(server, parentMobile, parentCode);
+    const phone = await browser.newContext({ viewport: PHONE });
+    contexts.push(phone);
+    const page = await phone.newPage();
+    await page.goto(address);
+    await page.getByText('کاربری در سیستم وارد نشده است.').waitFor();
+    await page.getByRole('button', { name: 'ورود' }).last().click();
+    const before = server.lastSmsCode(parentMobile);
+    await page.locator('#login-mobile').pressSequentially(parentMobile);
+    await page.getByTestId('send-code').click();
+    await expect.poll(() => server.lastSmsCode(parentMobile), { timeout: 10_000 }).not.toBe(before);
+    await page.locator('#login-code').pressSequentially(server.lastSmsCode(parentMobile)!);
+    await page.getByTestId('login-by-code').click();
+
+    // Back on the link: only what the parent needs.
+    await page.getByTestId('pay-link').waitFor();
+    expect(page.url()).toBe(address);
+    expect(await page.getByTestId('pay-link-requester').textContent()).toBe('س*** ک***');
+    expect(await page.getByTestId('pay-link-price').textContent()).toBe(formatRial(purchase.expectedPrice));
+    const text = await page.getByTestId('pay-link').textContent();
+    for (const field of ['student1', 'secret', 'ets.org']) expect(text).not.toContain(field);
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/payment-link-phone.png`, fullPage: true });
+    const widest = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(widest).toBeLessThanOrEqual(PHONE.width);
+
+    const pay = page.getByTestId('pay-link-pay');
+    expect(await pay.textContent()).toContain('پرداخت آنلاین');
+    await pay.click();
+    await page.waitForURL(/\/sandbox-bank\//);
+    await page.locator('[name=cardNo]').pressSequentially('6037991234567890');
+    // The bank fills in the payer's own national code: the parent's card, not the student's.
+    expect(await page.locator('[name=holderNationalCode]').inputValue()).toBe(parentCode);
+    await page.getByRole('button', { name: 'پرداخت', exact: true }).click();
+    await page.waitForURL(`${server.url}/pay-result?payment=success`);
+    await page.getByRole('heading', { name: 'پرداخت انجام شد' }).waitFor();
+    await page.getByTestId('pay-result').waitFor();
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/payment-link-done-phone.png`, fullPage: true });
+
+    // The student's request is paid and names the payer.
+    const detail = (await post(server, '/api/me/fetchPurchase', { purchase: purchase.id }, bearer(student.token))).body
+      .data as { purchase: { state: string } };
+    expect(detail.purchase.state).toBe('paid');
+    await mine.reload();
+    await mine.getByTestId('request-payer').getByText('پرداخت‌کننده: سارا کریمی').waitFor();
+    // Two verified customers and a bank payment on a shared two-core machine: about a minute.
+  }, 180_000);
+});
