@@ -84,7 +84,7 @@ function AlertCard({
             variant="soft"
             color="red"
             disabled={busy}
-            onClick={() => onRun(() => call(api.POST('/api/me/removeRateAlert', { body: { id: alert.id } })))}
+            onClick={() => onRun(() => call(api.POST('/api/me/removeRateAlert', { body: { alertId: alert.id } })))}
             data-testid="rate-alert-remove"
           >
             حذف
