@@ -599,7 +599,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a rate alert (no `id`; at most five that have not expired) or change one's own (`id`: its condition, or pausing and resuming it). The alert fires once each time a saved rate crosses its threshold; one set while the rate already meets it fires after the rate comes back and crosses anew. */
+        /** Set a rate alert (no `alertId`; at most five that have not expired) or change one's own (`alertId`: its condition, or pausing and resuming it). The alert fires once each time a saved rate crosses its threshold; one set while the rate already meets it fires after the rate comes back and crosses anew. */
         post: operations["saveRateAlert"];
         delete?: never;
         options?: never;
@@ -4772,7 +4772,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    id: components["schemas"]["Id64"];
+                    alertId: components["schemas"]["Id64"];
                 };
             };
         };
@@ -4931,9 +4931,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    alertId?: components["schemas"]["Id64"];
                     currencyId: number;
                     direction: components["schemas"]["RateAlertDirection"];
-                    id?: components["schemas"]["Id64"];
                     paused?: boolean;
                     /** @description Rial for one unit of the currency */
                     threshold: number;

@@ -39,7 +39,8 @@ const UNAUTHORIZED = msg('http.unauthorized');
 const FORBIDDEN = msg('http.forbidden');
 
 /** A's resources, as a `user` operation's body names them: body field → resource. */
-type Resource = 'purchase' | 'collection' | 'user' | 'bankAccount' | 'card' | 'quote' | 'file' | 'session';
+type Resource =
+  'purchase' | 'collection' | 'user' | 'bankAccount' | 'card' | 'quote' | 'file' | 'rateAlert' | 'session';
 const RESOURCE_FIELDS: Record<string, Resource> = {
   purchase: 'purchase',
   collection: 'collection',
@@ -48,6 +49,7 @@ const RESOURCE_FIELDS: Record<string, Resource> = {
   card: 'card',
   quoteId: 'quote',
   path: 'file',
+  alertId: 'rateAlert',
   // The only `user` operation with a bare `id` is revokeOwnSession.
   id: 'session',
 };
@@ -168,6 +170,8 @@ function baseBody(op: Operation): Json | undefined {
   const schema = bodySchemaOf(op);
   if (!schema) return undefined;
   const body = (sample(schema) ?? {}) as Json;
+  // A rate alert names a currency that exists (A's alert is on it).
+  if ('currencyId' in body) body.currencyId = helpers.usd.id;
   return parametersOf(op).some((p) => p.name === 'desk') ? { ...body, ...deskForm } : body;
 }
 
@@ -245,6 +249,14 @@ beforeAll(async () => {
   const card = await post(server, '/api/me/saveUserCard', { cardNumber: '6037991234567893' }, bearer(a.token));
   expect(card.status, card.body.msg).toBe(200);
   resources.card = (card.body.data as { id: number }).id;
+  const alert = await post(
+    server,
+    '/api/me/saveRateAlert',
+    { currencyId: helpers.usd.id, direction: 'below', threshold: 1_000 },
+    bearer(a.token),
+  );
+  expect(alert.status, alert.body.msg).toBe(200);
+  resources.rateAlert = (alert.body.data as { id: number }).id;
 
   staffPlain = await newStaff('staff without actions', []);
   for (const action of staffActions) {

@@ -115,7 +115,7 @@ describe('rate alerts', () => {
     const set = await save(token, { currencyId: currency.id, direction: 'below', threshold: 1_100_000 });
     const id = (set.body.data as { id: number }).id;
     const paused = await save(token, {
-      id,
+      alertId: id,
       currencyId: currency.id,
       direction: 'below',
       threshold: 1_100_000,
@@ -124,7 +124,13 @@ describe('rate alerts', () => {
     expect(paused.body.data).toMatchObject({ paused: true });
     await setRate(1_050_000);
     expect(await alertsOf(userId)).toHaveLength(0);
-    await save(token, { id, currencyId: currency.id, direction: 'below', threshold: 1_100_000, paused: false });
+    await save(token, {
+      alertId: id,
+      currencyId: currency.id,
+      direction: 'below',
+      threshold: 1_100_000,
+      paused: false,
+    });
     await setRate(1_040_000);
     expect(await alertsOf(userId)).toHaveLength(0);
     await setRate(1_150_000);
@@ -165,16 +171,16 @@ describe('rate alerts', () => {
     expect(sixth.status).toBe(422);
     expect(sixth.body.msg).toBe('حداکثر ۵ هشدار نرخ می‌توانید داشته باشید؛ یکی را حذف کنید.');
 
-    const stolen = await post(server, '/api/me/removeRateAlert', { id: ids[0] }, bearer(other));
+    const stolen = await post(server, '/api/me/removeRateAlert', { alertId: ids[0] }, bearer(other));
     expect(stolen.status).toBe(404);
-    const edited = await save(other, { id: ids[0], currencyId: currency.id, direction: 'below', threshold: 1 });
+    const edited = await save(other, { alertId: ids[0], currencyId: currency.id, direction: 'below', threshold: 1 });
     expect(edited.status).toBe(404);
     const theirs = (await post(server, '/api/me/searchRateAlerts', undefined, bearer(other))).body.data as {
       items: unknown[];
     };
     expect(theirs.items).toEqual([]);
 
-    const removed = await post(server, '/api/me/removeRateAlert', { id: ids[0] }, bearer(token));
+    const removed = await post(server, '/api/me/removeRateAlert', { alertId: ids[0] }, bearer(token));
     expect(removed.status).toBe(200);
     expect((await save(token, { currencyId: currency.id, direction: 'above', threshold: 3_000_000 })).status).toBe(200);
     const guest = await post(server, '/api/me/searchRateAlerts');

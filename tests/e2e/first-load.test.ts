@@ -57,12 +57,14 @@ const XLSX = /^npm:xlsx\//;
 /** Ajv itself, not the two runtime helpers a precompiled validator calls. */
 const AJV_COMPILER = /^npm:ajv\/(?!dist\/runtime\/)/;
 const MANAGEMENT = /^src\/web\/features\/management\//;
+/** uPlot and the rate chart's panel load only when a customer opens a chart (issue 35). */
+const RATE_CHART = /^npm:uplot\/|^src\/web\/features\/dashboard\/Rate/;
 
 describe('first load', () => {
   it('/ loads neither the form engine, Ajv, xlsx nor the management area', async () => {
     const modules = await modulesLoaded('/');
     expect(modules.some((m) => m.startsWith('src/web/features/dashboard/'))).toBe(true);
-    for (const unwanted of [FORM_ENGINE, AJV, XLSX, MANAGEMENT]) {
+    for (const unwanted of [FORM_ENGINE, AJV, XLSX, MANAGEMENT, RATE_CHART]) {
       expect(modules.filter((m) => unwanted.test(m))).toEqual([]);
     }
     // Icons come one module each (build/radix-icons-per-file.ts): the shell's, not the form engine's or a table's.

@@ -11,7 +11,7 @@ import { requoteDelay } from '../../shared/requote';
 
 /** Event → the query keys it makes stale (a prefix invalidates every query under it). */
 export const LIVE_QUERIES: Record<string, QueryKey[]> = {
-  'currency.updated': [['public', 'currencies'], ['table', 'currencies'], ['quote']],
+  'currency.updated': [['public', 'currencies'], ['public', 'rateHistory'], ['table', 'currencies'], ['quote']],
   'systemParameters.updated': [['systemParameters'], ['quote']],
   // A desk or form type published or changed on disk: desk pages re-render their form from the new catalogue.
   'catalogue.changed': [['catalogue'], ['staff', 'catalogue']],
@@ -36,9 +36,9 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
     ['table', 'myWithdrawals'],
   ],
   'profile.reviewed': [['me']],
-  // The bell's count and the list of notifications; and an open request, whose timeline has the step it reports
-  // (staff taking a request changes no state, so no purchase.changed comes for it).
-  'notification.created': [['notifications'], ['purchase']],
+  // The bell's count and the list of notifications; an open request, whose timeline has the step it reports
+  // (staff taking a request changes no state, so no purchase.changed comes for it); a rate alert that fired.
+  'notification.created': [['notifications'], ['purchase'], ['rateAlerts']],
   // The staff home counts open tasks and paid requests waiting; the bank-account page shows who holds a review.
   'task.created': [['table', 'tasks'], ['taskTypes'], ['staff', 'waitingWork'], ['table', 'bankAccounts']],
   'task.claimed': [['table', 'tasks'], ['taskTypes'], ['staff', 'waitingWork'], ['table', 'bankAccounts']],

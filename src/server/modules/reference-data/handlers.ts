@@ -101,8 +101,8 @@ export function referenceDataHandlers(
     saveRateAlert: async ({ body, principal }) =>
       ok(await saveRateAlert(db, principal!.userId, body), msg('rateAlert.saved')),
     removeRateAlert: async ({ body, principal }) => {
-      await removeRateAlert(db, principal!.userId, body.id);
-      return ok({ id: body.id }, msg('rateAlert.removed'));
+      await removeRateAlert(db, principal!.userId, body.alertId);
+      return ok({ id: body.alertId }, msg('rateAlert.removed'));
     },
 
     publicSearchCurrencies: async ({ body }) => ok(await searchCurrencies(db, body ?? {})),

@@ -64,7 +64,7 @@ export async function searchRateAlerts(db: Db, userId: number, now: Date = new D
 }
 
 export interface RateAlertInput {
-  id?: number | undefined;
+  alertId?: number | undefined;
   currencyId: number;
   direction: RateAlertDirection;
   threshold: number;
@@ -79,6 +79,18 @@ export async function saveRateAlert(db: Db, userId: number, input: RateAlertInpu
   return db.transaction().execute(async (trx) => {
     // One customer's saves queue on their account row, so two at once cannot both pass the limit.
     await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
+    // Someone else's alert is not found, whatever else the body says.
+    const before =
+      input.alertId === undefined
+        ? undefined
+        : await trx
+            .selectFrom('rateAlerts')
+            .selectAll()
+            .where('id', '=', input.alertId)
+            .where('userId', '=', userId)
+            .forUpdate()
+            .executeTakeFirst();
+    if (input.alertId !== undefined && !before) throw HttpError.of(404, 'rateAlert.notFound');
     const currency = await trx
       .selectFrom('currencies')
       .select(['id', 'rate'])
@@ -87,15 +99,7 @@ export async function saveRateAlert(db: Db, userId: number, input: RateAlertInpu
     if (!currency) throw HttpError.of(404, 'currency.notFound');
     const beyond = rateMeets(input.direction, input.threshold, Number(currency.rate));
     let id: number;
-    if (input.id !== undefined) {
-      const before = await trx
-        .selectFrom('rateAlerts')
-        .selectAll()
-        .where('id', '=', input.id)
-        .where('userId', '=', userId)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!before) throw HttpError.of(404, 'rateAlert.notFound');
+    if (before) {
       const conditionChanged =
         before.currencyId !== input.currencyId ||
         before.direction !== input.direction ||

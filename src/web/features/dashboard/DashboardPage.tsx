@@ -1,5 +1,6 @@
 import { Box, Button, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { CategoryCards } from '../../components/CategoryCards';
 import { type Column, TableView } from '../../components/data-table/TableView';
@@ -8,6 +9,9 @@ import { RialText } from '../../components/RialText';
 import { LoadError } from '../../components/states/LoadError';
 import { type Currency, currenciesAtom } from '../../lib/queries/currencies';
 import { FeaturedDesks } from './FeaturedDesks';
+
+// The chart and uPlot load only when a customer asks for a currency's chart: the first page does not carry them.
+const RatePanel = lazy(() => import('./RatePanel'));
 
 const RATE_COLUMNS: Array<Column<Currency>> = [
   {
@@ -47,8 +51,35 @@ const RATE_COLUMNS: Array<Column<Currency>> = [
   },
 ];
 
+function chartColumn(open: Currency | null, toggle: (c: Currency) => void): Column<Currency> {
+  return {
+    key: 'chart',
+    title: 'نمودار',
+    cell: (c) => (
+      <Button
+        size="1"
+        variant={open?.id === c.id ? 'solid' : 'soft'}
+        aria-expanded={open?.id === c.id}
+        aria-controls="rate-panel"
+        aria-label={`نمودار و هشدار نرخ ${c.title}`}
+        onClick={() => toggle(c)}
+        data-testid={`rate-chart-${c.code}`}
+      >
+        نمودار
+      </Button>
+    ),
+  };
+}
+
 function Rates() {
   const { data, isPending, isError, error, refetch, isFetching } = useAtomValue(currenciesAtom);
+  const [openId, setOpenId] = useState<number | null>(null);
+  // The open currency follows the list, so a live rate change reaches the panel.
+  const open = data?.items.find((c) => c.id === openId) ?? null;
+  const columns = useMemo(
+    () => [...RATE_COLUMNS, chartColumn(open, (c) => setOpenId((id) => (id === c.id ? null : c.id)))],
+    [open],
+  );
   if (isPending) {
     return (
       <Flex direction="column" gap="2" role="status" aria-label="در حال بارگذاری نرخ ارزها">
@@ -77,14 +108,23 @@ function Rates() {
     );
   }
   return (
-    <TableView
-      testId="rates-table"
-      variant="surface"
-      columns={RATE_COLUMNS}
-      rows={data.items}
-      rowKey={(c) => c.id}
-      rowProps={(c) => ({ 'data-testid': `rate-${c.code}`, align: 'center' })}
-    />
+    <Flex direction="column" gap="4">
+      <TableView
+        testId="rates-table"
+        variant="surface"
+        columns={columns}
+        rows={data.items}
+        rowKey={(c) => c.id}
+        rowProps={(c) => ({ 'data-testid': `rate-${c.code}`, align: 'center' })}
+      />
+      <div id="rate-panel">
+        {open && (
+          <Suspense fallback={<Skeleton height="240px" role="status" aria-label="در حال بارگذاری نمودار" />}>
+            <RatePanel currency={open} onClose={() => setOpenId(null)} />
+          </Suspense>
+        )}
+      </div>
+    </Flex>
   );
 }
 
