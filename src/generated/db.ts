@@ -617,6 +617,22 @@ export interface RateLimitHits {
   windowStart: Timestamp;
 }
 
+export interface ReceiptCodes {
+  /**
+   * 16 characters of Crockford base32 (80 random bits), stored without dashes, upper case
+   */
+  code: string;
+  /**
+   * The collection whose receipt carries the code (null for a request's receipt)
+   */
+  collectionId: number | null;
+  createdAt: Generated<Timestamp>;
+  /**
+   * The finished request whose receipt carries the code (null for a collection's receipt)
+   */
+  purchaseId: number | null;
+}
+
 export interface ReconciliationRows {
   collectionId: number | null;
   createdAt: Generated<Timestamp>;
@@ -962,6 +978,7 @@ export interface DB {
   purchaseStates: PurchaseStates;
   quotes: Quotes;
   rateLimitHits: RateLimitHits;
+  receiptCodes: ReceiptCodes;
   reconciliationRows: ReconciliationRows;
   reconciliationRuns: ReconciliationRuns;
   sandboxBankPayments: SandboxBankPayments;

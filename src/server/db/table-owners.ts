@@ -53,6 +53,7 @@ export const TABLE_OWNERS = {
   online_proformas: 'modules/payments',
   pay_requests: 'modules/payments',
   collections: 'modules/payments',
+  receipt_codes: 'modules/payments',
 
   // Fulfilling paid requests: the currency payment staff made for each.
   currency_payments: 'modules/fulfilment',

@@ -38,6 +38,7 @@ const Actions = lazyPage(() => import('../features/management/access/ActionsPage
 const AuditLog = lazyPage(() => import('../features/management/audit-log/AuditLogPage'));
 const FailedSms = lazyPage(() => import('../features/management/notifications/FailedSmsPage'));
 const Notifications = lazyPage(() => import('../features/notifications/NotificationsPage'));
+const VerifyReceipt = lazyPage(() => import('../features/verify/VerifyPage'));
 const Catalogue = lazyPage(() => import('../features/management/catalogue/CatalogueEditorPage'));
 
 export const PAGES: Record<RouteName, ComponentType> = {
@@ -76,4 +77,6 @@ export const PAGES: Record<RouteName, ComponentType> = {
   services: Services,
   servicesCategory: Services,
   errors: ErrorPage,
+  verifyReceiptForm: VerifyReceipt,
+  verifyReceipt: VerifyReceipt,
 };

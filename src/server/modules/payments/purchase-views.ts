@@ -14,6 +14,7 @@ import { PURCHASE_TASK_TYPES } from '../tasks/service';
 import { nameOrMobile } from '../../lib/person-names';
 import { customerCurrencyPayment } from '../fulfilment/currency-payments';
 import { requestTimeline } from '../requests/request-steps';
+import { receiptCodeOf, verificationUrlOf } from './receipt-verification';
 
 /** One of the customer's requests, with the currency payment made for it once it succeeded. */
 export async function fetchPurchase(
@@ -22,7 +23,13 @@ export async function fetchPurchase(
   purchaseId: number,
 ): Promise<PurchaseDetail> {
   const detail = await purchaseDetail(deps, purchaseId, principal.userId);
-  const currencyPayment = await customerCurrencyPayment(deps.db, purchaseId, deps.signedUrl);
+  const paidAbroad = await customerCurrencyPayment(deps.db, purchaseId, deps.signedUrl);
+  // A finished request's receipt: what was paid abroad, with the code anyone holding it can check.
+  const code = paidAbroad ? await receiptCodeOf(deps.db, { purchaseId }) : null;
+  const currencyPayment =
+    paidAbroad && code
+      ? { ...paidAbroad, verificationCode: code, verificationUrl: verificationUrlOf(deps.publicUrl, code) }
+      : null;
   return { ...detail, currencyPayment, timeline: await requestTimeline(deps.db, purchaseId, 'customer') };
 }
 
@@ -112,7 +119,11 @@ export async function fetchCollection(
     .executeTakeFirst();
   if (!row) throw HttpError.of(404, 'collection.notFound');
   const purchase = row.purchaseId === null ? null : await purchaseOf(deps, row.purchaseId, principal.userId);
+  // Made with the collection; a collection recorded before receipts had codes gets its own now, once.
+  const code = await receiptCodeOf(deps.db, { collectionId: row.id });
   return {
+    verificationCode: code,
+    verificationUrl: verificationUrlOf(deps.publicUrl, code),
     id: row.id,
     amount: row.amount,
     source: row.source as CollectionReceipt['source'],

@@ -13,6 +13,7 @@ import { changePurchaseState, type LockedPurchase, purchaseTraceCode } from '../
 import { notifyIfDeadlineAtRisk } from '../tasks/deadlines';
 import { openPurchaseTask } from '../tasks/service';
 import { notifyRequestStep, paidHowOf } from '../requests/request-steps';
+import { receiptCodeOf } from './receipt-verification';
 
 /**
  * The staff task that fulfils a paid request: a Google Ads recharge is charged to the account, cash delivery is
@@ -120,6 +121,8 @@ export async function receive(trx: Trx, deps: PaymentDeps, input: Receipt): Prom
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // The receipt's verification code comes into being with the receipt.
+  await receiptCodeOf(trx, { collectionId: collection.id });
   const details = {
     collectionId: collection.id,
     onlineProformaId: input.onlineProformaId ?? undefined,
