@@ -4,7 +4,7 @@
  * one, else this page's own origin. The `qrcode` package is loaded only here, when a receipt is shown.
  */
 import { Flex, Text } from '@radix-ui/themes';
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { Latin } from '../Latin';
 
 /** The absolute address a receipt's QR holds. */
@@ -44,7 +44,18 @@ export function ReceiptVerification({ code, url }: { code: string; url: string |
           کد بررسی رسید
         </Text>
         <Text size="4" weight="bold" className="receipt-code">
-          <Latin testId="receipt-verification-code">{code}</Latin>
+          <Latin testId="receipt-verification-code">
+            {/* Broken, if at all, only between its groups. */}
+            {code.split('-').map((group, i) => (
+              <Fragment key={i}>
+                {i > 0 && <wbr />}
+                <span className="receipt-code-group">
+                  {i > 0 && '-'}
+                  {group}
+                </span>
+              </Fragment>
+            ))}
+          </Latin>
         </Text>
         <Text size="1" color="gray">
           درستی این رسید را هر کسی می‌تواند با اسکن کد QR یا وارد کردن این کد در{' '}

@@ -122,7 +122,8 @@ function EnglishReceipt({ r }: { r: VerifiedReceipt }) {
         <Line label={r.kind === 'request' ? 'Paid abroad on' : 'Received on'}>{englishDate(r.issuedAt)}</Line>
         {r.stateChangedAt && <Line label="Status since">{englishDate(r.stateChangedAt)}</Line>}
         <Line label="Payer" testId="verify-en-payer">
-          {r.payerName}
+          {/* A Persian name keeps its own direction inside the English block. */}
+          <bdi dir="rtl">{r.payerName}</bdi>
         </Line>
         <Line label="Verification code">{r.code}</Line>
       </dl>
@@ -270,13 +271,15 @@ export default function VerifyPage() {
       ) : (
         <CodeForm />
       )}
-      <Text size="1" color="gray">
-        این صفحه هیچ شماره تماس، کد ملی یا شماره کارتی نشان نمی‌دهد و نام پرداخت‌کننده را تنها با حرف اول آن.{' '}
-        <span lang="en" dir="ltr">
+      <Flex direction="column" gap="1">
+        <Text size="1" color="gray">
+          این صفحه هیچ شماره تماس، کد ملی یا شماره کارتی نشان نمی‌دهد و نام پرداخت‌کننده را تنها با حرف اول آن.
+        </Text>
+        <Text size="1" color="gray" lang="en" dir="ltr" as="p" style={{ margin: 0 }}>
           This page never shows a phone number, national ID or card number, and the payer&apos;s name only by its
           initials.
-        </span>
-      </Text>
+        </Text>
+      </Flex>
     </Flex>
   );
 }
