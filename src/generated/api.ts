@@ -1049,6 +1049,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/verifyReceipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a receipt by its verification code (the code printed on it, or its QR's /verify/<code> page): what the receipt states, for anyone who holds it. Spaces, dashes, lower case, Persian digits and the letters O, I and L (read as 0, 1 and 1) are accepted. Never a mobile number, national code, card number or internal id; the payer's name only masked. An unknown or malformed code is 404 with its own message; lookups are limited per address (429). */
+        post: operations["verifyReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/approveProfileAsL1": {
         parameters: {
             query?: never;
@@ -2624,6 +2641,8 @@ export interface components {
             /** @enum {string} */
             source: "online" | "offline";
             traceCode: string;
+            verificationCode: components["schemas"]["ReceiptVerificationCode"];
+            verificationUrl: components["schemas"]["ReceiptVerificationUrl"];
         };
         CollectionSearch: {
             /**
@@ -2718,6 +2737,8 @@ export interface components {
             receiptUrl: string | null;
             reference: string;
             returnedAmount: components["schemas"]["Rial"];
+            verificationCode: components["schemas"]["ReceiptVerificationCode"];
+            verificationUrl: components["schemas"]["ReceiptVerificationUrl"];
         };
         /** @description A customer row of the staff customers page */
         CustomerSummary: {
@@ -3353,6 +3374,10 @@ export interface components {
             /** @description Rial for one unit of the currency */
             rate: number;
         };
+        /** @description The receipt's verification code (80 random bits, Crockford base32) in four groups of four, as printed; anyone holding it can check the receipt with verifyReceipt or at /verify/<code> */
+        ReceiptVerificationCode: string;
+        /** @description The absolute address of the receipt's verify page on PUBLIC_URL (what its QR code holds); null when PUBLIC_URL is not set, and the page then uses its own origin */
+        ReceiptVerificationUrl: string | null;
         ReconciliationDay: {
             collectionAmount: components["schemas"]["Rial"];
             collectionCount: number;
@@ -3806,6 +3831,45 @@ export interface components {
             mobileNo: string | null;
             name: string;
             uid: string;
+        };
+        /** @description What a receipt states, for anyone holding its code: nothing that identifies the customer beyond a masked name, no mobile number, national code, card number or internal id */
+        VerifiedReceipt: {
+            /** @description Rial: received (a collection), or what the request really cost (a request's receipt) */
+            amount: number;
+            code: components["schemas"]["ReceiptVerificationCode"];
+            /** @description The foreign amount's currency (ISO code); null when there is none */
+            currencyCode: string | null;
+            /** @description The foreign amount (the request's, or what was paid abroad); null when there is none */
+            foreignAmount: number | null;
+            /**
+             * Format: date-time
+             * @description When the receipt came into being (the money received, or the payment abroad recorded)
+             */
+            issuedAt: string;
+            /**
+             * @description collection: money received from the customer; request: a finished request and what was paid abroad for it
+             * @enum {string}
+             */
+            kind: "collection" | "request";
+            /**
+             * Format: date-time
+             * @description When the request was paid; null without a request or before it was paid
+             */
+            paidAt: string | null;
+            /** @description The payer's name masked to the first letter of the first and the last name («م*** ا***») */
+            payerName: string;
+            /** @description The desk's title (the service paid for); null for money into the wallet with no request */
+            service: string | null;
+            /**
+             * @description The request's state now (done: paid abroad; refunded: failed or invalidated, its money back in the wallet), or for money with no request: walletDeposit; returnedToCard: paid with a card not the customer's, the money went back to that card
+             * @enum {string}
+             */
+            state: "waitingForPayment" | "paid" | "inProgress" | "done" | "refunded" | "cancelled" | "walletDeposit" | "returnedToCard";
+            /**
+             * Format: date-time
+             * @description When the request entered its state now; null without a request
+             */
+            stateChangedAt: string | null;
         };
         WaitingWork: {
             paidRequests: {
@@ -5647,6 +5711,36 @@ export interface operations {
                             /** @description Seconds until the active code expires */
                             expirationDuration: number;
                         };
+                    };
+                };
+            };
+        };
+    };
+    verifyReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The verification code as printed (e.g. 7K3M-Q9TX-2B4N-8WZC) or typed */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The receipt the code belongs to */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["VerifiedReceipt"];
                     };
                 };
             };

@@ -676,6 +676,22 @@ export interface RateLimitHits {
   windowStart: Timestamp;
 }
 
+export interface ReceiptCodes {
+  /**
+   * 16 characters of Crockford base32 (80 random bits), stored without dashes, upper case
+   */
+  code: string;
+  /**
+   * The collection whose receipt carries the code (null for a request's receipt)
+   */
+  collectionId: number | null;
+  createdAt: Generated<Timestamp>;
+  /**
+   * The finished request whose receipt carries the code (null for a collection's receipt)
+   */
+  purchaseId: number | null;
+}
+
 export interface ReconciliationNightlyClaims {
   claimedAt: Generated<Timestamp>;
   day: string;
@@ -1033,6 +1049,7 @@ export interface DB {
   quotes: Quotes;
   rateAlerts: RateAlerts;
   rateLimitHits: RateLimitHits;
+  receiptCodes: ReceiptCodes;
   reconciliationNightlyClaims: ReconciliationNightlyClaims;
   reconciliationRows: ReconciliationRows;
   reconciliationRuns: ReconciliationRuns;

@@ -69,7 +69,7 @@ import { googleAdsHandlers } from './modules/google-ads/handlers';
 import { profileReviewHandlers } from './modules/identity/profile-review';
 import { identityHandlers } from './modules/identity/handlers';
 import { ledgerHandlers } from './modules/ledger/handlers';
-import { paymentHandlers } from './modules/payments/handlers';
+import { paymentHandlers, receiptVerificationHandlers } from './modules/payments/handlers';
 import { collectionHandlers } from './modules/payments/staff-handlers';
 import { requestHandlers } from './modules/requests/handlers';
 import { conversationHandlers } from './modules/requests/conversation-handlers';
@@ -301,6 +301,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     isCashDesk: (desk) => catalogue.deskForm(desk)?.desk.isCashService ?? false,
     signedUrl: (path) => storage.signedUrl(path),
     cipher,
+    publicUrl: config.payments.publicUrl,
   };
   // Google's API is out of reach: staff act in Google's console and record it (decision 018).
   const googleAds = manualGoogleAdsOperations;
@@ -374,6 +375,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       gatewayNeedsCard: gateway.requiresNamedCard,
     }),
     ...paymentHandlers(payments, (request) => config.payments.publicUrl ?? `${request.protocol}://${request.host}`),
+    ...receiptVerificationHandlers({
+      db,
+      deskTitle,
+      rateLimiter: redis ? redisRateLimiter(redis) : databaseRateLimiter(db),
+      limits: config.receiptVerifyLimits,
+    }),
     ...collectionHandlers(db, payments, gateway),
     ...waitingWorkHandlers(db, deskTitle, WORK_QUEUES),
     ...manualCompletionHandlers(db, deskTitle),

@@ -67,6 +67,8 @@ export interface AppConfig {
   loginLimits: { perAccount: number; perIp: number; lockSeconds: number; maxLockSeconds: number };
   /** National-code lookups allowed per user and per address in each window. */
   inquiryLimits: { perUser: number; perIp: number; windowSeconds: number };
+  /** Receipt verifications (verifyReceipt, a public lookup) allowed per address in each window. */
+  receiptVerifyLimits: { perIp: number; windowSeconds: number };
   /**
    * Uploads a user may make in any 24 hours (files and bytes), and how old a file attached to nothing (no
    * profile, request or audit record names it) must be before the periodic clean-up removes it.
@@ -412,6 +414,14 @@ function parseConfig(env: Env, environment: Environment, overrides: Partial<AppC
       perUser: parsePositiveInt('INQUIRY_LIMIT_PER_USER', env.INQUIRY_LIMIT_PER_USER, 10),
       perIp: parsePositiveInt('INQUIRY_LIMIT_PER_IP', env.INQUIRY_LIMIT_PER_IP, 30),
       windowSeconds: parsePositiveInt('INQUIRY_LIMIT_WINDOW_SECONDS', env.INQUIRY_LIMIT_WINDOW_SECONDS, 3600),
+    },
+    receiptVerifyLimits: {
+      perIp: parsePositiveInt('RECEIPT_VERIFY_LIMIT_PER_IP', env.RECEIPT_VERIFY_LIMIT_PER_IP, 30),
+      windowSeconds: parsePositiveInt(
+        'RECEIPT_VERIFY_LIMIT_WINDOW_SECONDS',
+        env.RECEIPT_VERIFY_LIMIT_WINDOW_SECONDS,
+        600,
+      ),
     },
     uploadLimits: {
       filesPerDay: parsePositiveInt('UPLOAD_LIMIT_FILES_PER_DAY', env.UPLOAD_LIMIT_FILES_PER_DAY, 30),

@@ -16,7 +16,7 @@ import { routes } from '../../src/web/lib/routes';
 import { animationsDone, DESKTOP, inAppNavigator, keepSignedIn, launchBrowser, settled } from '../support/browser';
 import { type Customer, moneyHelpers } from '../support/money';
 import { builtScripts, classUsage } from '../../build/trim-stylesheet';
-import { loginAdmin, post, type RunningServer, startServer, webDir } from '../support/server';
+import { bearer, loginAdmin, post, type RunningServer, startServer, webDir } from '../support/server';
 
 const artifacts = path.resolve(import.meta.dirname, '../artifacts');
 type Visitor = 'guest' | 'customer' | 'admin';
@@ -78,8 +78,15 @@ beforeAll(async () => {
       desk: catalogue.desks.find((d) => d.underConstruction)?.identifier ?? 'toeflGeneralCpr',
     },
     servicesCategory: { category: 'educational' },
+    verifyReceipt: { code: await verificationCodeOf(collectionId!) },
   };
 }, 300_000);
+
+/** The verification code of the customer's receipt (the public /verify/:code page shows it). */
+async function verificationCodeOf(collection: number): Promise<string> {
+  const res = await post(server, '/api/me/fetchCollection', { collection }, bearer(customer.token));
+  return (res.body.data as { verificationCode: string }).verificationCode;
+}
 
 afterAll(async () => {
   mkdirSync(artifacts, { recursive: true });

@@ -20,6 +20,7 @@ let browser: Browser;
 let customer: Customer;
 let adminToken: string;
 let collectionId: number;
+let verificationCode: string;
 
 beforeAll(async () => {
   server = await startServer();
@@ -34,6 +35,8 @@ beforeAll(async () => {
   await money.payAtSandboxBank(customer, paying.gatewayUrl!);
   const detail = await money.purchaseOf(customer, paid.id);
   collectionId = detail.payments.find((p) => p.collectionId !== null)!.collectionId!;
+  const receipt = await post(server, '/api/me/fetchCollection', { collection: collectionId }, bearer(customer.token));
+  verificationCode = (receipt.body.data as { verificationCode: string }).verificationCode;
   await money.deposit(customer, 2_500_000);
   await money.request(customer, 35);
 }, 180_000);
@@ -53,6 +56,7 @@ function addresses(): string[] {
     ...routes.map((r) =>
       r.path.replace(/:(\w+)/g, (_, key: string) => {
         if (key === 'id') return String(r.name === 'receipt' ? collectionId : customer.userId);
+        if (key === 'code') return verificationCode;
         return params[key] ?? '';
       }),
     ),

@@ -41,6 +41,7 @@ const Reconciliation = lazyPage(() => import('../features/management/reconciliat
 const Notifications = lazyPage(() => import('../features/notifications/NotificationsPage'));
 const PayLink = lazyPage(() => import('../features/pay-link/PayLinkPage'));
 const PayResult = lazyPage(() => import('../features/pay-link/PayResultPage'));
+const VerifyReceipt = lazyPage(() => import('../features/verify/VerifyPage'));
 const Catalogue = lazyPage(() => import('../features/management/catalogue/CatalogueEditorPage'));
 
 export const PAGES: Record<RouteName, ComponentType> = {
@@ -82,4 +83,6 @@ export const PAGES: Record<RouteName, ComponentType> = {
   services: Services,
   servicesCategory: Services,
   errors: ErrorPage,
+  verifyReceiptForm: VerifyReceipt,
+  verifyReceipt: VerifyReceipt,
 };

@@ -234,6 +234,14 @@ export const routes = [
     parent: 'services',
   },
   { name: 'errors', path: '/errors', title: 'خطا', access: 'public', parent: 'dashboard' },
+  { name: 'verifyReceiptForm', path: '/verify', title: 'بررسی رسید', access: 'public', parent: 'dashboard' },
+  {
+    name: 'verifyReceipt',
+    path: '/verify/:code',
+    title: 'بررسی رسید',
+    access: 'public',
+    parent: 'verifyReceiptForm',
+  },
 ] as const satisfies readonly RouteDef[];
 
 /** Every route name of the table (dashboard, myRequests, currencySettings, …), checked at compile time. */

@@ -121,7 +121,11 @@ export async function currencyPaymentOf(db: Db, purchaseId: number): Promise<Cur
   return row ? toCurrencyPayment(row) : null;
 }
 
-export type CustomerCurrencyPayment = components['schemas']['CustomerCurrencyPayment'];
+/** The receipt's verification code is added by payments, which owns receipt codes. */
+export type CustomerCurrencyPayment = Omit<
+  components['schemas']['CustomerCurrencyPayment'],
+  'verificationCode' | 'verificationUrl'
+>;
 
 /**
  * The currency payment made for one request, as its customer sees it: what was paid abroad, its reference, the real

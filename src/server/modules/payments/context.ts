@@ -39,6 +39,8 @@ export interface PaymentDeps {
   signedUrl: (path: string) => string;
   /** Opens the customer's sealed card number for the gateway's request (decision 021). */
   cipher: FieldCipher;
+  /** The site's address for customers (PUBLIC_URL), for a receipt's verify address; undefined: the page's own origin. */
+  publicUrl: string | undefined;
 }
 
 export interface TaskOpened {

@@ -1,11 +1,14 @@
 /** Paying, cancelling and following requests, the receipt of a collection, and the gateway's callback. */
 import type { FastifyRequest } from 'fastify';
 import type { Handlers } from '../../contract/handlers';
-import { ok } from '../../http/errors';
+import type { DB } from '../../db/database';
+import { ok, tooManyRequestsFor } from '../../http/errors';
+import type { RateLimiter } from '../../lib/rate-limit';
 import { msg } from '../../http/messages';
 import type { PaymentDeps } from './context';
 import { cancel, pay } from './paying';
 import { fetchCollection, fetchPurchase } from './purchase-views';
+import { verifyReceipt } from './receipt-verification';
 import { settleCallback } from './settlement';
 import { createPaymentLink, fetchPaymentLink, payPaymentLink, revokePaymentLink } from './payment-links';
 
@@ -86,6 +89,29 @@ export function paymentHandlers(
       const search = target.size > 0 ? `?${target}` : '';
       await reply.redirect(`/request/myRequests${search}`, 303);
       return undefined as never;
+    },
+  };
+}
+
+/**
+ * The public check of a receipt by its code. Every lookup counts against the caller's address (shared through Redis
+ * when configured), found or not, so guessing codes costs a wait long before it could find one.
+ */
+export function receiptVerificationHandlers(deps: {
+  db: DB;
+  deskTitle: (desk: string) => string;
+  rateLimiter: RateLimiter;
+  limits: { perIp: number; windowSeconds: number };
+}): Pick<Handlers, 'verifyReceipt'> {
+  return {
+    verifyReceipt: async ({ body, request }) => {
+      const hit = await deps.rateLimiter.hit(
+        `receipt-verify:ip:${request.ip}`,
+        deps.limits.perIp,
+        deps.limits.windowSeconds,
+      );
+      if (!hit.allowed) throw tooManyRequestsFor('receipt.verify.tooMany', hit.retryAfterSeconds);
+      return ok(await verifyReceipt(deps.db, body.code, deps.deskTitle));
     },
   };
 }

@@ -15,6 +15,7 @@ import { fullNameOf, nameOrMobile } from '../../lib/person-names';
 import { customerCurrencyPayment } from '../fulfilment/currency-payments';
 import { requestTimeline } from '../requests/request-steps';
 import { ownPaymentLink, payerNameOf } from './payment-links';
+import { receiptCodeOf, verificationUrlOf } from './receipt-verification';
 
 /** One of the customer's requests, with the currency payment made for it once it succeeded. */
 export async function fetchPurchase(
@@ -23,7 +24,13 @@ export async function fetchPurchase(
   purchaseId: number,
 ): Promise<PurchaseDetail> {
   const detail = await purchaseDetail(deps, purchaseId, principal.userId);
-  const currencyPayment = await customerCurrencyPayment(deps.db, purchaseId, deps.signedUrl);
+  const paidAbroad = await customerCurrencyPayment(deps.db, purchaseId, deps.signedUrl);
+  // A finished request's receipt: what was paid abroad, with the code anyone holding it can check.
+  const code = paidAbroad ? await receiptCodeOf(deps.db, { purchaseId }) : null;
+  const currencyPayment =
+    paidAbroad && code
+      ? { ...paidAbroad, verificationCode: code, verificationUrl: verificationUrlOf(deps.publicUrl, code) }
+      : null;
   return {
     ...detail,
     currencyPayment,
@@ -138,7 +145,11 @@ export async function fetchCollection(
   // The payer of someone else's request reads only its title (the request itself is not theirs to open).
   const purchase = row.purchaseId === null ? null : await purchaseOf(deps, row.purchaseId);
   const own = row.userId === principal.userId;
+  // Made with the collection; a collection recorded before receipts had codes gets its own now, once.
+  const code = await receiptCodeOf(deps.db, { collectionId: row.id });
   return {
+    verificationCode: code,
+    verificationUrl: verificationUrlOf(deps.publicUrl, code),
     id: row.id,
     amount: row.amount,
     source: row.source as CollectionReceipt['source'],

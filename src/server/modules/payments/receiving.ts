@@ -16,6 +16,7 @@ import { notifyRequestStep, paidHowOf, requestTitle } from '../requests/request-
 import { notify } from '../notifications/notify';
 import { fullNameOf } from '../../lib/person-names';
 import { linkPayerMayPay, markLinkPaid } from './link-claims';
+import { receiptCodeOf } from './receipt-verification';
 
 /**
  * The staff task that fulfils a paid request: a Google Ads recharge is charged to the account, cash delivery is
@@ -152,6 +153,8 @@ export async function receive(trx: Trx, deps: PaymentDeps, input: Receipt): Prom
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // The receipt's verification code comes into being with the receipt.
+  await receiptCodeOf(trx, { collectionId: collection.id });
   const details = {
     collectionId: collection.id,
     onlineProformaId: input.onlineProformaId ?? undefined,

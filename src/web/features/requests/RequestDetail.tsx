@@ -2,7 +2,8 @@
  * One request opened in My requests: its price (wallet part and online part), pay and cancel while it waits for
  * payment, the states it went through (colour, Jalali or Gregorian date as the customer chose, why) and its
  * online payments, each paid one with its receipt; once done, the currency payment staff made (foreign amount,
- * reference, real price, what came back to the wallet, the receipt image). Refreshed live by purchase.changed.
+ * reference, real price, what came back to the wallet, the receipt image) with its verification code and QR.
+ * Refreshed live by purchase.changed.
  */
 import { Cross2Icon } from '@radix-ui/react-icons';
 import {
@@ -26,6 +27,7 @@ import { PayAction } from '../../components/payments/PayAction';
 import { PurchasePrice } from '../../components/payments/PurchasePrice';
 import { StateHistory } from '../../components/payments/StateHistory';
 import { RequestTimeline } from '../../components/payments/RequestTimeline';
+import { ReceiptVerification } from '../../components/receipt/ReceiptVerification';
 import { RialText } from '../../components/RialText';
 import { ToneBadge } from '../../components/ToneBadge';
 import { LoadError } from '../../components/states/LoadError';
@@ -159,6 +161,11 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
                     </DataList.Item>
                   )}
                 </DataList.Root>
+                {/* The finished request's receipt: anyone holding its code can check it at /verify. */}
+                <ReceiptVerification
+                  code={data.currencyPayment.verificationCode}
+                  url={data.currencyPayment.verificationUrl}
+                />
               </>
             )}
 

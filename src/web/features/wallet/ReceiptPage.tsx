@@ -3,7 +3,8 @@
  * amount in digits and in words, the Jalali and Gregorian date and time, trace code, bank reference, masked card,
  * gateway, request, customer name and national code. A payment with someone else's card says the money went back
  * to that card. The print button prints it; the print stylesheet (global.css, `.print-area`) leaves only the
- * receipt on one page, so the browser's "save as PDF" gives a clean receipt. A test instance's receipt says so inside
+ * receipt on one page, so the browser's "save as PDF" gives a clean receipt. Its verification code and QR (the
+ * public /verify/<code> page) let whoever is shown it check it. A test instance's receipt says so inside
  * itself, the page's banner being left out of print.
  */
 import { ArrowRightIcon, DownloadIcon } from '@radix-ui/react-icons';
@@ -17,6 +18,7 @@ import { toPersianDigits } from '../../../shared/format';
 import { displayDate } from '../../../shared/format/dates';
 import { rialInWords } from '../../../shared/format/persian-words';
 import { Latin } from '../../components/Latin';
+import { ReceiptVerification } from '../../components/receipt/ReceiptVerification';
 import { Amount, TomanEquivalent } from '../../components/RialText';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { LoadError } from '../../components/states/LoadError';
@@ -155,6 +157,7 @@ function Receipt({ id }: { id: number }) {
             {r.nationalCode ? <Ltr>{toPersianDigits(r.nationalCode)}</Ltr> : '—'}
           </Line>
         </dl>
+        <ReceiptVerification code={r.verificationCode} url={r.verificationUrl} />
         {isTestInstance() && (
           <Text
             as="p"
