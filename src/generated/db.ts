@@ -171,6 +171,17 @@ export interface CurrencyPayments {
   thirdPartyId: number | null;
 }
 
+export interface CustomerPlans {
+  /**
+   * When this template was chosen: requests made since then count for its steps
+   */
+  chosenAt: Generated<Timestamp>;
+  plan: string;
+  startDate: string;
+  updatedAt: Generated<Timestamp>;
+  userId: number;
+}
+
 export interface FailureCounters {
   expiresAt: Timestamp;
   failures: Generated<number>;
@@ -933,6 +944,7 @@ export interface DB {
   currencies: Currencies;
   currencyBankAccounts: CurrencyBankAccounts;
   currencyPayments: CurrencyPayments;
+  customerPlans: CustomerPlans;
   failureCounters: FailureCounters;
   formVersions: FormVersions;
   googleAdsAccountRequests: GoogleAdsAccountRequests;
