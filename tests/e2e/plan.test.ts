@@ -4,12 +4,13 @@
  * plan), submits and pays it at the sandbox bank, and sees the step turn paid on the plan with the total paid. A
  * guest sees the destinations and a log-in prompt.
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateText } from '../../src/shared/calendar/date-text';
 import { TEHRAN_OFFSET_MS } from '../../src/shared/calendar';
 import { formatRial } from '../../src/shared/format';
-import { keepSignedIn, launchBrowser, PHONE } from '../support/browser';
+import { animationsDone, keepSignedIn, launchBrowser, PHONE } from '../support/browser';
 import { nationalCodeFor } from '../support/money';
 import { payAtBank, toBank } from '../support/pay-flow';
 import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
@@ -77,6 +78,11 @@ describe('my plan', () => {
     expect(await page.getByTestId('plan-total-paid').textContent()).toBe(formatRial(0));
     const estimate = await toefl.getByTestId('plan-step-estimate').textContent();
     expect(estimate).toMatch(/ریال$/);
+    // The steps as a phone shows them: no serious or critical accessibility problem.
+    await animationsDone(page);
+    const axe = await new AxeBuilder({ page }).analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
 
     // The step opens the TOEFL desk with the plan's currency and amount already in the form.
     await toefl.getByTestId('plan-step-open').click();
@@ -112,5 +118,5 @@ describe('my plan', () => {
     expect(await step.getByTestId('plan-step-state').textContent()).toBe('پرداخت شده');
     expect(await page.getByTestId('plan-total-paid').textContent()).toBe(formatRial(purchase.expectedPrice));
     await step.getByTestId('plan-step-request').waitFor();
-  }, 150_000);
+  }, 180_000);
 });
