@@ -34,7 +34,7 @@ export const MODULE_FLOORS = [
   ['identity'],
   ['access', 'cards', 'desks'],
   ['reference-data', 'requests'],
-  ['fulfilment'],
+  ['fulfilment', 'plans'],
   ['payments', 'google-ads', 'bank-accounts', 'reconciliation'],
 ];
 const moduleOrder = MODULE_FLOORS.flatMap((floor, level) =>

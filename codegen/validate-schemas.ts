@@ -5,7 +5,8 @@
  * (any file under forms/ is one), every `comps` key names a field of that form (nested by path,
  * `billingAddress/city`), a form's `priceInputs`, `amountField` and `staffOnlyFields` name its fields, its schema
  * compiles with the shared keywords, every field has a title, and every `x-messages` key exists in
- * messages/fa.json.
+ * messages/fa.json; and that a plan template's steps name desks that exist, in a currency the desk takes, prefilling
+ * only fields of its form (planProblems).
  * Usable as a library: `validateSchemaTree(dir)` returns the errors (tests point it at a temporary copy).
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import {
   type CatalogueDocument,
   messageKeyProblems,
   metaProblem,
+  planProblems,
   referenceProblems,
 } from '../src/shared/catalogue-check';
 import { createAjv } from '../src/shared/validation/ajv';
@@ -86,6 +88,13 @@ function checkReferences(schemasDir: string, parsed: Map<string, unknown>): Sche
   const problems: SchemaProblem[] = referenceProblems(
     documentsIn(path.join(schemasDir, 'forms')),
     documentsIn(path.join(schemasDir, 'catalogue/desks')),
+  );
+  problems.push(
+    ...planProblems(
+      documentsIn(path.join(schemasDir, 'plans')),
+      documentsIn(path.join(schemasDir, 'catalogue/desks')),
+      documentsIn(path.join(schemasDir, 'forms')),
+    ),
   );
   if (messages) {
     for (const [file, data] of parsed) {

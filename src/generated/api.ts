@@ -278,6 +278,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/fetchMyPlan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in customer's plan (null before one is chosen): each step with its desk, its estimated cost in rial at today's rate (the desks' own pricing), its deadline date and its state from the customer's own requests at its desks made since the plan was chosen; the estimated total and what is paid so far. */
+        post: operations["fetchMyPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/fetchNotificationPreferences": {
         parameters: {
             query?: never;
@@ -567,6 +584,23 @@ export interface paths {
         put?: never;
         /** End one of the signed-in user's own sessions (404 for another user's or an ended one) */
         post: operations["revokeOwnSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/saveMyPlan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Choose a plan template and the start date its deadlines count back from (replaces the customer's plan). A different template counts requests from now; the same template with a new date keeps the requests counted. An unknown template is 404; a start date in the past or more than three years ahead is 422. */
+        post: operations["saveMyPlan"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1009,6 +1043,23 @@ export interface paths {
         put?: never;
         /** List payment method groups */
         post: operations["publicSearchPaymentMethodGroups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/searchPlanTemplates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The study-abroad plan templates (schemas/plans/): destination, and each step's desk, usual fee in its foreign currency and deadline in days before the start date, in order. */
+        post: operations["searchPlanTemplates"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3045,6 +3096,47 @@ export interface components {
          * @description An Iranian mobile number in any usual spelling: 09 and 9 digits, with spaces, dashes or parentheses, Persian or Arabic-Indic digits, +98, 0098, 98 or nothing before the 9. The server keeps and compares the canonical 09xxxxxxxxx (src/shared/mobile.ts).
          */
         MobileNo: string;
+        MyPlan: {
+            /** Format: date-time */
+            chosenAt: string;
+            /** Format: date */
+            startDate: string;
+            steps: components["schemas"]["MyPlanStep"][];
+            template: {
+                destination: string;
+                identifier: string;
+                title: string;
+            };
+            /** @description The estimated costs of the steps that are not optional, in rial */
+            totalEstimated: components["schemas"]["Rial"];
+            /** @description Paid so far for the plan's steps, in rial */
+            totalPaid: components["schemas"]["Rial"];
+        };
+        MyPlanStep: components["schemas"]["PlanTemplateStep"] & {
+            /** @description false when the step's desk is not open for requests in the live catalogue */
+            available: boolean;
+            /**
+             * Format: date
+             * @description The deadline (Gregorian YYYY-MM-DD), the start date less the step's days
+             */
+            deadline?: string;
+            /** @description The fee in rial at today's rate, priced as the desk's price quote prices it; null when the fee's currency has no rate */
+            estimate: null | {
+                expectedPrice: components["schemas"]["Rial"];
+                grossPrice: components["schemas"]["Rial"];
+                rate: components["schemas"]["Rial"];
+                totalCosts: components["schemas"]["Rial"];
+            };
+            /** @description What the customer paid for the step's requests that are paid or done, in rial */
+            paid: components["schemas"]["Rial"];
+            /** @description Values the desk's form starts with when opened from the plan: currency (id) and amount from the fee, and the template's own values */
+            prefill: {
+                [key: string]: string | number;
+            };
+            /** @description The request the state comes from */
+            purchaseId?: components["schemas"]["Id64"];
+            state: components["schemas"]["PlanStepState"];
+        };
         NewPassword: string;
         Notification: {
             /** Format: date-time */
@@ -3188,6 +3280,39 @@ export interface components {
             purchase: components["schemas"]["Purchase"];
             /** @description Rial the wallet pays (reserved at once when it covers the whole price, otherwise on success) */
             walletWithdrawAmount: number;
+        };
+        PlanFee: {
+            /** @description The usual fee in minor units (cents) of its currency */
+            amountMinor: number;
+            currency: string;
+        };
+        /**
+         * @description From the customer's requests at the step's desks since the plan was chosen (the furthest one counts): notStarted (none, or only failed or cancelled ones), waitingForPayment, paid (paid or in progress), done
+         * @enum {string}
+         */
+        PlanStepState: "notStarted" | "waitingForPayment" | "paid" | "done";
+        PlanTemplate: {
+            description: string;
+            destination: string;
+            identifier: string;
+            steps: components["schemas"]["PlanTemplateStep"][];
+            title: string;
+        };
+        PlanTemplateStep: {
+            deadlineDaysBeforeStart?: number;
+            desk: string;
+            deskTitle: string;
+            fee: components["schemas"]["PlanFee"];
+            key: string;
+            note?: string;
+            /** @description Only where asked; not in the estimated total */
+            optional: boolean;
+            order: number;
+            otherDesks: {
+                desk: string;
+                title: string;
+            }[];
+            title: string;
         };
         PublicSystemParameters: {
             /** @description Service fee as a percentage of the gross rial price */
@@ -3968,6 +4093,19 @@ export interface components {
                 };
             };
         };
+        /** @description The customer's plan, or null before one is chosen */
+        MyPlan: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: {
+                        plan: null | components["schemas"]["MyPlan"];
+                    };
+                };
+            };
+        };
         /** @description The choice per kind and channel */
         NotificationPreferences: {
             headers: {
@@ -4529,6 +4667,19 @@ export interface operations {
             };
         };
     };
+    fetchMyPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["MyPlan"];
+        };
+    };
     fetchNotificationPreferences: {
         parameters: {
             query?: never;
@@ -4960,6 +5111,30 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["Done"];
+        };
+    };
+    saveMyPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    plan: string;
+                    /**
+                     * Format: date
+                     * @description The start date (Gregorian YYYY-MM-DD)
+                     */
+                    startDate: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["MyPlan"];
         };
     };
     saveNotificationPreferences: {
@@ -5643,6 +5818,32 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["PaymentMethodGroupPage"];
+                    };
+                };
+            };
+        };
+    };
+    searchPlanTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The plan templates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["PlanTemplate"][];
+                            total: components["schemas"]["Count"];
+                        };
                     };
                 };
             };

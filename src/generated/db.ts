@@ -185,6 +185,17 @@ export interface CurrencyRateHistory {
   rate: number;
 }
 
+export interface CustomerPlans {
+  /**
+   * When this template was chosen: requests made since then count for its steps
+   */
+  chosenAt: Generated<Timestamp>;
+  plan: string;
+  startDate: string;
+  updatedAt: Generated<Timestamp>;
+  userId: number;
+}
+
 export interface FailureCounters {
   expiresAt: Timestamp;
   failures: Generated<number>;
@@ -1018,6 +1029,7 @@ export interface DB {
   currencyBankAccounts: CurrencyBankAccounts;
   currencyPayments: CurrencyPayments;
   currencyRateHistory: CurrencyRateHistory;
+  customerPlans: CustomerPlans;
   failureCounters: FailureCounters;
   formVersions: FormVersions;
   googleAdsAccountRequests: GoogleAdsAccountRequests;

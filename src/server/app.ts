@@ -70,6 +70,8 @@ import { profileReviewHandlers } from './modules/identity/profile-review';
 import { identityHandlers } from './modules/identity/handlers';
 import { ledgerHandlers } from './modules/ledger/handlers';
 import { paymentHandlers, receiptVerificationHandlers } from './modules/payments/handlers';
+import { planHandlers } from './modules/plans/handlers';
+import { PlanTemplates } from './modules/plans/templates';
 import { collectionHandlers } from './modules/payments/staff-handlers';
 import { requestHandlers } from './modules/requests/handlers';
 import { conversationHandlers } from './modules/requests/conversation-handlers';
@@ -385,6 +387,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...waitingWorkHandlers(db, deskTitle, WORK_QUEUES),
     ...manualCompletionHandlers(db, deskTitle),
     ...fulfilmentHandlers(fulfilment),
+    ...planHandlers({ db, templates: PlanTemplates.fromFiles(config.schemasDir), catalogue, requests }),
     ...googleAdsHandlers(db, live, googleAds, fulfilment),
     ...catalogueEditorHandlers(db, catalogueSource, (kind, document) => formValidators.rememberDraft(kind, document)),
     ...conversationHandlers({

@@ -256,3 +256,122 @@ export function referenceProblems(forms: CatalogueDocument[], desks: CatalogueDo
   }
   return problems;
 }
+
+interface PlanStepLike {
+  key?: unknown;
+  order?: unknown;
+  desk?: unknown;
+  otherDesks?: unknown[];
+  fee?: { currency?: unknown };
+  prefill?: Record<string, unknown>;
+}
+
+/**
+ * The references of plan templates (schemas/plans/, each already checked against its meta-schema): every desk a
+ * step names exists, the step's fee is in a currency its desk takes, its prefill names fields of the desk's form
+ * other than the price inputs (the fee gives currency and amount), and step keys, orders and desks are not repeated
+ * in a plan, nor identifiers across plans.
+ */
+export function planProblems(
+  plans: CatalogueDocument[],
+  desks: CatalogueDocument[],
+  forms: CatalogueDocument[],
+): CatalogueProblem[] {
+  const problems: CatalogueProblem[] = [];
+  const deskById = new Map<string, { formType?: unknown; currencies?: unknown[] }>();
+  for (const { data } of desks) {
+    const desk = data as { identifier?: unknown };
+    if (typeof desk?.identifier === 'string') deskById.set(desk.identifier, desk as never);
+  }
+  const formByType = new Map<string, FormLike>();
+  for (const { data } of forms) {
+    const form = data as FormLike;
+    if (typeof form?.formType === 'string') formByType.set(form.formType, form);
+  }
+  const planFiles = new Map<string, string>();
+  for (const { file, data } of plans) {
+    const plan = data as { identifier?: unknown; steps?: unknown };
+    if (typeof plan?.identifier === 'string') {
+      const twin = planFiles.get(plan.identifier);
+      if (twin)
+        problems.push(
+          problem(file, '/identifier', `plan ${plan.identifier} is also ${twin}`, 'catalogue.problem.duplicatePlan', {
+            name: plan.identifier,
+            file: twin,
+          }),
+        );
+      else planFiles.set(plan.identifier, file);
+    }
+    if (!Array.isArray(plan?.steps)) continue;
+    const seen = { key: new Set<unknown>(), order: new Set<unknown>(), desk: new Set<unknown>() };
+    for (const [i, raw] of plan.steps.entries()) {
+      const step = raw as PlanStepLike;
+      const at = `/steps/${i}`;
+      for (const name of ['key', 'order'] as const) {
+        if (seen[name].has(step[name]))
+          problems.push(
+            problem(
+              file,
+              `${at}/${name}`,
+              `another step has ${name} ${String(step[name])}`,
+              'catalogue.problem.planRepeated',
+              {
+                name: String(step[name]),
+              },
+            ),
+          );
+        seen[name].add(step[name]);
+      }
+      const named: [string, unknown][] = [
+        [`${at}/desk`, step.desk],
+        ...(step.otherDesks ?? []).map((d, j): [string, unknown] => [`${at}/otherDesks/${j}`, d]),
+      ];
+      for (const [pointer, identifier] of named) {
+        if (typeof identifier !== 'string') continue;
+        if (seen.desk.has(identifier))
+          problems.push(
+            problem(file, pointer, `desk ${identifier} is in another step`, 'catalogue.problem.planRepeated', {
+              name: identifier,
+            }),
+          );
+        seen.desk.add(identifier);
+        const desk = deskById.get(identifier);
+        if (!desk) {
+          problems.push(
+            problem(file, pointer, `no desk ${identifier} under catalogue/desks`, 'catalogue.problem.planUnknownDesk', {
+              name: identifier,
+            }),
+          );
+          continue;
+        }
+        const currency = step.fee?.currency;
+        if (typeof currency === 'string' && Array.isArray(desk.currencies) && !desk.currencies.includes(currency))
+          problems.push(
+            problem(
+              file,
+              `${at}/fee/currency`,
+              `desk ${identifier} is not paid in ${currency}`,
+              'catalogue.problem.planCurrency',
+              { name: identifier, currency },
+            ),
+          );
+      }
+      const desk = typeof step.desk === 'string' ? deskById.get(step.desk) : undefined;
+      const form = typeof desk?.formType === 'string' ? formByType.get(desk.formType) : undefined;
+      if (!form?.schema) continue;
+      for (const field of Object.keys(step.prefill ?? {})) {
+        if (!propertyOf(form.schema, field) || (form.priceInputs ?? []).includes(field))
+          problems.push(
+            problem(
+              file,
+              `${at}/prefill/${escapePointer(field)}`,
+              `not a field of ${String(desk?.formType)} a plan may fill`,
+              'catalogue.problem.planPrefill',
+              { name: field },
+            ),
+          );
+      }
+    }
+  }
+  return problems;
+}

@@ -97,6 +97,9 @@ export const TABLE_OWNERS = {
   reconciliation_rows: 'modules/reconciliation',
   reconciliation_nightly_claims: 'modules/reconciliation',
 
+  // Customers' study-abroad plans (the template chosen and its start date).
+  customer_plans: 'modules/plans',
+
   // Infrastructure every module calls.
   audit_log: 'lib/audit.ts',
   rate_limit_hits: 'lib/rate-limit.ts',

@@ -17,6 +17,7 @@ const Account = lazyPage(() => import('./MyAccountPage'));
 const MyWallet = lazyPage(() => import('../features/wallet/MyWalletPage'));
 const Receipt = lazyPage(() => import('../features/wallet/ReceiptPage'));
 const MyRequests = lazyPage(() => import('../features/requests/MyRequestsPage'));
+const MyPlan = lazyPage(() => import('../features/plans/MyPlanPage'));
 const Currencies = lazyPage(() => import('../features/management/currencies/CurrenciesPage'));
 const Requests = lazyPage(() => import('../features/management/RequestsPage'));
 const SupportThreads = lazyPage(() => import('../features/management/support/SupportThreadsPage'));
@@ -76,6 +77,7 @@ export const PAGES: Record<RouteName, ComponentType> = {
   receipt: Receipt,
   myProfile: Profile,
   myRequests: MyRequests,
+  myPlan: MyPlan,
   myGoogleAdsAccounts: MyGoogleAdsAccounts,
   termsAndConditions: Terms,
   payLink: PayLink,

@@ -11,8 +11,8 @@ import { requoteDelay } from '../../shared/requote';
 
 /** Event → the query keys it makes stale (a prefix invalidates every query under it). */
 export const LIVE_QUERIES: Record<string, QueryKey[]> = {
-  'currency.updated': [['public', 'currencies'], ['public', 'rateHistory'], ['table', 'currencies'], ['quote']],
-  'systemParameters.updated': [['systemParameters'], ['quote']],
+  'currency.updated': [['public', 'currencies'], ['public', 'rateHistory'], ['table', 'currencies'], ['quote'], ['myPlan']],
+  'systemParameters.updated': [['systemParameters'], ['quote'], ['myPlan']],
   // A desk or form type published or changed on disk: desk pages re-render their form from the new catalogue.
   'catalogue.changed': [['catalogue'], ['staff', 'catalogue']],
   'googleAdsAccount.changed': [
@@ -25,7 +25,8 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
   'googleMccAccount.changed': [['table', 'googleMccAccounts']],
   // The user concerned reloads their own profile (LiveUpdates); staff lists refetch.
   'userProfile.changed': [['table', 'users'], ['table', 'customers'], ['staffUsers']],
-  'purchase.changed': [['table', 'myRequests'], ['table', 'requests'], ['purchase']],
+  // A request's state is its plan step's state (the customer's study-abroad plan).
+  'purchase.changed': [['table', 'myRequests'], ['table', 'requests'], ['purchase'], ['myPlan']],
   // A request's conversation (customer or staff view) and staff's queue of conversations waiting for an answer.
   'purchase.message': [['conversation'], ['staff', 'supportThreads']],
   'wallet.changed': [

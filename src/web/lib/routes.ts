@@ -210,6 +210,13 @@ export const routes = [
     parent: 'dashboard',
   },
   {
+    name: 'myPlan',
+    path: '/request/myPlan',
+    title: 'برنامه من',
+    access: 'public',
+    parent: 'dashboard',
+  },
+  {
     name: 'myGoogleAdsAccounts',
     path: '/myGoogleAdsAccounts',
     title: 'حساب‌های گوگل ادز من',

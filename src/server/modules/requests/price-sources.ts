@@ -72,6 +72,12 @@ export class PriceSources {
     return (await this.reference()).currencies.get(id);
   }
 
+  /** The currency with this ISO code (USD), as a plan's fee names it. */
+  async currencyByCode(code: string): Promise<PricedCurrency | undefined> {
+    for (const currency of (await this.reference()).currencies.values()) if (currency.code === code) return currency;
+    return undefined;
+  }
+
   async group(id: number): Promise<PricedGroup | undefined> {
     return (await this.reference()).groups.get(id);
   }

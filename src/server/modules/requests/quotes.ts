@@ -141,6 +141,27 @@ export async function priceInquiry(
 }
 
 /**
+ * What a fee of `amountMinor` in `currencyCode` costs in rial today, priced exactly as a price inquiry prices it
+ * (the same rate, parameters and `priceOf`), for an estimate (a study-abroad plan's step): no quote, no limits (an
+ * estimate may be over one request's maximum). Undefined when the currency is unknown.
+ */
+export async function estimateFee(
+  deps: RequestDeps,
+  currencyCode: string,
+  amountMinor: number,
+): Promise<(PriceBreakdown & { currencyId: number }) | undefined> {
+  const currency = await deps.sources.currencyByCode(currencyCode);
+  if (!currency) return undefined;
+  const { pricing } = await pricingParameters(deps);
+  return { ...priceOf(amountMinor, currency.rate, pricing), currencyId: currency.id };
+}
+
+/** The most a request may ask for, in minor units (system parameter maxAmount). */
+export async function maxRequestAmountMinor(deps: RequestDeps): Promise<number> {
+  return (await pricingParameters(deps)).maxAmount;
+}
+
+/**
  * The quote `quoteId` as the customer's submission to `desk` may use it: its signed terms, whether it is still
  * live, and whether a request already spent it (its row exists). Undefined for a token this server did not sign
  * for this customer and desk (changed, forged, someone else's).

@@ -6,6 +6,7 @@ import {
   HomeIcon,
   IdCardIcon,
   ListBulletIcon,
+  RocketIcon,
   ReaderIcon,
 } from '@radix-ui/react-icons';
 import {
@@ -232,6 +233,9 @@ export function DrawerContent({ onNavigate }: { onNavigate: () => void }) {
         <Separator size="4" my="2" />
         <DrawerLink to={pathOf('myRequests')} icon={<ListBulletIcon />}>
           درخواست‌های من
+        </DrawerLink>
+        <DrawerLink to={pathOf('myPlan')} icon={<RocketIcon />}>
+          برنامه من
         </DrawerLink>
         <DrawerLink to={pathOf('myProfile')} icon={<IdCardIcon />}>
           پروفایل من

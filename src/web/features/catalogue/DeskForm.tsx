@@ -74,7 +74,14 @@ function priceInputsReady(form: FormType, data: FormData): boolean {
   });
 }
 
-export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
+/** A plan step's values for this desk's form: only its fields, never one the desk fixes. */
+function prefillOf(prefill: FormData | undefined, properties: Record<string, unknown>, staticValues: FormData) {
+  return Object.fromEntries(
+    Object.entries(prefill ?? {}).filter(([key]) => key in properties && !(key in staticValues)),
+  );
+}
+
+export function DeskForm({ desk, form, prefill }: { desk: Desk; form: FormType; prefill?: FormData | undefined }) {
   const user = useAtomValue(userAtom);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -84,7 +91,12 @@ export function DeskForm({ desk, form }: { desk: Desk; form: FormType }) {
   const formRef = useRef<Form>(null);
   // A draft this tab kept of the form (the customer went to complete their profile) comes back under the desk's
   // fixed values.
-  const [data, setData] = useState<FormData>(() => ({ ...readDeskDraft(desk.identifier), ...staticValues }));
+  // Opened from the customer's plan, the step's values (currency, amount, subject) come over the draft.
+  const [data, setData] = useState<FormData>(() => ({
+    ...readDeskDraft(desk.identifier),
+    ...prefillOf(prefill, schema.properties, staticValues),
+    ...staticValues,
+  }));
   const [draftShown] = useState(() => Object.keys(readDeskDraft(desk.identifier)).length > 0);
   useEffect(() => {
     saveDeskDraft(desk.identifier, data, schema.properties);

@@ -1,22 +1,32 @@
 import { Button, Callout, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { LoadError } from '../../components/states/LoadError';
 import { useHydrated } from '../../lib/hydrated';
 import { catalogueAtom } from '../../lib/queries/catalogue';
+import { myPlanQuery, planStepFor } from '../../lib/queries/plans';
+import { pathOf } from '../../lib/routes';
 import { loginDialogOpenAtom, storedTokenAtom, userAtom } from '../../lib/session';
 import { DeskForm } from './DeskForm';
 import { PayStep } from './PayStep';
 
 /**
  * A desk from the catalogue with its form; a desk the catalogue marks as not yet open shows as such. Once the
- * request is made (`?purchase=<id>`), the pay step takes the form's place.
+ * request is made (`?purchase=<id>`), the pay step takes the form's place. Opened from the customer's plan
+ * (`?planStep=<key>`), the form starts with that step's values as the server's plan gives them (currency, amount,
+ * its text), never with values from the address itself.
  */
 export default function DeskPage() {
   const { desk: identifier } = useParams();
   const { pathname } = useLocation();
   const [params] = useSearchParams();
   const submitted = Number(params.get('purchase')) || null;
+  const planStepKey = params.get('planStep');
+  const user = useAtomValue(userAtom);
+  const plan = useQuery({ ...myPlanQuery, enabled: Boolean(planStepKey && user) });
+  const planStep = planStepFor(plan.data, planStepKey, identifier ?? '');
+  const waitingForPlan = Boolean(planStepKey && user) && plan.isPending;
   const { data, isPending, isError, error, refetch, isFetching } = useAtomValue(catalogueAtom);
   // The form is drawn in the browser only, after the prerendered page (title, description) is hydrated.
   const hydrated = useHydrated();
@@ -52,14 +62,22 @@ export default function DeskPage() {
           {desk.description}
         </Text>
         {!closed && form && !submitted && <GuestLoginNote />}
+        {planStep && !submitted && (
+          <Callout.Root color="blue" size="1" data-testid="plan-prefill-note">
+            <Callout.Text>
+              از <Link to={pathOf('myPlan')}>برنامهٔ من</Link>: «{planStep.title}». مبلغ و ارز از برنامه پر شد؛ اگر مبلغ
+              دیگری خواسته‌اند تغییرش دهید.
+            </Callout.Text>
+          </Callout.Root>
+        )}
         {closed || !form ? (
           <Callout.Root color="orange" data-testid="desk-closed">
             <Callout.Text>این خدمت در دست راه‌اندازی است و به‌زودی می‌توانید درخواست آن را ثبت کنید.</Callout.Text>
           </Callout.Root>
         ) : submitted ? (
           <PayStep purchaseId={submitted} />
-        ) : hydrated ? (
-          <DeskForm desk={desk} form={form} />
+        ) : hydrated && !waitingForPlan ? (
+          <DeskForm desk={desk} form={form} prefill={planStep?.prefill} />
         ) : (
           <Skeleton height="320px" data-testid="desk-form-loading" />
         )}

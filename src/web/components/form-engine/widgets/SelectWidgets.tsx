@@ -26,16 +26,17 @@ function RadixSelect({
   unavailable = false,
 }: {
   widget: WidgetProps;
-  items: Array<{ id: number; label: string }>;
+  items: Array<{ id: number | string; label: string }>;
   placeholder: string;
   /** Nothing to choose from: drawn disabled whatever rjsf says. */
   unavailable?: boolean;
 }) {
-  const { id, value, onChange, disabled, readonly, rawErrors } = widget;
+  const { id, value, onChange, disabled, readonly, rawErrors, schema } = widget;
   return (
     <Select.Root
       value={value === undefined || value === null ? '' : String(value)}
-      onValueChange={(v) => onChange(Number(v))}
+      // A text field's choices are named (a plan's identifier); every other select keeps a row's number.
+      onValueChange={(v) => onChange(schema.type === 'string' ? v : Number(v))}
       disabled={disabled || readonly || unavailable}
     >
       <Select.Trigger
@@ -155,12 +156,14 @@ export function GoogleAdsAccountSelectWidget(widget: WidgetProps) {
 
 /**
  * A choice among rows the page already has (`ui:options.choices` names a list in the form's context, each row
- * `{id, title}`), as a staff form's third party or payment method. Empty means not chosen.
+ * `{id, title}`), as a staff form's third party or payment method, or a customer's study-abroad plan (a text id).
+ * Empty means not chosen.
  */
 export function ChoiceSelectWidget(widget: WidgetProps) {
   const { options, registry } = widget;
-  const lists = (registry.formContext as { choices?: Record<string, Array<{ id: number; title: string }>> } | undefined)
-    ?.choices;
+  const lists = (
+    registry.formContext as { choices?: Record<string, Array<{ id: number | string; title: string }>> } | undefined
+  )?.choices;
   const items = lists?.[String(options.choices)] ?? [];
   return (
     <RadixSelect

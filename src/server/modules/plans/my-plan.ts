@@ -1,0 +1,166 @@
+/**
+ * A customer's study-abroad plan: the template chosen and the start date (table customer_plans, written here only),
+ * and the plan as the customer sees it — each step priced in rial by requests' own pricing (`estimateFee`, the
+ * price quote's computation, never a second one), its deadline counted back from the start date, and its state from
+ * the customer's own requests at the step's desks made since the template was chosen.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { components } from '../../../generated/api';
+import type { DB as Database } from '../../../generated/db';
+import { TEHRAN_OFFSET_MS } from '../../../shared/calendar';
+import { HttpError } from '../../http/errors';
+import type { Catalogue } from '../desks/catalogue';
+import type { RequestDeps } from '../requests/deps';
+import { estimateFee, maxRequestAmountMinor } from '../requests/quotes';
+import { type PlanTemplate, type PlanTemplates, type PlanTemplateStep, stepDesks } from './templates';
+
+type Db = Kysely<Database>;
+type MyPlan = components['schemas']['MyPlan'];
+type MyPlanStep = components['schemas']['MyPlanStep'];
+type StepState = components['schemas']['PlanStepState'];
+type TemplateView = components['schemas']['PlanTemplate'];
+
+export interface PlanDeps {
+  db: Db;
+  templates: PlanTemplates;
+  catalogue: Catalogue;
+  requests: RequestDeps;
+}
+
+const DAY_MS = 86_400_000;
+/** A start date may be at most this far ahead. */
+const MAX_YEARS_AHEAD = 3;
+
+/** Today's date in Tehran, 'YYYY-MM-DD'. */
+const tehranToday = (now = Date.now()) => new Date(now + TEHRAN_OFFSET_MS).toISOString().slice(0, 10);
+const addDays = (isoDate: string, days: number) =>
+  new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** A template as the public reads it: its steps with their desks' titles. */
+export function templateView(deps: Pick<PlanDeps, 'catalogue'>, template: PlanTemplate): TemplateView {
+  const title = (desk: string) => deps.catalogue.deskForm(desk)?.desk.title ?? desk;
+  return {
+    identifier: template.identifier,
+    title: template.title,
+    destination: template.destination,
+    description: template.description,
+    steps: template.steps.map((step) => stepView(step, title)),
+  };
+}
+
+function stepView(step: PlanTemplateStep, title: (desk: string) => string) {
+  return {
+    key: step.key,
+    order: step.order,
+    title: step.title,
+    ...(step.note ? { note: step.note } : {}),
+    desk: step.desk,
+    deskTitle: title(step.desk),
+    otherDesks: (step.otherDesks ?? []).map((desk) => ({ desk, title: title(desk) })),
+    optional: step.optional ?? false,
+    fee: { currency: step.fee.currency, amountMinor: step.fee.amountMinor },
+    ...(step.deadlineDaysBeforeStart !== undefined ? { deadlineDaysBeforeStart: step.deadlineDaysBeforeStart } : {}),
+  };
+}
+
+export async function saveMyPlan(
+  deps: PlanDeps,
+  userId: number,
+  input: { plan: string; startDate: string },
+): Promise<MyPlan> {
+  if (!deps.templates.get(input.plan)) throw HttpError.of(404, 'plan.unknown');
+  const today = tehranToday();
+  if (input.startDate < today) throw HttpError.of(422, 'plan.startDatePast');
+  if (input.startDate > addDays(today, Math.round(MAX_YEARS_AHEAD * 365.25)))
+    throw HttpError.of(422, 'plan.startDateFar');
+  await deps.db
+    .insertInto('customerPlans')
+    .values({ userId, plan: input.plan, startDate: input.startDate })
+    .onConflict((oc) =>
+      oc.column('userId').doUpdateSet({
+        plan: (eb) => eb.ref('excluded.plan'),
+        startDate: (eb) => eb.ref('excluded.startDate'),
+        // Another template starts counting requests now; the same one with a new date keeps its requests.
+        chosenAt: sql<Date>`case when customer_plans.plan = excluded.plan then customer_plans.chosen_at else now() end`,
+        updatedAt: sql<Date>`now()`,
+      }),
+    )
+    .execute();
+  return (await fetchMyPlan(deps, userId))!;
+}
+
+/** The furthest state of a step's requests: done, then paid (or in progress), then waiting for payment. */
+const STATE_OF_PURCHASE: Record<string, { state: StepState; rank: number }> = {
+  purchaseSucceeded: { state: 'done', rank: 3 },
+  paid: { state: 'paid', rank: 2 },
+  inProgress: { state: 'paid', rank: 2 },
+  waitingForPayment: { state: 'waitingForPayment', rank: 1 },
+};
+
+export async function fetchMyPlan(deps: PlanDeps, userId: number): Promise<MyPlan | null> {
+  const row = await deps.db
+    .selectFrom('customerPlans')
+    .select(['plan', 'startDate', 'chosenAt'])
+    .where('userId', '=', userId)
+    .executeTakeFirst();
+  const template = row && deps.templates.get(row.plan);
+  if (!row || !template) return null;
+  const desks = [...new Set(template.steps.flatMap(stepDesks))];
+  const purchases = await deps.db
+    .selectFrom('purchases')
+    .select(['id', 'desk', 'state', 'expectedPrice'])
+    .where('userId', '=', userId)
+    .where('desk', 'in', desks)
+    .where('createdAt', '>=', row.chosenAt)
+    .orderBy('id')
+    .execute();
+  const maxAmountMinor = await maxRequestAmountMinor(deps.requests);
+  const title = (desk: string) => deps.catalogue.deskForm(desk)?.desk.title ?? desk;
+  const steps: MyPlanStep[] = [];
+  for (const step of template.steps) {
+    const mine = purchases.filter((p) => stepDesks(step).includes(p.desk));
+    let furthest: { state: StepState; rank: number; id?: number } = { state: 'notStarted', rank: 0 };
+    let paid = 0;
+    for (const p of mine) {
+      const known = STATE_OF_PURCHASE[p.state];
+      if (!known) continue; // failed, cancelled or invalidated: as if not made
+      if (known.rank >= 2) paid += Number(p.expectedPrice);
+      if (known.rank >= furthest.rank) furthest = { ...known, id: Number(p.id) };
+    }
+    const price = await estimateFee(deps.requests, step.fee.currency, step.fee.amountMinor);
+    const deskForm = deps.catalogue.deskForm(step.desk);
+    const prefill: Record<string, string | number> = { ...(step.prefill ?? {}) };
+    if (price) {
+      prefill.currency = price.currencyId;
+      // An amount over one request's maximum (a blocked account) is prefilled at the maximum; the note says why.
+      prefill.amount = Math.min(step.fee.amountMinor, maxAmountMinor) / 100;
+    }
+    steps.push({
+      ...stepView(step, title),
+      estimate: price
+        ? {
+            rate: price.rate,
+            grossPrice: price.grossPrice,
+            totalCosts: price.totalCosts,
+            expectedPrice: price.expectedPrice,
+          }
+        : null,
+      ...(step.deadlineDaysBeforeStart !== undefined
+        ? { deadline: addDays(row.startDate, -step.deadlineDaysBeforeStart) }
+        : {}),
+      state: furthest.state,
+      ...(furthest.id ? { purchaseId: furthest.id } : {}),
+      paid,
+      available: Boolean(deskForm) && !deskForm?.desk.underConstruction,
+      prefill,
+    });
+  }
+  return {
+    template: { identifier: template.identifier, title: template.title, destination: template.destination },
+    startDate: row.startDate,
+    chosenAt: new Date(row.chosenAt).toISOString(),
+    steps,
+    totalEstimated: steps.reduce((sum, s) => sum + (s.optional ? 0 : (s.estimate?.expectedPrice ?? 0)), 0),
+    totalPaid: steps.reduce((sum, s) => sum + s.paid, 0),
+  };
+}
