@@ -1619,7 +1619,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reconciles a Tehran day (Gregorian YYYY-MM-DD) now: the sandbox gateway's settlement statement against the day's online collections and the ledger's postings. Rows found again keep their resolution; answers the day's totals. */
+        /** Reconciles a Tehran day (Gregorian YYYY-MM-DD) now: the sandbox gateway's settlement statement against the day's online collections and the ledger's postings. Rows found again keep their resolution; unmatched rows no one was told of yet notify the staff holding reconcile (once per row). Answers the day's totals. The server also runs the Tehran day before by itself every night (RECONCILE_HOUR). */
         post: operations["runReconciliation"];
         delete?: never;
         options?: never;
