@@ -15,6 +15,9 @@ export interface DaySummary {
   gatewayAmount: number;
   collectionCount: number;
   collectionAmount: number;
+  bankCount: number;
+  bankInAmount: number;
+  bankOutAmount: number;
   matchedCount: number;
   unmatchedCount: number;
   unresolvedCount: number;
@@ -39,6 +42,7 @@ export async function runReconciliation(db: DB, day: string, ranBy: number | nul
         matched: f.kind === 'matched',
         evidence: JSON.stringify(f.evidence),
         collectionId: f.collectionId,
+        withdrawalId: f.withdrawalId,
         ledgerTransactionId: f.ledgerTransactionId,
         purchaseId: f.purchaseId,
         current: true,
@@ -57,6 +61,9 @@ export async function runReconciliation(db: DB, day: string, ranBy: number | nul
         gatewayAmount: match.gateway.amount,
         collectionCount: match.collections.count,
         collectionAmount: match.collections.amount,
+        bankCount: match.bank.count,
+        bankInAmount: match.bank.inAmount,
+        bankOutAmount: match.bank.outAmount,
         matchedCount: counts.matched,
         unmatchedCount: counts.unmatched,
         unresolvedCount: counts.unresolved,
@@ -99,6 +106,9 @@ export async function daySummary(db: DB, day: string): Promise<DaySummary | null
     gatewayAmount: Number(run.gatewayAmount),
     collectionCount: run.collectionCount,
     collectionAmount: Number(run.collectionAmount),
+    bankCount: run.bankCount,
+    bankInAmount: Number(run.bankInAmount),
+    bankOutAmount: Number(run.bankOutAmount),
     matchedCount: run.matchedCount,
     unmatchedCount: run.unmatchedCount,
     unresolvedCount: run.unresolvedCount,
