@@ -89,6 +89,7 @@ export const TABLE_OWNERS = {
   // The daily reconciliation of the gateway's statement, the collections and the ledger.
   reconciliation_runs: 'modules/reconciliation',
   reconciliation_rows: 'modules/reconciliation',
+  reconciliation_statement_lines: 'modules/reconciliation',
 
   // Infrastructure every module calls.
   audit_log: 'lib/audit.ts',
