@@ -1619,7 +1619,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reconciles a Tehran day (Gregorian YYYY-MM-DD) now: the sandbox gateway's settlement statement against the day's online collections and the ledger's postings. Rows found again keep their resolution; unmatched rows no one was told of yet notify the staff holding reconcile (once per row). Answers the day's totals. The server also runs the Tehran day before by itself every night (RECONCILE_HOUR). */
+        /** Reconciles a Tehran day (Gregorian YYYY-MM-DD) now: the gateways' settlement statements (the sandbox bank's and the PSP statements uploaded) against the day's online collections and the ledger's postings, and our bank accounts' uploaded statements against the offline deposits and the withdrawals marked done. Rows found again keep their resolution; unmatched rows no one was told of yet notify the staff holding reconcile (once per row). Answers the day's totals. The server also runs the Tehran day before by itself every night (RECONCILE_HOUR). */
         post: operations["runReconciliation"];
         delete?: never;
         options?: never;
@@ -2202,6 +2202,23 @@ export interface paths {
         put?: never;
         /** The request failed through the customer's own error: the fee and its tax are kept and the rest of the reservation returns to the wallet (transaction_J; the operation cost is not deducted); it ends purchaseFailed with the reason the customer sees, and its task closes. A request already decided is 409. */
         post: operations["uafCprRefundUserError"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/uploadReconciliationStatement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a settlement statement file (CSV in UTF-8 or xlsx, at most 5 MB) for the daily reconciliation: `statement` names its mapping (schemas/reconciliation/statements: sandbox and zarinpal are PSP settlement statements, bankAccount our bank account's statement). Every line is checked first: a missing column is a 422 naming it, bad lines a 422 naming their line numbers (data.lines), and then nothing is stored. Lines are kept once per source and reference, so the same file uploaded again adds nothing (alreadyStored); a line stored before with another amount or time refuses the file (409). Audited. Run the days it names again to match them. */
+        post: operations["uploadReconciliationStatement"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3504,6 +3521,10 @@ export interface components {
         /** @description The absolute address of the receipt's verify page on PUBLIC_URL (what its QR code holds); null when PUBLIC_URL is not set, and the page then uses its own origin */
         ReceiptVerificationUrl: string | null;
         ReconciliationDay: {
+            /** @description Lines of our bank accounts' uploaded statements on the day */
+            bankCount: number;
+            bankInAmount: components["schemas"]["Rial"];
+            bankOutAmount: components["schemas"]["Rial"];
             collectionAmount: components["schemas"]["Rial"];
             collectionCount: number;
             /** Format: date */
@@ -3535,13 +3556,13 @@ export interface components {
             current: boolean;
             /** Format: date */
             day: string;
-            /** @description The gateway's side (null when it settled nothing), the collections and the ledger transactions */
+            /** @description The gateway's side (null when it settled nothing), the collections and the ledger transactions; for our bank accounts' rows also `bank` (the statement line, null when none) and `withdrawals` */
             evidence: {
                 [key: string]: unknown;
             };
             id: components["schemas"]["Id64"];
             /** @enum {string} */
-            kind: "matched" | "gatewayWithoutCollection" | "collectionWithoutSettlement" | "amountDiffers" | "settledTwice" | "ledgerWithoutCollection";
+            kind: "matched" | "gatewayWithoutCollection" | "collectionWithoutSettlement" | "amountDiffers" | "settledTwice" | "ledgerWithoutCollection" | "depositWithoutBankLine" | "withdrawalWithoutBankLine" | "bankLineWithoutRecord";
             ledgerTransactionId: components["schemas"]["Id64"] | null;
             matched: boolean;
             purchaseId: components["schemas"]["Id64"] | null;
@@ -7717,6 +7738,50 @@ export interface operations {
                         data: {
                             purchase: components["schemas"]["Purchase"];
                             refundedAmount: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    uploadReconciliationStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    attached_file: string;
+                    /** @enum {string} */
+                    statement: "sandbox" | "zarinpal" | "bankAccount";
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            /** @description Lines stored by this upload */
+                            added: number;
+                            /** @description Lines stored before (the same reference and source), not added again */
+                            alreadyStored: number;
+                            /** @description The Tehran days (Gregorian YYYY-MM-DD) the file's lines fall on */
+                            days: string[];
+                            /** @description A PSP statement's lines whose status is not settled */
+                            skipped: number;
+                            /** @enum {string} */
+                            source: "gateway" | "bank";
+                            statement: string;
                         };
                     };
                 };

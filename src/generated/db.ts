@@ -740,6 +740,12 @@ export interface ReconciliationRows {
 }
 
 export interface ReconciliationRuns {
+  /**
+   * Lines of our bank accounts' statements on the day
+   */
+  bankCount: Generated<number>;
+  bankInAmount: Generated<number>;
+  bankOutAmount: Generated<number>;
   collectionAmount: Generated<number>;
   collectionCount: Generated<number>;
   /**
@@ -759,6 +765,43 @@ export interface ReconciliationRuns {
    * Unmatched rows no one has resolved yet
    */
   unresolvedCount: Generated<number>;
+}
+
+export interface ReconciliationStatementLines {
+  amount: number;
+  cardNo: string | null;
+  /**
+   * The Gregorian date of the Tehran day the line settled on
+   */
+  day: string;
+  description: string | null;
+  /**
+   * For a bank line: in (a deposit to our account) or out (a transfer from it)
+   */
+  direction: string | null;
+  fileName: string;
+  /**
+   * For a gateway line: the gateway name collections carry (sandbox, zarinpal)
+   */
+  gateway: string | null;
+  id: Generated<number>;
+  /**
+   * The line of the uploaded file (header is line 1)
+   */
+  lineNo: number;
+  reference: string;
+  /**
+   * The reference as tracking codes are compared (modules/payments/tracking-code.ts)
+   */
+  referenceCanonical: string;
+  settledAt: Timestamp;
+  source: string;
+  /**
+   * The mapping it was read with (schemas/reconciliation/statements/<name>.json)
+   */
+  statement: string;
+  uploadedAt: Generated<Timestamp>;
+  uploadedBy: number;
 }
 
 export interface SandboxBankPayments {
@@ -1065,6 +1108,7 @@ export interface DB {
   reconciliationNightlyClaims: ReconciliationNightlyClaims;
   reconciliationRows: ReconciliationRows;
   reconciliationRuns: ReconciliationRuns;
+  reconciliationStatementLines: ReconciliationStatementLines;
   sandboxBankPayments: SandboxBankPayments;
   serverSecrets: ServerSecrets;
   systemParameters: SystemParameters;

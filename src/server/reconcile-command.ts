@@ -62,6 +62,7 @@ try {
   console.log(`reconciliation of the Tehran day ${day}`);
   console.log(`  gateway statement: ${s.gatewayCount} payments, ${s.gatewayAmount} rial`);
   console.log(`  online collections: ${s.collectionCount}, ${s.collectionAmount} rial`);
+  console.log(`  bank statements: ${s.bankCount} lines, ${s.bankInAmount} rial in, ${s.bankOutAmount} rial out`);
   console.log(`  matched: ${s.matchedCount}; unmatched: ${s.unmatchedCount} (${s.unresolvedCount} not resolved)`);
   for (const [kind, count] of Object.entries(s.unmatchedByKind)) console.log(`    ${kind}: ${count}`);
   process.exit(s.unresolvedCount > 0 ? 1 : 0);

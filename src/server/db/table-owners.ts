@@ -95,6 +95,7 @@ export const TABLE_OWNERS = {
   // The daily reconciliation of the gateway's statement, the collections and the ledger.
   reconciliation_runs: 'modules/reconciliation',
   reconciliation_rows: 'modules/reconciliation',
+  reconciliation_statement_lines: 'modules/reconciliation',
   reconciliation_nightly_claims: 'modules/reconciliation',
 
   // Customers' study-abroad plans (the template chosen and its start date).

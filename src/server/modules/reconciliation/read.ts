@@ -15,6 +15,9 @@ const runColumns = [
   'gatewayAmount',
   'collectionCount',
   'collectionAmount',
+  'bankCount',
+  'bankInAmount',
+  'bankOutAmount',
   'matchedCount',
   'unmatchedCount',
   'unresolvedCount',
@@ -57,6 +60,8 @@ async function withKinds(
     ranAt: r.ranAt.toISOString(),
     gatewayAmount: Number(r.gatewayAmount),
     collectionAmount: Number(r.collectionAmount),
+    bankInAmount: Number(r.bankInAmount),
+    bankOutAmount: Number(r.bankOutAmount),
     unmatchedByKind: Object.fromEntries(kinds.filter((k) => k.day === r.day).map((k) => [k.kind, Number(k.count)])),
   }));
 }

@@ -20,6 +20,9 @@ export interface DaySummary {
   gatewayAmount: number;
   collectionCount: number;
   collectionAmount: number;
+  bankCount: number;
+  bankInAmount: number;
+  bankOutAmount: number;
   matchedCount: number;
   unmatchedCount: number;
   unresolvedCount: number;
@@ -53,6 +56,7 @@ export async function runReconciliation(
         matched: f.kind === 'matched',
         evidence: JSON.stringify(f.evidence),
         collectionId: f.collectionId,
+        withdrawalId: f.withdrawalId,
         ledgerTransactionId: f.ledgerTransactionId,
         purchaseId: f.purchaseId,
         current: true,
@@ -71,6 +75,9 @@ export async function runReconciliation(
         gatewayAmount: match.gateway.amount,
         collectionCount: match.collections.count,
         collectionAmount: match.collections.amount,
+        bankCount: match.bank.count,
+        bankInAmount: match.bank.inAmount,
+        bankOutAmount: match.bank.outAmount,
         matchedCount: counts.matched,
         unmatchedCount: counts.unmatched,
         unresolvedCount: counts.unresolved,
@@ -145,6 +152,9 @@ export async function daySummary(db: DB, day: string): Promise<DaySummary | null
     gatewayAmount: Number(run.gatewayAmount),
     collectionCount: run.collectionCount,
     collectionAmount: Number(run.collectionAmount),
+    bankCount: run.bankCount,
+    bankInAmount: Number(run.bankInAmount),
+    bankOutAmount: Number(run.bankOutAmount),
     matchedCount: run.matchedCount,
     unmatchedCount: run.unmatchedCount,
     unresolvedCount: run.unresolvedCount,
