@@ -349,7 +349,12 @@ describe('x-access is enforced for every operation', () => {
         await expectStranger(staffPlain);
         await expectPassed(admin, await withA());
         const own = await expectPassed(customerA, await withA());
-        if (owned.length > 0 && own.status === 404) failures.push(`customer A on A's own resource: ${show(own)}`);
+        // payPaymentLink is found by its link's token, a capability meant for someone else that the walk has none
+        // of: A's own card and quote ride with an unknown token, which is 404 for everyone.
+        const foundByLinkToken = op.operationId === 'payPaymentLink';
+        if (owned.length > 0 && own.status === 404 && !foundByLinkToken) {
+          failures.push(`customer A on A's own resource: ${show(own)}`);
+        }
         break;
       }
       case 'staff': {

@@ -277,7 +277,7 @@ describe('links that move nothing', () => {
     expect((await purchaseState(purchase.id)).state).toBe('waitingForPayment');
     expect(
       (await post(server, '/api/me/revokePaymentLink', { purchase: purchase.id }, bearer(requester.token))).status,
-    ).toBe(404);
+    ).toBe(422);
   });
 
   it('an expired link and a cancelled request say so and move nothing', async () => {

@@ -87,7 +87,7 @@ export async function revokePaymentLink(
   await deps.db.transaction().execute(async (trx) => {
     const purchase = await lockPurchase(trx, purchaseId, principal.userId);
     if (!purchase) throw HttpError.of(404, 'purchase.notFound');
-    if ((await revokeLive(trx, purchase.id)) === 0) throw HttpError.of(404, 'paymentLink.none');
+    if ((await revokeLive(trx, purchase.id)) === 0) throw HttpError.of(422, 'paymentLink.none');
   });
   return (await ownPaymentLink(deps, purchaseId))!;
 }
