@@ -105,5 +105,6 @@ describe('rate chart and alerts', () => {
       .filter({ hasText: `نرخ ${usd.title} به ۹۴۰٬۰۰۰ ریال رسید؛ هشدار شما: ۹۵۰٬۰۰۰ ریال یا کمتر.` })
       .waitFor();
     await context.close();
-  });
+    // A phone's walk, a chart drawn three times and six rate saves: the journey tests' budget on a busy machine.
+  }, 150_000);
 });
