@@ -39,17 +39,18 @@ export const NOTIFICATION_KINDS = {
   },
   purchaseDone: {
     label: 'انجام درخواست',
-    template: 'درخواست «{title}» انجام شد؛ هزینهٔ نهایی {priceAmount}، {returnedAmount} به کیف پول برگشت.',
+    template: 'درخواست «{title}» انجام شد؛ هزینهٔ نهایی {priceAmount}، {returnedAmount} به کیف پول{whose} برگشت.',
     audience: 'customer',
   },
   purchaseFailed: {
     label: 'ناموفق شدن درخواست',
-    template: 'درخواست «{title}» انجام نشد: {reason}. {releasedAmount} در کیف پول آزاد شد.',
+    template: 'درخواست «{title}» انجام نشد: {reason}. {releasedAmount} در کیف پول{whose} آزاد شد.',
     audience: 'customer',
   },
   purchaseRefunded: {
     label: 'بازگشت وجه پس از خطای کاربر',
-    template: 'درخواست «{title}» به دلیل «{reason}» انجام نشد؛ {keptAmount} کسر و {returnedAmount} به کیف پول برگشت.',
+    template:
+      'درخواست «{title}» به دلیل «{reason}» انجام نشد؛ {keptAmount} کسر و {returnedAmount} به کیف پول{whose} برگشت.',
     audience: 'customer',
   },
   profileApproved: {

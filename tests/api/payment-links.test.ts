@@ -245,11 +245,15 @@ describe('paying through a link', () => {
     // Both are told: the requester that it failed, the payer that their money came back.
     const kinds = await db
       .selectFrom('notifications')
-      .select(['userId', 'kind'])
+      .select(['userId', 'kind', 'text'])
       .where('kind', '=', 'purchaseFailed')
       .where('userId', 'in', [payer.userId, requester.userId])
       .execute();
     expect(kinds.map((k) => k.userId).sort()).toEqual([requester.userId, payer.userId].sort());
+    // The requester reads where the money went: the payer's wallet, not their own.
+    const textOf = (userId: number) => kinds.find((k) => k.userId === userId)!.text;
+    expect(textOf(requester.userId)).toContain('در کیف پول پرداخت‌کننده آزاد شد');
+    expect(textOf(payer.userId)).toContain('در کیف پول آزاد شد');
   });
 });
 

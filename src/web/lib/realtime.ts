@@ -11,7 +11,13 @@ import { requoteDelay } from '../../shared/requote';
 
 /** Event → the query keys it makes stale (a prefix invalidates every query under it). */
 export const LIVE_QUERIES: Record<string, QueryKey[]> = {
-  'currency.updated': [['public', 'currencies'], ['public', 'rateHistory'], ['table', 'currencies'], ['quote'], ['myPlan']],
+  'currency.updated': [
+    ['public', 'currencies'],
+    ['public', 'rateHistory'],
+    ['table', 'currencies'],
+    ['quote'],
+    ['myPlan'],
+  ],
   'systemParameters.updated': [['systemParameters'], ['quote'], ['myPlan']],
   // A desk or form type published or changed on disk: desk pages re-render their form from the new catalogue.
   'catalogue.changed': [['catalogue'], ['staff', 'catalogue']],

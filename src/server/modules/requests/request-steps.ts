@@ -47,19 +47,22 @@ export async function notifyRequestStep(
 ): Promise<void> {
   const notification = stepNotification(step, requestTitle(catalogue, purchase));
   if (!notification) return;
+  // Someone else paid it through a payment link (decision 028): what returns to a wallet returns to theirs.
+  const payer = purchase.payerUserId;
+  const paidByOther = payer != null && payer !== purchase.userId;
   await notify(
     trx,
     {
       userId: purchase.userId,
-      ...notification,
+      kind: notification.kind,
+      // The requester reads that the money went back to the payer's wallet, not theirs.
+      params: paidByOther ? { ...notification.params, whose: ' پرداخت‌کننده' } : notification.params,
       purchaseId: purchase.id,
       eventKey: `purchase:${purchase.id}:${step.kind}`,
     },
     now,
   );
-  // Someone else paid it through a payment link (decision 028): what returns to a wallet returns to theirs.
-  const payer = purchase.payerUserId;
-  if (payer != null && payer !== purchase.userId && RETURNS_MONEY.has(step.kind)) {
+  if (paidByOther && RETURNS_MONEY.has(step.kind)) {
     await notify(trx, { userId: payer, ...notification, eventKey: `purchase:${purchase.id}:${step.kind}:payer` }, now);
   }
 }

@@ -27,6 +27,7 @@ import { calendarAtom } from '../../../lib/calendar';
 import { type Day, dayQueryKey, type Row } from './day';
 import { DayRows } from './DayRows';
 import { kindLabel } from './kinds';
+import { StatementUpload } from './StatementUpload';
 
 const TABLE = asTableDef(daysTable);
 const DAY_MS = 86_400_000;
@@ -66,6 +67,10 @@ function Totals({ day }: { day: Day }) {
       </Total>
       <Total label="دریافت‌های آنلاین" testId="total-collections">
         {formatNumber(day.collectionCount)} مورد، <Amount value={day.collectionAmount} />
+      </Total>
+      <Total label="ردیف‌های صورت‌حساب بانک" testId="total-bank">
+        {formatNumber(day.bankCount)} ردیف، واریز <Amount value={day.bankInAmount} />، برداشت{' '}
+        <Amount value={day.bankOutAmount} />
       </Total>
       <Total label="ثبت‌های دفتر کل" testId="total-ledger">
         {formatNumber(day.ledgerCount)} تراکنش
@@ -206,8 +211,14 @@ function DayView({ day, onRan }: { day: string; onRan: () => void }) {
   );
 }
 
+/** After a statement upload, the days it covers are reconciled again so their rows take the new lines in. */
+async function runDays(days: string[]): Promise<void> {
+  for (const day of days) await call(api.POST('/api/sys/runReconciliation', { body: { day } }));
+}
+
 export default function ReconciliationPage() {
   const calendar = useAtomValue(calendarAtom);
+  const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const asked = params.get('day');
   const day = isDay(asked) ? asked : yesterday();
@@ -222,8 +233,8 @@ export default function ReconciliationPage() {
     <Flex direction="column" gap="3">
       <Heading size="6">تطبیق روزانه</Heading>
       <Text size="2" color="gray">
-        هر شب روز قبل خودکار تطبیق می‌شود: گزارش تسویهٔ درگاه، دریافت‌های آنلاین و ثبت‌های دفتر کل. ردیف‌های ناهمخوان را
-        بررسی و با یادداشت رسیدگی کنید.
+        هر شب روز قبل خودکار تطبیق می‌شود: گزارش تسویهٔ درگاه، دریافت‌های آنلاین و ثبت‌های دفتر کل، و صورت‌حساب‌های بانکِ
+        بارگذاری‌شده با واریزهای دستی و برداشت‌ها. ردیف‌های ناهمخوان را بررسی و با یادداشت رسیدگی کنید.
       </Text>
       <Card size="2">
         <Flex gap="3" align="end" wrap="wrap">
@@ -244,6 +255,14 @@ export default function ReconciliationPage() {
           </Flex>
         </Flex>
       </Card>
+      <StatementUpload
+        onUploaded={(days) => {
+          void runDays(days)
+            .then(() => queryClient.invalidateQueries({ queryKey: ['reconciliation', 'day'] }))
+            .then(() => setRefresh((n) => n + 1))
+            .catch(showError);
+        }}
+      />
       <DayView key={day} day={day} onRan={() => setRefresh((n) => n + 1)} />
       <Card size="2">
         <Flex direction="column" gap="3">
