@@ -2,7 +2,9 @@
  * The daily reconciliation page «تطبیق روزانه» (issue 33) in Chromium at 1366x768, and at 390x844: a staff member who
  * holds only `reconcile` opens the page from the drawer, picks a day with an injected mismatch (the sandbox bank
  * settled a payment no collection records) from the list of days, runs it again, opens the row's evidence, resolves
- * it with a note, sees it resolved with the note and who, and exports the day as xlsx, which parses with the row.
+ * it with a note, sees it resolved with the note and who, and exports the day as xlsx, which parses with the row; and
+ * uploads our bank account's statement (a file missing a column is refused naming it, nothing stored), whose stray
+ * line shows on its day as a bank line without a deposit, with the line as its evidence.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -154,6 +156,54 @@ describe('daily reconciliation page', () => {
     await page.getByTestId('reconciliation-not-run').waitFor();
     await page.getByTestId('reconciliation-run').click();
     await page.getByTestId('reconciliation-empty').filter({ hasText: 'برای این روز ردیف ناهمخوانی نیست' }).waitFor();
+    await context.close();
+  }, 120_000);
+
+  it('uploads a bank statement: a file missing a column is refused by name; a stray line shows on its day', async () => {
+    const STRAY_DAY = '2026-11-17'; // Jalali 1405/08/26
+    const context = await browser.newContext({ viewport: DESKTOP });
+    await keepSignedIn(context, staff.token);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/management/reconciliation?day=${STRAY_DAY}`);
+    await page.getByTestId('reconciliation-not-run').waitFor();
+    const upload = page.getByTestId('statement-upload');
+    const file = upload.getByLabel('فایل CSV یا xlsx (حداکثر ۵ مگابایت)');
+    const csv = (lines: string[][]) => Buffer.from(lines.map((l) => l.join(',')).join('\n'));
+
+    // Without the tracking-code column: refused, naming it.
+    await file.setInputFiles({
+      name: 'no-reference.csv',
+      mimeType: 'text/csv',
+      buffer: csv([
+        ['تاریخ', 'ساعت', 'شرح', 'واریز', 'برداشت'],
+        ['1405/08/26', '10:00', 'واریز ناشناس', '7000000', ''],
+      ]),
+    });
+    await upload.getByTestId('statement-send').click();
+    expect(await upload.getByTestId('statement-error').textContent()).toContain('شماره پیگیری');
+
+    // The whole statement: its day runs again by itself and shows the stray line.
+    await file.setInputFiles({
+      name: 'statement.csv',
+      mimeType: 'text/csv',
+      buffer: csv([
+        ['تاریخ', 'ساعت', 'شرح', 'واریز', 'برداشت', 'شماره پیگیری'],
+        ['1405/08/26', '10:00', 'واریز ناشناس', '7000000', '', 'E2E-STRAY-1'],
+      ]),
+    });
+    await upload.getByTestId('statement-send').click();
+    await upload.getByTestId('statement-error').waitFor({ state: 'detached' });
+    const day = page.locator(`[data-testid="reconciliation-day"][data-day="${STRAY_DAY}"]`);
+    const row = day.getByTestId('reconciliation-row');
+    await row.waitFor();
+    expect(await row.getAttribute('data-kind')).toBe('bankLineWithoutRecord');
+    expect(await row.textContent()).toContain('ردیف بانک بدون ثبت');
+    expect(await row.textContent()).toContain('۷٬۰۰۰٬۰۰۰ ریال');
+    expect(await day.getByTestId('total-bank').textContent()).toContain('۷٬۰۰۰٬۰۰۰ ریال');
+    await row.getByTestId('reconciliation-evidence').click();
+    const evidence = page.getByTestId('reconciliation-evidence-dialog');
+    expect(await evidence.getByTestId('evidence-bank').textContent()).toContain('واریز به حساب');
+    expect(await evidence.textContent()).toContain('دریافتی ثبت نشده است.');
     await context.close();
   }, 120_000);
 });

@@ -1,7 +1,8 @@
 /**
  * A reconciled day's unmatched rows (resolved ones stay, marked, with their note, who and when): each with its kind in
  * Persian, the amounts and reference it is about, links to the request, and two dialogs — its evidence (the
- * gateway's, the collections' and the ledger's side as the run found them) and its resolution with a required note.
+ * gateway's or our bank statement's line, the collections, the withdrawals and the ledger's side as the run found them)
+ * and its resolution with a required note.
  */
 import {
   Badge,
@@ -34,6 +35,8 @@ import { dayQueryKey, type Row } from './day';
 type Side = Record<string, unknown>;
 const sides = (v: unknown): Side[] => (Array.isArray(v) ? (v as Side[]) : []);
 const gatewayOf = (row: Row) => (row.evidence.gateway ?? null) as Side | null;
+/** The line of our bank account's uploaded statement, on the bank-side rows. */
+const bankOf = (row: Row) => (row.evidence.bank ?? null) as Side | null;
 
 /** The staff's page of a request, opened on it. */
 const requestPath = (id: number) => `${pathOf('requests')}?open=${id}`;
@@ -72,12 +75,15 @@ function RowLinks({ row }: { row: Row }) {
   );
 }
 
-/** What the row is about in one line: the bank's reference and amount, else its first collection's. */
+/** What the row is about in one line: the bank's reference and amount, else its first collection's or withdrawal's. */
 function Subject({ row }: { row: Row }) {
   const gateway = gatewayOf(row);
+  const bank = bankOf(row);
   const collection = sides(row.evidence.collections)[0];
-  const amount = gateway?.amount ?? collection?.amount;
-  const reference = gateway?.referenceId ?? collection?.referenceId;
+  const withdrawal = sides(row.evidence.withdrawals)[0];
+  const amount = gateway?.amount ?? bank?.amount ?? collection?.amount ?? withdrawal?.amount;
+  const reference =
+    gateway?.referenceId ?? bank?.reference ?? collection?.referenceId ?? withdrawal?.bankReference ?? null;
   return (
     <Flex direction="column" gap="1">
       {amount !== undefined && amount !== null && <Amount value={Number(amount)} />}
@@ -120,6 +126,7 @@ function SideItems({ side, testId }: { side: Side; testId: string }) {
     if (/At$/.test(key)) return <DateText value={String(value)} format="dateTime" />;
     if (typeof value === 'object') return <Latin>{JSON.stringify(value)}</Latin>;
     if (key === 'purchaseId') return <RequestLink id={Number(value)} />;
+    if (key === 'direction') return <Text>{value === 'in' ? 'واریز به حساب' : 'برداشت از حساب'}</Text>;
     return <Latin>{String(value)}</Latin>;
   };
   const LABELS: Record<string, string> = {
@@ -135,6 +142,14 @@ function SideItems({ side, testId }: { side: Side; testId: string }) {
     type: 'نوع تراکنش',
     amounts: 'مبالغ',
     collectionId: 'دریافت',
+    statement: 'صورت‌حساب',
+    fileName: 'فایل',
+    lineNo: 'سطر',
+    reference: 'شمارهٔ پیگیری',
+    direction: 'جهت',
+    description: 'شرح',
+    bankReference: 'شمارهٔ پیگیری بانک',
+    decidedAt: 'زمان انجام',
   };
   return (
     <Card size="1" data-testid={testId}>
@@ -152,8 +167,14 @@ function SideItems({ side, testId }: { side: Side; testId: string }) {
 
 function EvidenceDialog({ row }: { row: Row }) {
   const gateway = gatewayOf(row);
+  const bank = bankOf(row);
   const collections = sides(row.evidence.collections);
+  const withdrawals = sides(row.evidence.withdrawals);
   const ledger = sides(row.evidence.ledger);
+  // A bank-side row (our account's statement against deposits and withdrawals) never has a gateway line.
+  const bankSide = 'bank' in row.evidence;
+  // Money in is matched with deposits (collections), money out with withdrawals: show the side that applies.
+  const moneyOut = bankSide && (bank ? bank.direction === 'out' : withdrawals.length > 0);
   const section = (title: string, count: number, body: ReactNode, none: string) => (
     <Flex direction="column" gap="2">
       <Heading as="h3" size="2">
@@ -175,18 +196,32 @@ function EvidenceDialog({ row }: { row: Row }) {
           {kindLabel(row.kind)} — {kindHint(row.kind)}
         </Dialog.Description>
         <Flex direction="column" gap="3" mt="3">
-          {section(
-            'گزارش تسویهٔ درگاه',
-            gateway ? 1 : 0,
-            gateway && <SideItems side={gateway} testId="evidence-gateway" />,
-            'درگاه این پرداخت را تسویه نکرده است.',
-          )}
-          {section(
-            'دریافت‌ها',
-            collections.length,
-            collections.map((c, i) => <SideItems key={i} side={c} testId="evidence-collection" />),
-            'دریافتی ثبت نشده است.',
-          )}
+          {bankSide
+            ? section(
+                'ردیف صورت‌حساب بانک',
+                bank ? 1 : 0,
+                bank && <SideItems side={bank} testId="evidence-bank" />,
+                'در صورت‌حساب بانکِ بارگذاری‌شده ردیفی برای آن نیست.',
+              )
+            : section(
+                'گزارش تسویهٔ درگاه',
+                gateway ? 1 : 0,
+                gateway && <SideItems side={gateway} testId="evidence-gateway" />,
+                'درگاه این پرداخت را تسویه نکرده است.',
+              )}
+          {moneyOut
+            ? section(
+                'برداشت‌ها',
+                withdrawals.length,
+                withdrawals.map((w, i) => <SideItems key={i} side={w} testId="evidence-withdrawal" />),
+                'برداشتی با این شمارهٔ پیگیری ثبت نشده است.',
+              )
+            : section(
+                'دریافت‌ها',
+                collections.length,
+                collections.map((c, i) => <SideItems key={i} side={c} testId="evidence-collection" />),
+                'دریافتی ثبت نشده است.',
+              )}
           {section(
             'ثبت‌های دفتر کل',
             ledger.length,
