@@ -2650,13 +2650,13 @@ export interface components {
             identifier: components["schemas"]["CatalogueIdentifier"];
             kind: components["schemas"]["CatalogueKind"];
         };
-        /** @description A desk identifier or a form type name */
+        /** @description A desk identifier, a form type name or a plan template identifier */
         CatalogueIdentifier: string;
         /**
-         * @description desk (schemas/catalogue/desks) or form type (schemas/forms)
+         * @description desk (schemas/catalogue/desks), form type (schemas/forms) or plan template (schemas/plans)
          * @enum {string}
          */
-        CatalogueKind: "desk" | "form";
+        CatalogueKind: "desk" | "form" | "plan";
         CatalogueProblem: {
             /** Format: date-time */
             at?: string;

@@ -60,11 +60,11 @@ export interface CatalogueVersions {
   document: Json | null;
   id: Generated<number>;
   /**
-   * The desk identifier or the form type name
+   * The desk identifier, the form type name or the plan template identifier
    */
   identifier: string;
   /**
-   * desk (schemas/catalogue/desks) or form (schemas/forms)
+   * desk (schemas/catalogue/desks), form (schemas/forms) or plan (schemas/plans)
    */
   kind: string;
   /**

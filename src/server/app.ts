@@ -387,7 +387,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...waitingWorkHandlers(db, deskTitle, WORK_QUEUES),
     ...manualCompletionHandlers(db, deskTitle),
     ...fulfilmentHandlers(fulfilment),
-    ...planHandlers({ db, templates: PlanTemplates.fromFiles(config.schemasDir), catalogue, requests }),
+    ...planHandlers({ db, templates: new PlanTemplates(catalogue), catalogue, requests }),
     ...googleAdsHandlers(db, live, googleAds, fulfilment),
     ...catalogueEditorHandlers(db, catalogueSource, (kind, document) => formValidators.rememberDraft(kind, document)),
     ...conversationHandlers({

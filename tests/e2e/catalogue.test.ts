@@ -7,7 +7,8 @@
  * live version (left to right) and asks; nothing is live until staff agree. A JSON syntax error is said in Persian
  * with its line and column; an unpublished edit survives leaving the page (a draft). A field's description is drawn
  * under its label on the desk page and in the preview (markdown only where the form asks, no raw HTML, no
- * javascript: link). Screenshots: catalogue-editor.png, catalogue-publish-dialog.png.
+ * javascript: link). Plan templates are listed beside them; a step naming a missing desk is reported at its pointer.
+ * Screenshots: catalogue-editor.png, catalogue-publish-dialog.png.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -179,5 +180,34 @@ describe('the staff catalogue page', () => {
     expect(deskErrors).toEqual([]);
     await staffContext.close();
     await customerContext.close();
+  });
+
+  it('lists plan templates beside desks; a step naming a missing desk is reported at its pointer', async () => {
+    const staffContext = await browser.newContext({ viewport: PHONE });
+    await staffContext.addInitScript((t) => localStorage.setItem('token', t), admin);
+    const page = await staffContext.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/management/catalogue`);
+    await page.getByTestId('catalogue-page').waitFor();
+    await page.getByTestId('catalogue-entry-select').click();
+    await page.getByTestId('catalogue-entry-plan:germanyStudy').click();
+    const editor = page.getByTestId('catalogue-editor');
+    await expect.poll(() => editor.inputValue()).toContain('"identifier": "germanyStudy"');
+    await page.getByTestId('catalogue-valid').waitFor();
+    // The preview lists the steps in order.
+    await page.getByTestId('catalogue-preview').locator('li').first().waitFor();
+
+    await caretAfter(page, '"desk": "uniAssistGeneralCpr');
+    await editor.pressSequentially('X');
+    const problems = page.getByTestId('catalogue-editor-problems');
+    await problems.waitFor();
+    expect(await problems.textContent()).toContain('/steps/0/desk');
+    expect(await problems.textContent()).toContain('میزی به نام «uniAssistGeneralCprX» وجود ندارد.');
+    expect(await page.getByTestId('catalogue-publish').isDisabled()).toBe(true);
+    await editor.press('Backspace');
+    await page.getByTestId('catalogue-valid').waitFor();
+
+    expect(errors).toEqual([]);
+    await staffContext.close();
   });
 });

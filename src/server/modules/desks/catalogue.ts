@@ -9,14 +9,15 @@
  * its subscribers. Read `catalogue.snapshot` (or the getters, which read the current snapshot) per use; keep a
  * snapshot only for the span of one request. `onChange` is the hook for caches built from it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ProductCategories } from '../../../generated/schemas/categories';
 import type { Desk } from '../../../generated/schemas/desk';
 import type { FormType } from '../../../generated/schemas/form';
+import type { Plan } from '../../../generated/schemas/plan';
 import { effectiveForm, type JsonSchemaObject } from '../../../shared/catalogue';
 
-export type { Desk, FormType };
+export type { Desk, FormType, Plan };
 export type Category = ProductCategories['categories'][number];
 
 export interface DeskForm {
@@ -44,6 +45,8 @@ export class CatalogueSnapshot {
     readonly categories: Category[],
     readonly desks: Desk[],
     readonly forms: FormType[],
+    /** Study-abroad plan templates (schemas/plans, decision 030), as given; the plans module orders them. */
+    readonly plans: Plan[] = [],
   ) {
     this.writeOnlyFields = new Set(
       forms.flatMap((f) => [
@@ -118,7 +121,9 @@ export class Catalogue {
   static load(schemasDir: string): Catalogue {
     const desks = jsonFilesIn(path.join(schemasDir, 'catalogue/desks')).map((f) => readJson<Desk>(f));
     const forms = jsonFilesIn(path.join(schemasDir, 'forms')).map((f) => readJson<FormType>(f));
-    return new Catalogue(new CatalogueSnapshot(readCategories(schemasDir), desks, forms));
+    const plansDir = path.join(schemasDir, 'plans');
+    const plans = existsSync(plansDir) ? jsonFilesIn(plansDir).map((f) => readJson<Plan>(f)) : [];
+    return new Catalogue(new CatalogueSnapshot(readCategories(schemasDir), desks, forms, plans));
   }
 
   /** The catalogue now. */
@@ -136,6 +141,10 @@ export class Catalogue {
 
   get forms(): FormType[] {
     return this.current.forms;
+  }
+
+  get plans(): Plan[] {
+    return this.current.plans;
   }
 
   get writeOnlyFields(): ReadonlySet<string> {

@@ -1,5 +1,5 @@
 /**
- * The staff catalogue page's operations (manageCatalogue): every desk and form type with its JSON, a check as one
+ * The staff catalogue page's operations (manageCatalogue): every desk, form type and plan template with its JSON, a check as one
  * types, publish as a new version (author, time, audit) and return to any earlier version or to the reviewed file.
  * Publishing goes live here at once and in the other processes through the catalogue source (live-source.ts).
  */
@@ -26,7 +26,7 @@ const problemDto = (p: CatalogueProblem & { kind?: CatalogueKind; at?: string })
 });
 
 const titleOf = (kind: CatalogueKind, document: Record<string, unknown>): string => {
-  if (kind === 'desk') return String(document.title ?? document.identifier ?? '');
+  if (kind !== 'form') return String(document.title ?? document.identifier ?? '');
   if (typeof document.title === 'string' && document.title) return document.title;
   const schema = document.schema as { title?: unknown } | undefined;
   return typeof schema?.title === 'string' ? schema.title : String(document.formType ?? '');
@@ -106,6 +106,7 @@ export function catalogueEditorHandlers(
       const entries = [
         ...snapshot.forms.map((f) => ({ kind: 'form' as const, document: f as unknown as Record<string, unknown> })),
         ...snapshot.desks.map((d) => ({ kind: 'desk' as const, document: d as unknown as Record<string, unknown> })),
+        ...snapshot.plans.map((p) => ({ kind: 'plan' as const, document: p as unknown as Record<string, unknown> })),
       ].map(({ kind, document }) => {
         const identifier = identifierOf(kind, document) ?? '';
         const published = source.publishedVersion(kind, identifier);

@@ -19,11 +19,13 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Desk } from '../../../generated/schemas/desk';
 import type { FormType } from '../../../generated/schemas/form';
+import type { Plan } from '../../../generated/schemas/plan';
 import {
   type CatalogueDocument,
   type CatalogueProblem,
   messageKeyProblems,
   metaProblem,
+  planProblems,
   referenceProblems,
 } from '../../../shared/catalogue-check';
 import { createAjv } from '../../../shared/validation/ajv';
@@ -53,7 +55,7 @@ export interface ReportedProblem extends CatalogueProblem {
 }
 
 export const identifierOf = (kind: CatalogueKind, document: unknown): string | null => {
-  const value = (document as Document | null)?.[kind === 'desk' ? 'identifier' : 'formType'];
+  const value = (document as Document | null)?.[kind === 'form' ? 'formType' : 'identifier'];
   return typeof value === 'string' ? value : null;
 };
 
@@ -90,14 +92,22 @@ export class CatalogueSource {
     const { schemasDir } = options;
     const ajv = createAjv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: false });
     const meta = (name: string) => JSON.parse(readFileSync(path.join(schemasDir, 'meta', name), 'utf8')) as object;
-    this.validators = { desk: ajv.compile(meta('desk.schema.json')), form: ajv.compile(meta('form.schema.json')) };
+    this.validators = {
+      desk: ajv.compile(meta('desk.schema.json')),
+      form: ajv.compile(meta('form.schema.json')),
+      plan: ajv.compile(meta('plan.schema.json')),
+    };
     this.messages = (
       JSON.parse(readFileSync(path.join(schemasDir, 'messages/fa.json'), 'utf8')) as {
         messages: Record<string, string>;
       }
     ).messages;
     this.categories = readCategories(schemasDir);
-    this.dirs = { desk: path.join(schemasDir, 'catalogue/desks'), form: path.join(schemasDir, 'forms') };
+    this.dirs = {
+      desk: path.join(schemasDir, 'catalogue/desks'),
+      form: path.join(schemasDir, 'forms'),
+      plan: path.join(schemasDir, 'plans'),
+    };
     this.catalogue = new Catalogue(new CatalogueSnapshot(this.categories, [], []));
   }
 
@@ -121,7 +131,7 @@ export class CatalogueSource {
     files: ReadonlyMap<string, FileEntry>,
     published: ReadonlyMap<string, PublishedVersion>,
   ): Record<CatalogueKind, CatalogueDocument[]> {
-    const out: Record<CatalogueKind, CatalogueDocument[]> = { desk: [], form: [] };
+    const out: Record<CatalogueKind, CatalogueDocument[]> = { desk: [], form: [], plan: [] };
     const overridden = new Set<string>();
     for (const [file, entry] of files) {
       const id = identifierOf(entry.kind, entry.data);
@@ -140,13 +150,14 @@ export class CatalogueSource {
 
   /** Problems of a composed catalogue, or the snapshot it builds. */
   private build(docs: Record<CatalogueKind, CatalogueDocument[]>): CatalogueSnapshot | CatalogueProblem[] {
-    const problems = referenceProblems(docs.form, docs.desk);
+    const problems = [...referenceProblems(docs.form, docs.desk), ...planProblems(docs.plan, docs.desk, docs.form)];
     if (problems.length > 0) return problems;
     try {
       return new CatalogueSnapshot(
         this.categories,
         docs.desk.map((d) => d.data as unknown as Desk),
         docs.form.map((d) => d.data as unknown as FormType),
+        docs.plan.map((d) => d.data as unknown as Plan),
       );
     } catch (error) {
       const reason = (error as Error).message;
@@ -203,13 +214,13 @@ export class CatalogueSource {
   }
 
   /**
-   * Reads both folders and takes every file that changed since the last look: all at once when together they fit,
-   * else one at a time (forms first, so a new desk may name a new form type). A file that fails its own checks, or
+   * Reads the folders and takes every file that changed since the last look: all at once when together they fit,
+   * else one at a time (forms, desks, then plans, so a new desk may name a new form type and a plan a new desk). A file that fails its own checks, or
    * makes the catalogue inconsistent, is refused and its previous version stays. Then replaces the live snapshot.
    */
   scanFiles(): void {
     const changes: FileChange[] = [];
-    for (const kind of ['form', 'desk'] as const) {
+    for (const kind of ['form', 'desk', 'plan'] as const) {
       let present: string[];
       try {
         present = jsonFilesIn(this.dirs[kind]);

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { DB } from '../../db/database';
 import { nameOrMobile } from '../../lib/person-names';
 
-export type CatalogueKind = 'desk' | 'form';
+export type CatalogueKind = 'desk' | 'form' | 'plan';
 
 export interface PublishedVersion {
   id: number;

@@ -1,36 +1,42 @@
 /**
- * The study-abroad plan templates: the files under schemas/plans/ (checked by `npm run schemas:check`, like the
- * desks), read once at start, in their `sortOrder`. Staff change them by editing those files; the catalogue editor
- * does not publish plans yet.
+ * The study-abroad plan templates: the live catalogue's plans (decision 014 via 030): the files under schemas/plans/
+ * (checked by `npm run schemas:check`, like the desks) overridden by the versions staff published from the
+ * catalogue editor, in their `sortOrder`. Read per use, so a publish shows at once without a restart; the ordered
+ * list is kept per snapshot.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Plan } from '../../../generated/schemas/plan';
-import { jsonFilesIn } from '../desks/catalogue';
+import type { Catalogue, CatalogueSnapshot } from '../desks/catalogue';
 
 export type PlanTemplate = Plan;
 export type PlanTemplateStep = Plan['steps'][number];
 
-export class PlanTemplates {
-  private readonly byId: Map<string, PlanTemplate>;
+const ordered = (plans: readonly Plan[]): PlanTemplate[] =>
+  plans
+    .map((p) => ({ ...p, steps: [...p.steps].sort((a, b) => a.order - b.order) as PlanTemplate['steps'] }))
+    .sort((a, b) => a.sortOrder - b.sortOrder || a.identifier.localeCompare(b.identifier));
 
-  constructor(readonly all: readonly PlanTemplate[]) {
-    this.byId = new Map(all.map((t) => [t.identifier, t]));
+export class PlanTemplates {
+  private builtFrom: CatalogueSnapshot | null = null;
+  private list: PlanTemplate[] = [];
+  private byId = new Map<string, PlanTemplate>();
+
+  constructor(private readonly catalogue: Catalogue) {}
+
+  private current(): void {
+    const snapshot = this.catalogue.snapshot;
+    if (snapshot === this.builtFrom) return;
+    this.list = ordered(snapshot.plans);
+    this.byId = new Map(this.list.map((t) => [t.identifier, t]));
+    this.builtFrom = snapshot;
   }
 
-  static fromFiles(schemasDir: string): PlanTemplates {
-    const dir = path.join(schemasDir, 'plans');
-    const plans = existsSync(dir)
-      ? jsonFilesIn(dir).map((file) => JSON.parse(readFileSync(file, 'utf8')) as PlanTemplate)
-      : [];
-    return new PlanTemplates(
-      plans
-        .map((p) => ({ ...p, steps: [...p.steps].sort((a, b) => a.order - b.order) as PlanTemplate['steps'] }))
-        .sort((a, b) => a.sortOrder - b.sortOrder || a.identifier.localeCompare(b.identifier)),
-    );
+  get all(): readonly PlanTemplate[] {
+    this.current();
+    return this.list;
   }
 
   get(identifier: string): PlanTemplate | undefined {
+    this.current();
     return this.byId.get(identifier);
   }
 }

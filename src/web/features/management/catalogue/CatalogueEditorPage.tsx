@@ -29,7 +29,8 @@ type Problem = components['schemas']['CatalogueProblem'];
 type Kind = Entry['kind'];
 
 const ENTRIES_KEY = ['staff', 'catalogue', 'entries'];
-const KIND_TITLE: Record<Kind, string> = { desk: 'میز', form: 'نوع فرم' };
+const KIND_TITLE: Record<Kind, string> = { desk: 'میز', form: 'نوع فرم', plan: 'برنامهٔ سفر تحصیلی' };
+const KIND_GROUP: Record<Kind, string> = { form: 'انواع فرم', desk: 'میزها', plan: 'برنامه‌های سفر تحصیلی' };
 
 const keyOf = (e: { kind: Kind; identifier: string }) => `${e.kind}:${e.identifier}`;
 
@@ -67,6 +68,39 @@ function ProblemList({ problems, testId }: { problems: Problem[]; testId: string
         </li>
       ))}
     </ul>
+  );
+}
+
+interface PlanStepDraft {
+  key: string;
+  title?: string;
+  desk: string;
+  order: number;
+  optional?: boolean;
+}
+
+/** A plan template's steps in order, each with the title of the desk it opens (the customer's page adds prices). */
+function PlanPreview({ document, desks }: { document: Record<string, unknown>; desks: Desk[] }) {
+  const steps = [...((document.steps as PlanStepDraft[] | undefined) ?? [])].sort((a, b) => a.order - b.order);
+  return (
+    <Box
+      data-testid="catalogue-preview"
+      style={{ width: 390, maxWidth: '100%', border: '1px solid var(--gray-6)', borderRadius: 12, padding: 12 }}
+    >
+      <Heading size="3" mb="2">
+        {String(document.title ?? document.identifier ?? '')}
+      </Heading>
+      <ol>
+        {steps.map((step) => (
+          <li key={step.key}>
+            <Text size="2">
+              {step.title ?? desks.find((d) => d.identifier === step.desk)?.title ?? step.desk}
+              {step.optional ? ' (اختیاری)' : ''}
+            </Text>
+          </li>
+        ))}
+      </ol>
+    </Box>
   );
 }
 
@@ -250,7 +284,11 @@ function Editor({ entry, forms, desks }: { entry: Entry; forms: FormType[]; desk
         <Flex direction="column" gap="2" style={{ flex: '0 1 410px', minWidth: 0, maxWidth: '100%' }}>
           <Text weight="bold">پیش‌نمایش برای مشتری (عرض گوشی)</Text>
           {document && checkedFor === document && problems?.length === 0 ? (
-            <Preview kind={entry.kind} document={document} forms={forms} desks={desks} />
+            entry.kind === 'plan' ? (
+              <PlanPreview document={document} desks={desks} />
+            ) : (
+              <Preview kind={entry.kind} document={document} forms={forms} desks={desks} />
+            )
           ) : (
             <Text size="2" color="gray">
               پیش‌نمایش پس از رفع ایرادها نشان داده می‌شود.
@@ -305,14 +343,14 @@ export default function CatalogueEditorPage() {
         </Text>
         <Select.Root value={selected ?? undefined} onValueChange={setSelected}>
           <Select.Trigger
-            placeholder="یک میز یا نوع فرم را انتخاب کنید"
+            placeholder="یک میز، نوع فرم یا برنامه را انتخاب کنید"
             aria-labelledby="catalogue-entry-label"
             data-testid="catalogue-entry-select"
           />
           <Select.Content position="popper">
-            {(['form', 'desk'] as const).map((kind) => (
+            {(['form', 'desk', 'plan'] as const).map((kind) => (
               <Select.Group key={kind}>
-                <Select.Label>{kind === 'form' ? 'انواع فرم' : 'میزها'}</Select.Label>
+                <Select.Label>{KIND_GROUP[kind]}</Select.Label>
                 {list
                   .filter((e) => e.kind === kind)
                   .map((e) => (
