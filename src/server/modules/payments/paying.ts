@@ -173,8 +173,40 @@ export async function pay(
     return { data, replayed: false };
   }
 
-  // The gateway is called outside the database transaction: it may take seconds, and the sandbox bank answers
-  // from this same server (on the embedded database it would wait for our own transaction).
+  const created = await openGatewayPayment(deps, {
+    userId,
+    idempotencyKey,
+    step,
+    siteUrl,
+    description: msg('payment.description', { purchase: toPersianDigits(input.purchase) }),
+  });
+  const data: PayResult = {
+    purchase: await purchaseOf(deps, input.purchase, userId),
+    walletWithdrawAmount: step.walletPart,
+    payable: step.payable,
+    gatewayUrl: created.redirectUrl,
+  };
+  await storeResult(deps, userId, idempotencyKey, data);
+  return { data, replayed: false };
+}
+
+/**
+ * Opens the gateway's payment for a proforma the caller's transaction made (`step`), for whoever pays (`userId`: the
+ * request's customer, or the payer of a payment link). The gateway is called outside any database transaction: it may
+ * take seconds, and the sandbox bank answers from this same server (on the embedded database it would wait for our own
+ * transaction). A refusal marks the proforma failed and frees the Idempotency-Key, so the same click may be retried.
+ */
+export async function openGatewayPayment(
+  deps: PaymentDeps,
+  opts: {
+    userId: number;
+    idempotencyKey: string;
+    step: { payable: number; token: string; proformaId: number; card: PayingCard | null };
+    siteUrl: string;
+    description: string;
+  },
+): Promise<{ authority: string; redirectUrl: string }> {
+  const { userId, idempotencyKey, step } = opts;
   const user = await deps.db
     .selectFrom('users')
     .select(['mobileNo', 'nationalCode'])
@@ -184,8 +216,8 @@ export async function pay(
   try {
     created = await deps.gateway.createPayment({
       amount: step.payable,
-      callbackUrl: `${siteUrl}/api/public/payments/callback/${step.token}`,
-      description: msg('payment.description', { purchase: toPersianDigits(input.purchase) }),
+      callbackUrl: `${opts.siteUrl}/api/public/payments/callback/${step.token}`,
+      description: opts.description,
       payer: { mobileNo: user.mobileNo, nationalCode: user.nationalCode },
       ...(step.card ? { cardPan: step.card.cardNumber } : {}),
     });
@@ -193,7 +225,6 @@ export async function pay(
     deps.log.warn({ err: error, proforma: step.proformaId }, 'payment gateway refused a new payment');
     await deps.db.transaction().execute(async (trx) => {
       await trx.updateTable('onlineProformas').set({ state: 'failed' }).where('id', '=', step.proformaId).execute();
-      // The key is free again: the customer may retry the same click.
       await trx.deleteFrom('payRequests').where('userId', '=', userId).where('key', '=', idempotencyKey).execute();
     });
     if (error instanceof GatewayUnavailableError) throw HttpError.of(503, 'payment.gatewayUnavailable');
@@ -204,14 +235,7 @@ export async function pay(
     .set({ authority: created.authority, state: 'pending' })
     .where('id', '=', step.proformaId)
     .execute();
-  const data: PayResult = {
-    purchase: await purchaseOf(deps, input.purchase, userId),
-    walletWithdrawAmount: step.walletPart,
-    payable: step.payable,
-    gatewayUrl: created.redirectUrl,
-  };
-  await storeResult(deps, userId, idempotencyKey, data);
-  return { data, replayed: false };
+  return created;
 }
 
 /** The stored answer of an earlier payment under the key (see http/idempotency.ts), or null to go ahead. */

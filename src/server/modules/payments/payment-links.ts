@@ -24,8 +24,7 @@ import { priceInquiry } from '../requests/quotes';
 import { repriceFromQuote } from '../requests/quote-spending';
 import { type PayingCard, payingCard } from '../cards/service';
 import { type PaymentDeps, type TaskOpened, announceMoney, announceTask } from './context';
-import { abandoned, reclaimAbandoned } from './paying';
-import { GatewayUnavailableError } from './payment-gateway';
+import { abandoned, openGatewayPayment, reclaimAbandoned } from './paying';
 import { reserveAndMarkPaid } from './receiving';
 
 type CreatedPaymentLink = components['schemas']['CreatedPaymentLink'];
@@ -359,34 +358,13 @@ export async function payPaymentLink(
     return data;
   }
 
-  const user = await deps.db
-    .selectFrom('users')
-    .select(['mobileNo', 'nationalCode'])
-    .where('id', '=', payer)
-    .executeTakeFirstOrThrow();
-  let created;
-  try {
-    created = await deps.gateway.createPayment({
-      amount: step.payable,
-      callbackUrl: `${siteUrl}/api/public/payments/callback/${step.token}`,
-      description: msg('paymentLink.description', { purchase: toPersianDigits(link.purchaseId) }),
-      payer: { mobileNo: user.mobileNo, nationalCode: user.nationalCode },
-      ...(step.card ? { cardPan: step.card.cardNumber } : {}),
-    });
-  } catch (error) {
-    deps.log.warn({ err: error, proforma: step.proformaId }, 'payment gateway refused a new payment');
-    await deps.db.transaction().execute(async (trx) => {
-      await trx.updateTable('onlineProformas').set({ state: 'failed' }).where('id', '=', step.proformaId).execute();
-      await trx.deleteFrom('payRequests').where('userId', '=', payer).where('key', '=', idempotencyKey).execute();
-    });
-    if (error instanceof GatewayUnavailableError) throw HttpError.of(503, 'payment.gatewayUnavailable');
-    throw error;
-  }
-  await deps.db
-    .updateTable('onlineProformas')
-    .set({ authority: created.authority, state: 'pending' })
-    .where('id', '=', step.proformaId)
-    .execute();
+  const created = await openGatewayPayment(deps, {
+    userId: payer,
+    idempotencyKey,
+    step,
+    siteUrl,
+    description: msg('paymentLink.description', { purchase: toPersianDigits(link.purchaseId) }),
+  });
   const data: PaymentLinkPayResult = {
     link: await linkView(deps, principal, link),
     walletWithdrawAmount: step.walletPart,
