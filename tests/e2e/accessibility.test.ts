@@ -58,12 +58,15 @@ beforeAll(async () => {
   customer = await money.customer();
   tokens = { guest: null, customer: customer.token, admin: await loginAdmin(server) };
   // Something on every page: a request paid at the sandbox bank (a collection, a receipt, a staff task), one paid
-  // from the wallet and one waiting for payment.
+  // from the wallet and one waiting for payment, with a payment link.
   const online = await money.request(customer, 30);
   const paying = await money.payOk(customer, online.id);
   await money.payAtSandboxBank(customer, paying.gatewayUrl!);
   await money.paidRequest(customer, 10);
-  await money.request(customer, 5);
+  const waiting = await money.request(customer, 5);
+  // A payment link for the request waiting for payment (the public /pay/:token page shows it).
+  const link = await post(server, '/api/me/createPaymentLink', { purchase: waiting.id }, bearer(customer.token));
+  expect(link.status, link.body.msg).toBe(200);
   const detail = await money.purchaseOf(customer, online.id);
   const collectionId = detail.payments.find((p) => p.collectionId !== null)?.collectionId;
   expect(collectionId).toBeTruthy();
@@ -79,6 +82,7 @@ beforeAll(async () => {
     },
     servicesCategory: { category: 'educational' },
     verifyReceipt: { code: await verificationCodeOf(collectionId!) },
+    payLink: { token: (link.body.data as { token: string }).token },
   };
 }, 300_000);
 

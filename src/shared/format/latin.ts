@@ -6,7 +6,8 @@
  *   digits, and show them as typed);
  * - elements marked with the attribute below, for text that is Latin by nature and is read or copied character by
  *   character: IBANs (sheba), card and account numbers, bank and gateway references and tracking codes, e-mail
- *   addresses, URLs and user names, and a customer's typed values shown back verbatim (a request's fields).
+ *   addresses, URLs and user names, a customer's typed values shown back verbatim (a request's fields), and the
+  official Latin names of forms and visas inside Persian text (F-1, I-901; web's `WithLatinNames`).
  * - the change-password dialog, English as SPEC section 2 gives it.
  *
  * Mark such text with the web's `<Latin>` component (src/web/components/Latin.tsx) or the attribute itself; the

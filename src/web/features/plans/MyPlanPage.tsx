@@ -13,6 +13,7 @@ import { Link } from 'react-router-dom';
 import planForm from '../../../../schemas/entryForms/myPlan.json';
 import planFormValidators from '../../../generated/form-validators/myPlan';
 import { toPersianDigits } from '../../../shared/format';
+import { WithLatinNames } from '../../components/LatinNames';
 import { DateText } from '../../components/date/DateText';
 import { asEntryForm, EntryForm } from '../../components/form-engine/EntryForm';
 import { RialText } from '../../components/RialText';
@@ -86,7 +87,7 @@ function GuestTemplates({ templates }: { templates: PlanTemplate[] }) {
         <Card key={template.identifier} size="2" data-testid={`plan-template-${template.identifier}`}>
           <Flex direction="column" gap="2">
             <Heading as="h2" size="4">
-              {template.title}
+              <WithLatinNames text={template.title} />
             </Heading>
             <Text size="2" color="gray">
               {template.description}
@@ -96,7 +97,7 @@ function GuestTemplates({ templates }: { templates: PlanTemplate[] }) {
                 <li key={step.key}>
                   <Flex justify="between" gap="2" wrap="wrap">
                     <Text size="2">
-                      {step.title}
+                      <WithLatinNames text={step.title} />
                       {step.optional && <Text color="gray"> (در صورت نیاز)</Text>}
                     </Text>
                     <Fee fee={step.fee} />
@@ -201,7 +202,7 @@ function PlanSteps({ plan }: { plan: MyPlan }) {
     <Flex direction="column" gap="3" data-testid="plan-steps">
       <Flex direction="column" gap="1">
         <Heading as="h2" size="4">
-          {plan.template.title}
+          <WithLatinNames text={plan.template.title} />
         </Heading>
         <Text size="2" color="gray">
           شروع تحصیل: <DateText value={plan.startDate} format="longDate" />
@@ -241,7 +242,7 @@ function StepCard({ step }: { step: MyPlanStep }) {
       <Flex direction="column" gap="2">
         <Flex justify="between" align="start" gap="2">
           <Heading as="h3" size="3">
-            {toPersianDigits(String(step.order))}. {step.title}
+            {toPersianDigits(String(step.order))}. <WithLatinNames text={step.title} />
           </Heading>
           <Badge color={state.color} size="2" data-testid="plan-step-state">
             {state.label}
@@ -321,7 +322,9 @@ function StepCard({ step }: { step: MyPlanStep }) {
           )}
           {step.otherDesks.map((other) => (
             <Button key={other.desk} asChild size="2" variant="soft">
-              <Link to={deskLink(other.desk)}>یا {other.title}</Link>
+              <Link to={deskLink(other.desk)}>
+                یا <WithLatinNames text={other.title} />
+              </Link>
             </Button>
           ))}
           {step.purchaseId && (
