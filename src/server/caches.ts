@@ -22,6 +22,11 @@ export function rememberSessionsAndBalances(db: DatabaseHandle['db'], peers: Pee
   }
   sessions.onForget(() => peers.tell('sessions'));
   balances.onForget((users) => peers.tell(`balances:${users === 'all' ? 'all' : users.join(',')}`));
+  // Redis was away: a peer's word may have been lost, so nothing remembered from before is trusted.
+  peers.onReconnect(() => {
+    sessions.forgetAll({ quiet: true });
+    balances.forgetAll({ quiet: true });
+  });
   peers.onMessage((message) => {
     if (message === 'sessions') sessions.forgetAll({ quiet: true });
     else if (message === 'balances:all') balances.forgetAll({ quiet: true });

@@ -14,6 +14,7 @@ import { demoOnNetworkWarning } from './production-config';
 import { DatabaseUnavailableError } from './db/database';
 import { MigrationError } from './db/migrate';
 import { DataDirLockedError } from './lib/data-dir-lock';
+import { unavailableDependency } from './http/dependency-errors';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -83,6 +84,18 @@ async function main(): Promise<void> {
     fastify.log.warn({ adminUsername: config.admin.username }, 'administrator created; its password is on stderr');
     process.stderr.write(`${adminPasswordNotice(config.admin.username, app.generatedAdminPassword)}\n`);
   }
+
+  // The last line of defence (issue 43): a dependency that went away (a PostgreSQL connection reset, Redis out of
+  // reach) must not end the process through a rejection or an 'error' nobody awaited. Each known source is handled
+  // where it arises; one found here is logged as an error to be fixed, and the process stays up. Anything else is
+  // a bug of unknown reach: logged, and the process ends as Node would end it.
+  const lastResort = (kind: string) => (error: unknown) => {
+    const away = unavailableDependency(error);
+    fastify.log.error({ err: error, dependency: away ?? undefined }, kind);
+    if (!away) process.exit(1);
+  };
+  process.on('unhandledRejection', lastResort('unhandled rejection'));
+  process.on('uncaughtException', lastResort('uncaught exception'));
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -59,8 +59,11 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
       }) as typeof pg.types.getTypeParser,
     },
   });
-  // Without a listener an idle client's network error would crash the process.
+  // Without a listener a client's network error (a reset, the server restarting) would end the process: the pool's
+  // 'error' covers idle clients only, so each client gets its own for while it is checked out (issue 43). The query
+  // in flight still fails (answered 503, http/dependency-errors.ts) and the pool drops the broken client on release.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     const client = await pool.connect();
     client.release();

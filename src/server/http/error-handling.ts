@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { inputDatabaseError } from './database-errors';
+import { RETRY_AFTER_SECONDS, unavailableDependency } from './dependency-errors';
 import { HttpError } from './errors';
 import { type MessageKey, msg } from './messages';
 
@@ -19,7 +20,8 @@ const FASTIFY_ERROR_MESSAGES: Record<string, MessageKey> = {
 };
 /**
  * The one error handler: an HttpError is answered with its status and Persian message, Fastify's own client errors
- * and input the database refused with a 4xx in Persian, anything else with a 500 that says nothing of its cause.
+ * and input the database refused with a 4xx in Persian, a dependency out of reach with a 503, anything else with a
+ * 500 that says nothing of its cause.
  */
 export function installErrorHandler(fastify: FastifyInstance): void {
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
@@ -41,6 +43,15 @@ export function installErrorHandler(fastify: FastifyInstance): void {
       // Only the SQLSTATE and PostgreSQL's text: the error also carries the query's parameters, which are input.
       request.log.warn({ sqlState: fromInput.sqlState, reason: error.message }, 'database refused input');
       return reply.status(fromInput.status).send({ result: false, msg: msg(fromInput.message), data: null });
+    }
+    const away = unavailableDependency(error);
+    if (away) {
+      // The database or Redis is out of reach for a while: the request was fine, a retry in a few seconds works.
+      request.log.warn({ dependency: away, reason: error.message }, 'dependency unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send({ result: false, msg: msg('http.dependencyUnavailable'), data: null });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ result: false, msg: msg('http.internal'), data: null });

@@ -41,6 +41,8 @@ export interface Broadcaster {
 export interface Peers {
   tell(message: string): void;
   onMessage(handler: (message: string) => void): void;
+  /** Called when the word between processes is back after Redis was away: whatever was told meanwhile was missed. */
+  onReconnect(handler: () => void): void;
 }
 
 const PEER_EVENT = 'arzpay:peer';
@@ -66,6 +68,7 @@ export function attachRealtime(
     pingInterval: 25_000,
     pingTimeout: 20_000,
   });
+  const reconnectHandlers: Array<() => void> = [];
   if (redis) {
     const pub = redis.duplicate();
     const sub = redis.duplicate();
@@ -77,6 +80,21 @@ export function attachRealtime(
     const punsubscribe = sub.punsubscribe.bind(sub);
     sub.unsubscribe = ((...channels: string[]) => unsubscribe(...channels).catch(() => 0)) as typeof sub.unsubscribe;
     sub.punsubscribe = ((...patterns: string[]) => punsubscribe(...patterns).catch(() => 0)) as typeof sub.punsubscribe;
+    // The adapter publishes (every event, every word to the peers) without awaiting: with Redis away, the refusal
+    // ioredis gives after its retries would be an unhandled rejection that ends the process (issue 43). An event is
+    // live news whose source of truth is the database; what the peers missed is made good on reconnection below.
+    const publish = pub.publish.bind(pub);
+    pub.publish = ((channel: string, message: string) =>
+      publish(channel, message).catch(() => 0)) as typeof pub.publish;
+    // Subscribed again after Redis was away: words sent meanwhile (a logout, a posting) never arrived.
+    let firstReady = true;
+    sub.on('ready', () => {
+      if (firstReady) {
+        firstReady = false;
+        return;
+      }
+      for (const handler of reconnectHandlers) handler();
+    });
     // ioredis prefixes keys, not Pub/Sub channels: without the prefix in the adapter's key, every deployment (and
     // every test server) on one Redis would share rooms, and user 5 of one would hear user 5 of another.
     io.adapter(createAdapter(pub, sub, { key: `${redis.options.keyPrefix ?? ''}socket.io` }));
@@ -169,6 +187,9 @@ export function attachRealtime(
   const peers: Peers = {
     tell(message) {
       if (redis) io.serverSideEmit(PEER_EVENT, message);
+    },
+    onReconnect(handler) {
+      reconnectHandlers.push(handler);
     },
     onMessage(handler) {
       io.on(PEER_EVENT, (message: unknown) => {
