@@ -3562,7 +3562,7 @@ export interface components {
             };
             id: components["schemas"]["Id64"];
             /** @enum {string} */
-            kind: "matched" | "gatewayWithoutCollection" | "collectionWithoutSettlement" | "amountDiffers" | "settledTwice" | "ledgerWithoutCollection" | "depositWithoutBankLine" | "withdrawalWithoutBankLine" | "bankLineWithoutRecord";
+            kind: "matched" | "gatewayWithoutCollection" | "collectionWithoutSettlement" | "amountDiffers" | "settledTwice" | "ledgerWithoutCollection" | "depositWithoutBankLine" | "withdrawalWithoutBankLine" | "bankLineWithoutRecord" | "collectionWithoutPosting" | "postingDiffers";
             ledgerTransactionId: components["schemas"]["Id64"] | null;
             matched: boolean;
             purchaseId: components["schemas"]["Id64"] | null;

@@ -4,7 +4,8 @@
  * against the online collections of that gateway (by the bank's reference) and the ledger's postings of an online
  * collection's type (by details.collectionId). Our bank accounts: the lines of their uploaded statements against the
  * offline deposits (by tracking code, money in) and the withdrawals marked done (by the bank reference staff
- * recorded, money out). Reads only; each finding has a key stable across runs, so a re-run updates the same row
+ * recorded, money out). A collection both sides agree on is matched only when the ledger agrees too: one posting of
+ * its amount (ledgerKind). Reads only; each finding has a key stable across runs, so a re-run updates the same row
  * (runs.ts).
  */
 import { sql } from 'kysely';
@@ -28,7 +29,9 @@ export type FindingKind =
   | 'ledgerWithoutCollection'
   | 'depositWithoutBankLine'
   | 'withdrawalWithoutBankLine'
-  | 'bankLineWithoutRecord';
+  | 'bankLineWithoutRecord'
+  | 'collectionWithoutPosting'
+  | 'postingDiffers';
 
 export interface Finding {
   key: string;
@@ -59,6 +62,8 @@ interface LedgerRow {
   onlineProformaId: string | null;
   purchaseId: number | null;
   createdAt: Date;
+  /** What the posting moved: the sum of its positive entries (one leg of the collection's amount). */
+  moved?: number;
 }
 
 export interface DayMatch {
@@ -126,15 +131,34 @@ async function ledgerOfCollections(db: DB, ids: number[], types: string[]): Prom
       sql<string | null>`details ->> 'collectionId'`.as('collectionId'),
       sql<string | null>`details ->> 'onlineProformaId'`.as('onlineProformaId'),
     ])
+    .select((eb) =>
+      eb
+        .selectFrom('ledgerEntries as e')
+        .whereRef('e.transactionId', '=', 'ledgerTransactions.id')
+        .where('e.amount', '>', 0)
+        .select(sql<number>`coalesce(sum(e.amount), 0)::bigint`.as('moved'))
+        .as('moved'),
+    )
     .where('type', 'in', types)
     .where(sql<string>`details ->> 'collectionId'`, 'in', ids.map(String))
     .orderBy('id')
     .execute();
   for (const r of rows) {
     const id = Number(r.collectionId);
-    map.set(id, [...(map.get(id) ?? []), r]);
+    map.set(id, [...(map.get(id) ?? []), { ...r, moved: Number(r.moved) }]);
   }
   return map;
+}
+
+/**
+ * The ledger's side of a collection the statement agrees with (issue 43): exactly one posting moving the collection's
+ * amount is a match; none, or another amount, or more than one is named, since a customer's money received and never
+ * credited, or credited with another amount, must not pass reconciliation.
+ */
+function ledgerKind(collection: CollectionRow, postings: LedgerRow[]): FindingKind {
+  if (postings.length === 0) return 'collectionWithoutPosting';
+  if (postings.length > 1 || postings[0]!.moved !== Number(collection.amount)) return 'postingDiffers';
+  return 'matched';
 }
 
 const uploadedGatewayLine = (l: StoredLine): GatewayLine => ({
@@ -269,7 +293,7 @@ async function matchGateway(db: DB, day: string, gateway: string, uploadedOfDay:
           ? 'settledTwice'
           : Number(first!.amount) !== settled.amount
             ? 'amountDiffers'
-            : 'matched';
+            : ledgerKind(first!, ledger);
     findings.push({
       key: `${kind === 'matched' ? 'matched' : 'gateway'}:${keyOf(reference)}`,
       kind,
@@ -422,7 +446,7 @@ async function matchBank(db: DB, day: string) {
           ? 'settledTwice'
           : Number(found[0]!.amount) !== line.amount
             ? 'amountDiffers'
-            : 'matched';
+            : ledgerKind(found[0]!, ledger);
     findings.push({
       key: kind === 'matched' ? `matched:bank:${line.id}` : `bankLine:${line.id}`,
       kind,
