@@ -16,7 +16,7 @@ import type { AnyHandler, Authenticator, Handlers } from './contract/handlers';
 import { JSON_BODY_LIMIT, registerContractRoutes } from './contract/router';
 import { type DatabaseHandle, openDatabase } from './db/database';
 import { migrate } from './db/migrate';
-import { loggerOptions } from './http/log-options';
+import { logDestination, loggerOptions } from './http/log-options';
 import { FormValidatorModules, registerFormValidators } from './modules/desks/form-validators';
 import { registerSecurityHeaders } from './http/security-headers';
 import { markedPages } from './http/test-instance';
@@ -134,7 +134,7 @@ export interface BuildOptions {
 
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<App> {
   const fastify = Fastify({
-    logger: loggerOptions(config.logLevel, options.logStream),
+    logger: loggerOptions(config.logLevel, options.logStream ?? logDestination(config.smsDriver)),
     // Any route without its own limit (the contract's routes set theirs: small JSON, larger uploads).
     bodyLimit: JSON_BODY_LIMIT,
     // A client has this long to send a whole request (a slow upload included); a stalled one is cut off instead
