@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../config';
 import { type DatabaseHandle, openDatabase } from '../db/database';
@@ -75,12 +76,30 @@ async function restorePglite(dataDir: string, image: Buffer): Promise<DatabaseHa
     }
   }
   refuseUnlessEmptyStorage(dataDir);
+  refuseDamagedImage(image);
   rmSync(folder, { recursive: true, force: true });
-  return openDatabase({
-    databaseUrl: undefined,
-    dataDir,
-    restoreImage: new Blob([new Uint8Array(image)], { type: 'application/x-gzip' }),
-  });
+  try {
+    return await openDatabase({
+      databaseUrl: undefined,
+      dataDir,
+      restoreImage: new Blob([new Uint8Array(image)], { type: 'application/x-gzip' }),
+    });
+  } catch (error) {
+    // An image whose gzip is whole but whose contents PGlite cannot open: one line, not PGlite's stack (issue 43).
+    throw new BackupError(`restore refused: the backup's database image is damaged (${(error as Error).message})`);
+  }
+}
+
+/**
+ * The embedded database's image is a gzipped tar: its gzip trailer holds a CRC-32 of the whole, so unpacking it here
+ * finds a damaged image before PGlite meets it (which ends in a WebAssembly stack trace).
+ */
+function refuseDamagedImage(image: Buffer): void {
+  try {
+    gunzipSync(image);
+  } catch (error) {
+    throw new BackupError(`restore refused: the backup's database image is damaged (${(error as Error).message})`);
+  }
 }
 
 function restoreFiles(fd: number, entries: Map<string, TarEntry>, root: string): void {
@@ -114,10 +133,14 @@ function restoreKey(fd: number, entries: Map<string, TarEntry>, config: AppConfi
   return [`field-encryption key: restored to ${file}${env}`];
 }
 
-/** Compares what was restored with what the manifest says was backed up. */
+/**
+ * Compares what was restored with what the manifest says was backed up. The totals and the counts stay apart: both
+ * have a `collections` (the amount received, the number of rows), and spread into one object the count hid the
+ * amount (issue 43).
+ */
 function compare(manifest: Manifest, restored: DatabaseDescription): void {
-  const expected = JSON.stringify({ ...manifest.database.totals, ...manifest.database.counts });
-  const got = JSON.stringify({ ...restored.totals, ...restored.counts });
+  const expected = JSON.stringify({ totals: manifest.database.totals, counts: manifest.database.counts });
+  const got = JSON.stringify({ totals: restored.totals, counts: restored.counts });
   if (expected !== got) throw new BackupError(`the restored database differs from the backup: ${got} != ${expected}`);
 }
 
