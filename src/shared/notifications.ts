@@ -145,9 +145,10 @@ export const QUIET_HOURS = { from: 22, to: 8 } as const;
 
 /**
  * When an SMS written at `now` may go out: at once, unless it is quiet time in Tehran (22:00–08:00) and the kind is
- * not a security notice, then at the next 08:00 Tehran time.
+ * not a security notice, then at the next 08:00 Tehran time. A `deadline` the SMS warns of that falls before that
+ * 08:00 is a reason to send at night: held until morning, the warning would arrive after it (issue 43).
  */
-export function smsDueAt(now: Date, kind: NotificationKind): Date {
+export function smsDueAt(now: Date, kind: NotificationKind, deadline?: Date | null): Date {
   if (isSecurityKind(kind)) return now;
   const tehran = new Date(now.getTime() + TEHRAN_OFFSET_MS);
   const hour = tehran.getUTCHours();
@@ -155,5 +156,6 @@ export function smsDueAt(now: Date, kind: NotificationKind): Date {
   const morning = new Date(tehran);
   morning.setUTCHours(QUIET_HOURS.to, 0, 0, 0);
   if (hour >= QUIET_HOURS.from) morning.setUTCDate(morning.getUTCDate() + 1);
-  return new Date(morning.getTime() - TEHRAN_OFFSET_MS);
+  const due = new Date(morning.getTime() - TEHRAN_OFFSET_MS);
+  return deadline && deadline.getTime() <= due.getTime() ? now : due;
 }

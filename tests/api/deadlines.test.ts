@@ -173,6 +173,29 @@ describe('entering at risk', () => {
     expect(await notificationsOf(finished.id)).toEqual([]);
   });
 
+  it('sends the at-risk SMS at night at once when the deadline comes before 08:00, and holds it otherwise', async () => {
+    const who = await money.customer();
+    const purchase = await paid(who, 10);
+    // The deadline is the start of its Tehran day (00:00): a sweep at 22:00 the evening before finds it at risk.
+    const evening = new Date(new Date(purchase.deadlineAt!).getTime() - 2 * HOUR);
+    await server.app.sweepDeadlines(evening);
+    const held = await paid(who, 12);
+    // Two days before, at 22:00: the warning may wait for 08:00, the deadline is a day after it.
+    const earlier = new Date(new Date(held.deadlineAt!).getTime() - 26 * HOUR);
+    await server.app.sweepDeadlines(earlier);
+    const smsOf = (purchaseId: number) =>
+      db
+        .selectFrom('notificationSms as s')
+        .innerJoin('notifications as n', 'n.id', 's.notificationId')
+        .select(['n.kind', 's.dueAt'])
+        .where('n.purchaseId', '=', purchaseId)
+        .where('n.userId', '=', who.userId)
+        .where('n.kind', '=', 'deadlineAtRisk')
+        .execute();
+    expect(await smsOf(purchase.id)).toEqual([{ kind: 'deadlineAtRisk', dueAt: evening }]);
+    expect(await smsOf(held.id)).toEqual([{ kind: 'deadlineAtRisk', dueAt: new Date(earlier.getTime() + 10 * HOUR) }]);
+  });
+
   it('follows the system parameter staff set', async () => {
     const who = await money.customer();
     const purchase = await paid(who, 10);

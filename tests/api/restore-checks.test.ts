@@ -26,7 +26,7 @@ const tempDir = (label: string) => {
 };
 
 function command(name: 'backup' | 'restore', args: string[], dataDir: string) {
-  const env = { ...process.env, DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   for (const v of ['DATABASE_URL', 'FIELD_ENCRYPTION_KEY', 'ARZPAY_ENV']) delete env[v];
   const child = spawn(process.execPath, ['--import', 'tsx', `src/server/backup/${name}-command.ts`, ...args], {
     cwd: root,

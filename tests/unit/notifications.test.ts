@@ -58,6 +58,18 @@ describe('smsDueAt (quiet hours 22:00–08:00 Tehran)', () => {
     expect(smsDueAt(tehran('2026-03-31T22:30:00'), 'purchasePaid')).toEqual(tehran('2026-04-01T08:00:00'));
   });
 
+  it('sends at night at once when the deadline it warns of falls before 08:00, and holds it otherwise', () => {
+    const night = tehran('2026-03-10T23:00:00');
+    expect(smsDueAt(night, 'deadlineAtRisk', tehran('2026-03-11T00:00:00'))).toEqual(night);
+    expect(smsDueAt(night, 'staffDeadlineAtRisk', tehran('2026-03-11T08:00:00'))).toEqual(night);
+    expect(smsDueAt(night, 'deadlineAtRisk', tehran('2026-03-12T00:00:00'))).toEqual(tehran('2026-03-11T08:00:00'));
+    expect(smsDueAt(night, 'deadlineAtRisk', null)).toEqual(tehran('2026-03-11T08:00:00'));
+    // By day a deadline changes nothing: the SMS goes at once anyway.
+    expect(smsDueAt(tehran('2026-03-11T09:00:00'), 'deadlineAtRisk', tehran('2026-03-11T10:00:00'))).toEqual(
+      tehran('2026-03-11T09:00:00'),
+    );
+  });
+
   it('sends a security notice at night at once', () => {
     for (const at of ['2026-03-10T22:00:00', '2026-03-11T03:00:00', '2026-03-11T07:59:00']) {
       expect(smsDueAt(tehran(at), 'passwordChanged')).toEqual(tehran(at));

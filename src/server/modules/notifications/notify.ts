@@ -24,6 +24,8 @@ export interface NotificationInput {
   purchaseId?: number | null;
   /** Names the event (`purchase:12:paid`); with the person and kind, the same event never notifies twice. */
   eventKey: string;
+  /** The deadline it warns of: an SMS that quiet hours would hold past it goes out at once (smsDueAt). */
+  deadline?: Date | null;
 }
 
 export interface WrittenNotification {
@@ -94,7 +96,12 @@ export async function notify(
     if (user?.mobileNo) {
       await trx
         .insertInto('notificationSms')
-        .values({ notificationId: row.id, mobileNo: user.mobileNo, text, dueAt: smsDueAt(now, input.kind) })
+        .values({
+          notificationId: row.id,
+          mobileNo: user.mobileNo,
+          text,
+          dueAt: smsDueAt(now, input.kind, input.deadline),
+        })
         .execute();
       sms = true;
     }

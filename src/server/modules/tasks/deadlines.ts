@@ -55,6 +55,7 @@ interface AtRisk {
   id: number;
   userId: number;
   desk: string;
+  deadlineAt: Date | string | null;
   taskType: string | null;
 }
 
@@ -63,7 +64,7 @@ function atRiskQuery(db: DB, hours: number, now: Date) {
   return db
     .selectFrom('purchases')
     .leftJoin('tasks', (j) => j.onRef('tasks.purchaseId', '=', 'purchases.id').on('tasks.state', 'in', [...PENDING]))
-    .select(['purchases.id', 'purchases.userId', 'purchases.desk', 'tasks.type as taskType'])
+    .select(['purchases.id', 'purchases.userId', 'purchases.desk', 'purchases.deadlineAt', 'tasks.type as taskType'])
     .where('purchases.deadlineAt', 'is not', null)
     .where('purchases.state', 'in', [...OPEN_PURCHASE_STATES])
     .where('purchases.deadlineAt', '<', new Date(now.getTime() + hours * 3_600_000));
@@ -75,6 +76,8 @@ async function notifyAtRisk(trx: DB, row: AtRisk, hours: number, deskTitle: Desk
     params: { title: deskTitle(row.desk), hours },
     purchaseId: row.id,
     eventKey: `purchase:${row.id}:deadlineAtRisk`,
+    // A deadline before the next morning is a reason to send the SMS at night.
+    deadline: row.deadlineAt === null ? null : new Date(row.deadlineAt),
   };
   let written = (await notify(trx, { ...input, userId: row.userId, kind: 'deadlineAtRisk' }, now)) ? 1 : 0;
   const action = taskTypes.find((t) => t.identifier === row.taskType)?.action;
