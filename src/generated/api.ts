@@ -3356,7 +3356,7 @@ export interface components {
             customerName: string;
             /**
              * Format: date-time
-             * @description The request's deadline: the start (Tehran time) of the date its form's x-deadline field holds (registration closes, an appointment); null when there is none
+             * @description The request's deadline: the last second (23:59:59 Tehran time) of the date its form's x-deadline field holds (registration closes, an appointment), the day being the customer's until it ends; null when there is none
              */
             deadlineAt: string | null;
             desk: string;
