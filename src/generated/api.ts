@@ -2946,10 +2946,16 @@ export interface components {
         };
         /** @description One field of a request as a person reads it, from the form version the request was validated against: a value's text (a choice's title, yes or no), a list's rows or a group's fields, each with its title */
         FieldView: {
+            /**
+             * Format: date
+             * @description A date field's Gregorian day, for showing it in the reader's chosen calendar
+             */
+            date?: string;
             fields?: components["schemas"]["FieldView"][];
             items?: components["schemas"]["FieldView"][];
             /** @description The field's path in the form (attendees/0/name) */
             path: string;
+            /** @description The value as read; a date in Jalali with Persian digits (۱۴۰۵/۰۹/۰۸) */
             text?: string;
             title: string;
         };
@@ -2979,6 +2985,8 @@ export interface components {
             };
             /** @description Every field the customer gave, in the form's order; a write-only one has value null */
             fields: {
+                /** @description A date field (value the Gregorian day YYYY-MM-DD), shown in the staff's calendar */
+                isDate?: boolean;
                 name: string;
                 /** @description Write-only (the password); revealPurchaseSecret shows it */
                 secret: boolean;
@@ -3356,7 +3364,7 @@ export interface components {
             customerName: string;
             /**
              * Format: date-time
-             * @description The request's deadline: the start (Tehran time) of the date its form's x-deadline field holds (registration closes, an appointment); null when there is none
+             * @description The request's deadline: the last second (23:59:59 Tehran time) of the date its form's x-deadline field holds (registration closes, an appointment), the day being the customer's until it ends; null when there is none
              */
             deadlineAt: string | null;
             desk: string;
@@ -3770,6 +3778,13 @@ export interface components {
             userId: components["schemas"]["Id64"];
         };
         StaffPurchaseDetail: {
+            /** @description Who staff answer (the request's customer) */
+            customer: {
+                fullName: string;
+                mobileNo: string | null;
+            };
+            /** @description The request is open and less than the deadlineAtRiskHours system parameter is left */
+            deadlineAtRisk: boolean;
             history: components["schemas"]["PurchaseStateChange"][];
             /** @description The request's fulfilment task still waiting for a decision */
             openTaskId: number | null;
@@ -4021,6 +4036,13 @@ export interface components {
             paidRequests: {
                 items: {
                     customerName: string;
+                    /**
+                     * Format: date-time
+                     * @description The request's deadline (Purchase.deadlineAt), null without one
+                     */
+                    deadlineAt: string | null;
+                    /** @description Less than the deadlineAtRiskHours system parameter is left */
+                    deadlineAtRisk: boolean;
                     deskTitle: string;
                     expectedPrice: components["schemas"]["Rial"];
                     id: components["schemas"]["Id64"];

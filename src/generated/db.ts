@@ -573,7 +573,7 @@ export interface Purchases {
   createdAt: Generated<Timestamp>;
   currencyId: number;
   /**
-   * The start (Tehran time) of the date the form's x-deadline field holds; null when the form has none or it was left empty
+   * The last second (23:59:59 Tehran time) of the date the form's x-deadline field holds; null when the form has none or it was left empty
    */
   deadlineAt: Timestamp | null;
   desk: string;

@@ -1,8 +1,9 @@
 /**
  * A request's deadline (issue 31): the one top-level date field a form type marks `"x-deadline": true` (registration
- * closes, an appointment's date). The server stores it with the request as the start of that day in Tehran, the
- * customer sees a countdown to it and the staff queue is ordered by it; a request is "at risk" when less than the
- * `deadlineAtRiskHours` system parameter is left. The form engine sends dates as ISO Gregorian `YYYY-MM-DD`.
+ * closes, an appointment's date). A form gives a day, not a time, and the day is the customer's until it ends (issue
+ * 44): the server stores the last second of that day in Tehran (23:59:59), the customer sees a countdown to it, the
+ * staff queue is ordered by it, and a request is "at risk" when less than the `deadlineAtRiskHours` system parameter
+ * is left before it. The form engine sends dates as ISO Gregorian `YYYY-MM-DD`.
  */
 import { toPersianDigits } from './digits';
 import { TEHRAN_OFFSET_MS } from './calendar';
@@ -29,14 +30,23 @@ export function deadlineInstant(value: unknown): Date | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!match) return null;
   const utc = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  if (Number.isNaN(utc)) return null;
+  // Date.UTC rolls 30 February over into March: a day that does not exist is no deadline.
+  if (Number.isNaN(utc) || new Date(utc).getUTCDate() !== Number(match[3])) return null;
   return new Date(utc - TEHRAN_OFFSET_MS);
 }
 
-/** The request's deadline from its validated fields and its form's schema, or null. */
+const DAY_MS = 86_400_000;
+
+/** The last second (23:59:59 Tehran) of a deadline date (`YYYY-MM-DD`): until then the day is the customer's. */
+export function deadlineEnd(value: unknown): Date | null {
+  const start = deadlineInstant(value);
+  return start && new Date(start.getTime() + DAY_MS - 1000);
+}
+
+/** The request's deadline from its validated fields and its form's schema (the end of its day), or null. */
 export function deadlineOf(schema: unknown, fields: Record<string, unknown>): Date | null {
   const name = deadlineFieldOf(schema);
-  return name === null ? null : deadlineInstant(fields[name]);
+  return name === null ? null : deadlineEnd(fields[name]);
 }
 
 export const HOUR_MS = 3_600_000;

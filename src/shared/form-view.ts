@@ -4,11 +4,15 @@
  * sends this with every request (the customer's and the staff's pages draw it without knowing the form).
  */
 import { branchesOf, itemsOf, propertyOf, type SchemaNode } from './form-schema';
+import { displayDate } from './format/dates';
+import { isDateField } from './deadline';
 
 export interface FieldView {
   path: string;
   title: string;
   text?: string;
+  /** A date field's Gregorian day (`YYYY-MM-DD`): the page shows it in the reader's calendar, `text` in Jalali. */
+  date?: string;
   items?: FieldView[];
   fields?: FieldView[];
 }
@@ -64,6 +68,9 @@ function viewOfValue(
     };
   }
   if (isRecord(value)) return { path, title, fields: viewOfFields(schema, ui, value, `${path}/`) };
+  // A date as a person reads it (issue 44): Jalali, Persian digits, slashes — never the form's ISO `2026-11-29`.
+  const jalali = isDateField(schema) && typeof value === 'string' ? displayDate(value, 'slashDate', 'fa') : '';
+  if (jalali) return { path, title, text: jalali, date: value as string };
   return { path, title, text: scalarText(schema, value) };
 }
 

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
-import { deadlineInstant } from '../../src/shared/deadline';
+import { deadlineEnd } from '../../src/shared/deadline';
+import { toPersianDigits } from '../../src/shared/digits';
 import { type Customer, type MoneyHelpers, type Purchase, withMoneyServer } from '../support/money';
 import { bearer, post, type RunningServer } from '../support/server';
 
@@ -87,13 +88,13 @@ async function queue(): Promise<Array<TaskRow & { purchaseId: number }>> {
 }
 
 describe('the deadline of a request', () => {
-  it('is stored from the form as the start of its day in Tehran; none without one; a wrong date is refused', async () => {
+  it('is stored from the form as the end of its day in Tehran (23:59:59); none without one; a wrong date is refused', async () => {
     const who = await money.customer();
     const date = tehranDate(10);
     const res = await submit(who, date);
     expect(res.status, res.body.msg).toBe(200);
     const purchase = res.body.data as WithDeadline;
-    expect(purchase.deadlineAt).toBe(deadlineInstant(date)!.toISOString());
+    expect(purchase.deadlineAt).toBe(deadlineEnd(date)!.toISOString());
     const row = await db.selectFrom('purchases').select('deadlineAt').where('id', '=', purchase.id).executeTakeFirst();
     expect(new Date(row!.deadlineAt!).toISOString()).toBe(purchase.deadlineAt);
     expect((await money.purchaseOf(who, purchase.id)).purchase).toMatchObject({ deadlineAt: purchase.deadlineAt });
@@ -118,7 +119,7 @@ describe('the staff queue', () => {
     const mine = (await queue()).filter((t) => [later.id, none.id, soon.id, middle.id].includes(t.purchaseId));
     expect(mine.map((t) => t.purchaseId)).toEqual([soon.id, middle.id, later.id, none.id]);
     expect(mine.map((t) => t.deadlineAtRisk)).toEqual([true, false, false, false]);
-    expect(mine[0]!.deadlineAt).toBe(deadlineInstant(tehranDate(1))!.toISOString());
+    expect(mine[0]!.deadlineAt).toBe(deadlineEnd(tehranDate(1))!.toISOString());
     expect(mine[3]!.deadlineAt).toBeNull();
     // Every task with a deadline comes before every task without one.
     const all = await queue();
@@ -133,7 +134,11 @@ describe('entering at risk', () => {
     const soon = await paid(who, 1);
     const told = await notificationsOf(soon.id);
     expect(told.filter((n) => n.kind === 'deadlineAtRisk')).toEqual([
-      { userId: who.userId, kind: 'deadlineAtRisk', text: 'مهلت درخواست «آزمون تافل» کمتر از ۴۸ ساعت دیگر است.' },
+      {
+        userId: who.userId,
+        kind: 'deadlineAtRisk',
+        text: `مهلت درخواست «آزمون تافل (${toPersianDigits(soon.id)})» کمتر از ۴۸ ساعت دیگر است.`,
+      },
     ]);
     expect(told.filter((n) => n.kind === 'staffDeadlineAtRisk' && n.userId === staff.userId)).toHaveLength(1);
     await server.app.sweepDeadlines(new Date(Date.now() + 5 * HOUR));
@@ -167,7 +172,9 @@ describe('entering at risk', () => {
     expect(told.filter((n) => n.kind === 'staffDeadlineAtRisk' && n.userId === staff.userId)).toHaveLength(1);
     expect(new Set(told.map((n) => `${n.kind}:${n.userId}`)).size).toBe(told.length);
     const staffText = told.find((n) => n.kind === 'staffDeadlineAtRisk')!.text;
-    expect(staffText).toBe('مهلت درخواست «آزمون تافل» کمتر از ۴۸ ساعت دیگر است و هنوز انجام نشده.');
+    expect(staffText).toBe(
+      `مهلت درخواست «آزمون تافل (${toPersianDigits(later.id)})» کمتر از ۴۸ ساعت دیگر است و هنوز انجام نشده.`,
+    );
 
     // The done request, due the same day, is never told.
     expect(await notificationsOf(finished.id)).toEqual([]);

@@ -1,8 +1,8 @@
 /**
  * Study-abroad plans on a real server and database (PGlite, or PostgreSQL with TEST_DATABASE_URL): the public
  * templates; a customer saves and reads their plan; each step is priced exactly as the desk's price quote prices
- * its fee; step states follow the customer's own requests made since the plan was chosen (submitted → waiting for
- * payment, paid → paid, staff done → done) with the totals; another customer never sees it. Ledger invariants after
+ * its fee; step states follow the customer's own requests made since the plan was chosen, or paid before it
+ * (submitted → waiting for payment, paid → paid, staff done → done) with the totals; another customer never sees it. Ledger invariants after
  * every test.
  */
 import { describe, expect, it } from 'vitest';
@@ -66,10 +66,11 @@ describe('plan templates', () => {
     expect(items.map((t) => t.identifier)).toEqual(['usaF1', 'canadaStudyPermit', 'germanyStudy']);
     expect(total).toBe(3);
     const usa = items[0]!;
+    // In deadline order (issue 44): the English test and the GRE before the application they go with.
     expect(usa.steps.map((s) => s.desk)).toEqual([
-      'uafCpr',
       'toeflGeneralCpr',
       'greGeneralCpr',
+      'uafCpr',
       'sevisGeneralCpr',
       'usaEmbassyAppointmentCpr',
       'uniDepFeeCpr',
@@ -185,8 +186,37 @@ describe('my plan', () => {
     expect(theirs!.steps.every((s) => s.state === 'notStarted' && s.paid === 0)).toBe(true);
     expect(theirs!.totalPaid).toBe(0);
 
-    // Choosing another template counts requests from then on.
+    // Choosing another template counts its own desks' requests: Canada's plan has no TOEFL step.
     const canada = await save(who, { plan: 'canadaStudyPermit', startDate: dayFromToday(250) });
     expect((canada.body.data as { plan: MyPlan }).plan.totalPaid).toBe(0);
+  });
+
+  it('counts a request paid before the plan was made, once, with the totals; deadlines come in order (issue 44)', async () => {
+    const who = await money.customer();
+    // Paid five minutes before choosing the plan: the English step is paid from the plan's first day.
+    const before = await money.request(who, 250);
+    await money.deposit(who, before.expectedPrice);
+    expect((await money.payOk(who, before.id)).purchase.state).toBe('paid');
+    const saved = await save(who, { plan: 'usaF1', startDate: dayFromToday(300) });
+    expect(saved.status, saved.body.msg).toBe(200);
+    let plan = (saved.body.data as { plan: MyPlan }).plan;
+    expect(stepOf(plan, 'englishTest')).toMatchObject({
+      state: 'paid',
+      purchaseId: before.id,
+      paid: before.expectedPrice,
+    });
+    expect(plan.totalPaid).toBe(before.expectedPrice);
+    // A second one at the same desk adds to the same step; no other step counts either of them.
+    const after = await money.request(who, 20);
+    await money.deposit(who, after.expectedPrice);
+    await money.payOk(who, after.id);
+    plan = (await myPlan(who))!;
+    expect(stepOf(plan, 'englishTest').paid).toBe(before.expectedPrice + after.expectedPrice);
+    expect(plan.steps.filter((s) => s.paid > 0).map((s) => s.key)).toEqual(['englishTest']);
+    expect(plan.totalPaid).toBe(before.expectedPrice + after.expectedPrice);
+    // Steps with deadlines come earliest first, numbered as shown.
+    const deadlines = plan.steps.map((s) => s.deadline!);
+    expect(deadlines).toEqual([...deadlines].sort());
+    expect(plan.steps.map((s) => (s as Step & { order: number }).order)).toEqual(plan.steps.map((_, i) => i + 1));
   });
 });

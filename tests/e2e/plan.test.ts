@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDateText } from '../../src/shared/calendar/date-text';
 import { TEHRAN_OFFSET_MS } from '../../src/shared/calendar';
 import { formatRial } from '../../src/shared/format';
-import { animationsDone, keepSignedIn, launchBrowser, PHONE } from '../support/browser';
-import { nationalCodeFor } from '../support/money';
+import { animationsDone, keepSignedIn, launchBrowser, PHONE, takeScreenshots } from '../support/browser';
+import { moneyHelpers, nationalCodeFor } from '../support/money';
 import { payAtBank, toBank } from '../support/pay-flow';
 import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
 
@@ -118,5 +118,46 @@ describe('my plan', () => {
     expect(await step.getByTestId('plan-step-state').textContent()).toBe('پرداخت شده');
     expect(await page.getByTestId('plan-total-paid').textContent()).toBe(formatRial(purchase.expectedPrice));
     await step.getByTestId('plan-step-request').waitFor();
+  }, 180_000);
+
+  it('counts a request paid before the plan was made, with the totals, and shows deadlines in order (issue 44)', async () => {
+    const money = moneyHelpers(server);
+    await money.ready();
+    const who = await money.customer();
+    // The customer paid a TOEFL request before making the plan.
+    const before = await money.request(who, 250);
+    await money.deposit(who, before.expectedPrice);
+    await money.payOk(who, before.id);
+
+    const page = await phone(who.token);
+    await page.goto(`${server.url}/request/myPlan`);
+    await page.getByTestId('plan-empty').waitFor();
+    await choose(page, '#myPlan_plan', 'تحصیل در آمریکا (ویزای F-1)');
+    const start = new Date(Date.now() + TEHRAN_OFFSET_MS + 300 * 86_400_000).toISOString().slice(0, 10);
+    await page.locator('#myPlan_startDate').pressSequentially(formatDateText(start, 'fa'));
+    await page.getByTestId('save-plan').click();
+    const english = page.locator('[data-testid=plan-step-englishTest][data-state=paid]');
+    await english.waitFor();
+    expect(await english.getByTestId('plan-step-state').textContent()).toBe('پرداخت شده');
+    // No invitation to pay it a second time.
+    expect(await english.getByText('پرداخت این مرحله').count()).toBe(0);
+    expect(await page.getByTestId('plan-total-paid').textContent()).toBe(formatRial(before.expectedPrice));
+    // The steps down the page: their deadlines earliest first, numbered 1, 2, 3….
+    const cards = page.locator('[data-testid^=plan-step-][data-state]');
+    const shown = await cards.evaluateAll((els) =>
+      els.map((el) => ({
+        heading: el.querySelector('h3')?.textContent ?? '',
+        deadline: el.querySelector('time')?.getAttribute('datetime') ?? '',
+      })),
+    );
+    expect(shown.length).toBe(7);
+    expect(shown.map((s) => s.heading.split('.')[0])).toEqual(['۱', '۲', '۳', '۴', '۵', '۶', '۷']);
+    const instants = shown.map((s) => Date.parse(s.deadline));
+    // Each deadline as every date reads: Jalali, Persian digits, slashes (۱۴۰۵/۱۰/۰۷).
+    const deadlineTexts = await cards.evaluateAll((els) => els.map((el) => el.querySelector('time')?.textContent));
+    expect(deadlineTexts.every((t) => /^[۰-۹]{4}\/[۰-۹]{2}\/[۰-۹]{2}$/.test(t ?? ''))).toBe(true);
+    expect(instants).toEqual([...instants].sort((a, b) => a - b));
+    await english.scrollIntoViewIfNeeded();
+    if (takeScreenshots) await page.screenshot({ path: '/tmp/shots44/plan-paid-before.png' });
   }, 180_000);
 });

@@ -57,6 +57,10 @@ describe('a receipt anyone can verify', () => {
     const receipt = page.getByTestId('receipt');
     await receipt.waitFor();
     expect(await receipt.getByTestId('receipt-verification-code').textContent()).toBe(code);
+    // Each unbreakable group ends with its hyphen, so a wrapped code never starts a line with «-» (issue 44).
+    const groups = await receipt.locator('.receipt-code-group').allTextContents();
+    expect(groups.join('')).toBe(code);
+    expect(groups.some((g) => g.startsWith('-'))).toBe(false);
     await receipt.getByTestId('receipt-qr').waitFor();
 
     // Printed: the receipt alone, on one A4 page, with the QR and the code.

@@ -8,7 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateSchemaTree } from '../../codegen/validate-schemas';
-import { deadlineFieldOf, deadlineInstant, deadlineOf, isAtRisk, timeLeftText } from '../../src/shared/deadline';
+import {
+  deadlineEnd,
+  deadlineFieldOf,
+  deadlineInstant,
+  deadlineOf,
+  isAtRisk,
+  timeLeftText,
+} from '../../src/shared/deadline';
 
 const schemasDir = path.resolve(import.meta.dirname, '../../schemas');
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(schemasDir, file), 'utf8'));
@@ -61,8 +68,26 @@ describe('deadline helpers', () => {
     expect(deadlineInstant('next week')).toBeNull();
     expect(deadlineInstant(undefined)).toBeNull();
     const schema = { properties: { when: { type: 'string', format: 'date', 'x-deadline': true } } };
-    expect(deadlineOf(schema, { when: '2026-12-01' })?.toISOString()).toBe('2026-11-30T20:30:00.000Z');
+    // The request's deadline is the end of that day: the form gives no time, the day is the customer's.
+    expect(deadlineOf(schema, { when: '2026-12-01' })?.toISOString()).toBe('2026-12-01T20:29:59.000Z');
     expect(deadlineOf(schema, {})).toBeNull();
+  });
+
+  it('give the customer the whole deadline day, up to 23:59:59 in Tehran (issue 44)', () => {
+    // 8 Azar 1405 is 2026-11-29; its last second in Tehran (UTC+03:30) is 20:29:59 UTC.
+    expect(deadlineEnd('2026-11-29')?.toISOString()).toBe('2026-11-29T20:29:59.000Z');
+    expect(deadlineEnd('2026-02-30')).toBeNull();
+    expect(deadlineEnd('tomorrow')).toBeNull();
+    // At 21:17 on 7 Azar (Tehran) more than a day is left, not «۲ ساعت و ۴۳ دقیقه».
+    const at2117 = Date.parse('2026-11-28T17:47:00Z');
+    const end = deadlineEnd('2026-11-29')!.getTime();
+    expect(timeLeftText(end - at2117)).toBe('۱ روز و ۲ ساعت');
+    // At 23:59 on the day itself a minute is left; a second after its end it has passed.
+    expect(timeLeftText(end - Date.parse('2026-11-29T20:29:00Z'))).toBe('۱ دقیقه');
+    expect(timeLeftText(end - Date.parse('2026-11-29T20:30:00Z'))).toBe('گذشته');
+    // At risk with 48 hours: on 6 Azar at noon not yet (about 56 hours left), on 7 Azar at noon yes (about 32).
+    expect(isAtRisk(deadlineEnd('2026-11-29'), 48, Date.parse('2026-11-27T08:30:00Z'))).toBe(false);
+    expect(isAtRisk(deadlineEnd('2026-11-29'), 48, Date.parse('2026-11-28T08:30:00Z'))).toBe(true);
   });
 
   it('say the time left in Persian and tell a deadline at risk', () => {

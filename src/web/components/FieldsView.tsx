@@ -6,6 +6,7 @@
 import { Box, Flex, Text } from '@radix-ui/themes';
 import type { components } from '../../generated/api';
 import { LATIN_ATTRIBUTE } from '../../shared/format/latin';
+import { DateText } from './date/DateText';
 
 export type FieldView = components['schemas']['FieldView'];
 
@@ -23,6 +24,13 @@ function Value({ field }: { field: FieldView }) {
       <Box style={{ borderInlineStart: '2px solid var(--gray-a5)', paddingInlineStart: 'var(--space-3)' }}>
         <Fields fields={field.fields} />
       </Box>
+    );
+  // A date reads in the chosen calendar (Jalali by default), Persian digits, slashes: the one date formatter.
+  if (field.date)
+    return (
+      <Text size="2" data-field-date={field.path}>
+        <DateText value={field.date} format="slashDate" />
+      </Text>
     );
   // What the customer typed, shown back as written (a user name, an address, a code): Latin by nature.
   return (

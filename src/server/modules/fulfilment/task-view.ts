@@ -3,6 +3,7 @@
  * desk form's fields in order, ids shown by their titles, write-only fields hidden, the customer, the history, the
  * currency payment once made); revealing a write-only field opens it from its sealed form, audit-logged.
  */
+import { isDateField } from '../../../shared/deadline';
 import type { components } from '../../../generated/api';
 import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
@@ -117,6 +118,7 @@ async function requestData(deps: FulfilmentDeps, purchaseId: number, task: TaskD
       title: properties[name]?.title ?? name,
       value: secret.has(name) ? null : (values[name] ?? null),
       secret: secret.has(name),
+      isDate: isDateField(properties[name]),
     })),
     customer: {
       id: row.userId,

@@ -11,6 +11,8 @@ import { HttpError } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { toEnglishDigits } from '../../../shared/digits';
 import { PURCHASE_TASK_TYPES } from '../tasks/service';
+import { atRiskHours, OPEN_PURCHASE_STATES } from '../tasks/deadlines';
+import { isAtRisk } from '../../../shared/deadline';
 import { fullNameOf, nameOrMobile } from '../../lib/person-names';
 import { customerCurrencyPayment } from '../fulfilment/currency-payments';
 import { requestTimeline } from '../requests/request-steps';
@@ -56,7 +58,22 @@ export async function fetchStaffPurchase(deps: PaymentDeps, purchaseId: number):
   // The query keeps only PURCHASE_TASK_TYPES.
   const openTaskType = (task?.type ?? null) as StaffPurchaseDetail['openTaskType'];
   const timeline = await requestTimeline(deps.db, purchaseId, 'staff');
-  return { ...detail, openTaskId: task?.id ?? null, openTaskType, timeline };
+  // Staff answer knowing who and how urgent: the customer's name and mobile, the deadline at risk or not.
+  const customer = await deps.db
+    .selectFrom('purchases as p')
+    .innerJoin('users as u', 'u.id', 'p.userId')
+    .select(['u.firstName', 'u.lastName', 'u.mobileNo'])
+    .where('p.id', '=', purchaseId)
+    .executeTakeFirstOrThrow();
+  const open = (OPEN_PURCHASE_STATES as readonly string[]).includes(detail.purchase.state);
+  return {
+    ...detail,
+    openTaskId: task?.id ?? null,
+    openTaskType,
+    timeline,
+    customer: { fullName: fullNameOf(customer) ?? '', mobileNo: customer.mobileNo },
+    deadlineAtRisk: open && isAtRisk(detail.purchase.deadlineAt, await atRiskHours(deps.db)),
+  };
 }
 
 /** A request with its state history and online payments; `userId` limits it to that customer's. */

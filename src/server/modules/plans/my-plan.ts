@@ -2,7 +2,9 @@
  * A customer's study-abroad plan: the template chosen and the start date (table customer_plans, written here only),
  * and the plan as the customer sees it — each step priced in rial by requests' own pricing (`estimateFee`, the
  * price quote's computation, never a second one), its deadline counted back from the start date, and its state from
- * the customer's own requests at the step's desks made since the template was chosen.
+ * the customer's own requests at the step's desks: every one made since the plan was chosen, and one paid before it
+ * (issue 44: paid, then planned) — still open however old, or done within `PAID_BEFORE_WINDOW_DAYS`; one left
+ * unpaid before the plan does not count. Each request counts for one step only (`assignRequests`).
  */
 import { type Kysely, sql } from 'kysely';
 import type { components } from '../../../generated/api';
@@ -97,6 +99,43 @@ const STATE_OF_PURCHASE: Record<string, { state: StepState; rank: number }> = {
   waitingForPayment: { state: 'waitingForPayment', rank: 1 },
 };
 
+/** A request done this many days before the plan was chosen still counts for its step (paid, then planned). */
+export const PAID_BEFORE_WINDOW_DAYS = 180;
+/** Paid and not yet done: counts for its step however long before the plan it was made. */
+const PAID_OPEN_STATES = ['paid', 'inProgress'];
+
+type PlanPurchase = { id: number; desk: string; state: string };
+
+/**
+ * Which step each request counts for, each request for one step only: every step, in order, takes the one request
+ * that best shows it (the furthest state, then the oldest) from its own desk, then a step still without one from its
+ * other desks; any request left goes to the first step that has its desk (a second payment towards the same step).
+ */
+export function assignRequests<P extends PlanPurchase>(
+  steps: readonly PlanTemplateStep[],
+  purchases: readonly P[],
+): Map<string, P[]> {
+  const counted = purchases.filter((p) => STATE_OF_PURCHASE[p.state]);
+  const taken = new Set<number>();
+  const byStep = new Map<string, P[]>(steps.map((s) => [s.key, []]));
+  const take = (step: PlanTemplateStep, desks: readonly string[]) => {
+    const best = counted
+      .filter((p) => !taken.has(p.id) && desks.includes(p.desk))
+      .sort((a, b) => STATE_OF_PURCHASE[b.state]!.rank - STATE_OF_PURCHASE[a.state]!.rank || a.id - b.id)[0];
+    if (!best) return;
+    taken.add(best.id);
+    byStep.get(step.key)!.push(best);
+  };
+  for (const step of steps) take(step, [step.desk]);
+  for (const step of steps) if (byStep.get(step.key)!.length === 0) take(step, step.otherDesks ?? []);
+  for (const p of counted) {
+    if (taken.has(p.id)) continue;
+    const step = steps.find((s) => s.desk === p.desk) ?? steps.find((s) => stepDesks(s).includes(p.desk));
+    if (step) byStep.get(step.key)!.push(p);
+  }
+  return byStep;
+}
+
 export async function fetchMyPlan(deps: PlanDeps, userId: number): Promise<MyPlan | null> {
   const row = await deps.db
     .selectFrom('customerPlans')
@@ -106,19 +145,28 @@ export async function fetchMyPlan(deps: PlanDeps, userId: number): Promise<MyPla
   const template = row && deps.templates.get(row.plan);
   if (!row || !template) return null;
   const desks = [...new Set(template.steps.flatMap(stepDesks))];
+  const since = new Date(new Date(row.chosenAt).getTime() - PAID_BEFORE_WINDOW_DAYS * DAY_MS);
   const purchases = await deps.db
     .selectFrom('purchases')
     .select(['id', 'desk', 'state', 'expectedPrice'])
     .where('userId', '=', userId)
     .where('desk', 'in', desks)
-    .where('createdAt', '>=', row.chosenAt)
+    // Made since the plan was chosen; or paid before it: still open however old, done within the window.
+    .where((eb) =>
+      eb.or([
+        eb('createdAt', '>=', row.chosenAt),
+        eb('state', 'in', PAID_OPEN_STATES),
+        eb.and([eb('state', '=', 'purchaseSucceeded'), eb('createdAt', '>=', since)]),
+      ]),
+    )
     .orderBy('id')
     .execute();
+  const assigned = assignRequests(template.steps, purchases);
   const maxAmountMinor = await maxRequestAmountMinor(deps.requests);
   const title = (desk: string) => deps.catalogue.deskForm(desk)?.desk.title ?? desk;
   const steps: MyPlanStep[] = [];
   for (const step of template.steps) {
-    const mine = purchases.filter((p) => stepDesks(step).includes(p.desk));
+    const mine = assigned.get(step.key) ?? [];
     let furthest: { state: StepState; rank: number; id?: number } = { state: 'notStarted', rank: 0 };
     let paid = 0;
     for (const p of mine) {

@@ -10,9 +10,25 @@ import type { Catalogue, CatalogueSnapshot } from '../desks/catalogue';
 export type PlanTemplate = Plan;
 export type PlanTemplateStep = Plan['steps'][number];
 
+/**
+ * A plan's steps in their order, the ones with a deadline rearranged among their places so that deadlines come
+ * earliest first (issue 44: a template may list the English test after the application it must precede), then
+ * numbered 1, 2, 3… as shown.
+ */
+export function inDeadlineOrder(steps: readonly PlanTemplateStep[]): PlanTemplateStep[] {
+  const byOrder = [...steps].sort((a, b) => a.order - b.order);
+  const dated = byOrder
+    .filter((s) => s.deadlineDaysBeforeStart !== undefined)
+    .sort((a, b) => b.deadlineDaysBeforeStart! - a.deadlineDaysBeforeStart! || a.order - b.order);
+  let next = 0;
+  return byOrder
+    .map((s) => (s.deadlineDaysBeforeStart === undefined ? s : dated[next++]!))
+    .map((s, i) => ({ ...s, order: i + 1 }));
+}
+
 const ordered = (plans: readonly Plan[]): PlanTemplate[] =>
   plans
-    .map((p) => ({ ...p, steps: [...p.steps].sort((a, b) => a.order - b.order) as PlanTemplate['steps'] }))
+    .map((p) => ({ ...p, steps: inDeadlineOrder(p.steps) as PlanTemplate['steps'] }))
     .sort((a, b) => a.sortOrder - b.sortOrder || a.identifier.localeCompare(b.identifier));
 
 export class PlanTemplates {

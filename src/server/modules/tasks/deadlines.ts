@@ -73,7 +73,8 @@ function atRiskQuery(db: DB, hours: number, now: Date) {
 /** Notifies the customer and the staff who hold the request's task's action, once per request (event key). */
 async function notifyAtRisk(trx: DB, row: AtRisk, hours: number, deskTitle: DeskTitle, now: Date): Promise<number> {
   const input = {
-    params: { title: deskTitle(row.desk), hours },
+    // Named as every request notification names it: the desk's title and the request's number.
+    params: { title: `${deskTitle(row.desk)} (${row.id})`, hours },
     purchaseId: row.id,
     eventKey: `purchase:${row.id}:deadlineAtRisk`,
     // A deadline before the next morning is a reason to send the SMS at night.

@@ -12,6 +12,8 @@ import type { Handlers, Principal } from '../../contract/handlers';
 import { ok } from '../../http/errors';
 import { taskTypes } from './task-types';
 import { nameOrMobile } from '../../lib/person-names';
+import { isAtRisk } from '../../../shared/deadline';
+import { atRiskHours } from './deadlines';
 
 type WaitingWork = components['schemas']['WaitingWork'];
 
@@ -73,6 +75,7 @@ export async function waitingWork(
         'p.paidAt',
         'p.createdAt',
         'p.state',
+        'p.deadlineAt',
         's.title as stateTitle',
         's.color as stateColor',
         'u.firstName',
@@ -85,6 +88,7 @@ export async function waitingWork(
       .limit(OLDEST_SHOWN)
       .execute(),
   ]);
+  const hours = await atRiskHours(db);
   return {
     taskTypes: tasks,
     queues: queueCounts,
@@ -100,6 +104,9 @@ export async function waitingWork(
         stateColor: r.stateColor,
         paidAt: new Date(r.paidAt ?? r.createdAt).toISOString(),
         waitingSeconds: Math.max(0, r.waitingSeconds),
+        // Staff answer knowing how urgent: the deadline and whether it is at risk, as the task queue shows them.
+        deadlineAt: r.deadlineAt === null ? null : new Date(r.deadlineAt).toISOString(),
+        deadlineAtRisk: isAtRisk(r.deadlineAt, hours),
       })),
     },
   };

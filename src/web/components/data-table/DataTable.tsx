@@ -10,7 +10,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import type { DataTable as TableDef } from '../../../generated/schemas/table';
-import { timeLeftText } from '../../../shared/deadline';
 import { displayDate, relativeTime } from '../../../shared/format/dates';
 import { formatNumber, formatPhone, toPersianDigits } from '../../../shared/format';
 import { Amount } from '../RialText';
@@ -23,27 +22,9 @@ import { type ExportFormat, exportRows } from './export';
 import { type Column, TableView } from './TableView';
 import { type FieldView, Fields, fieldsText } from '../FieldsView';
 import { ToneBadge } from '../ToneBadge';
+import { DeadlineCell } from '../deadline/DeadlineCell';
 
 type Row = Record<string, unknown>;
-
-/** A deadline: its date, the time left, and «مهلت در خطر» when the row says it is at risk. */
-function DeadlineCell({ value, atRisk, now }: { value: string; atRisk: boolean; now: number }) {
-  const calendar = useAtomValue(calendarAtom);
-  const left = new Date(value).getTime() - now;
-  return (
-    <Flex direction="column" gap="1" align="start" data-testid="deadline">
-      <span className="ltr">{displayDate(value, 'slashDate', calendar)}</span>
-      <Text size="1" color={atRisk ? 'red' : 'gray'} data-testid="deadline-left">
-        {left > 0 ? `${timeLeftText(left)} مانده` : 'گذشته'}
-      </Text>
-      {atRisk && (
-        <Badge color="red" data-testid="deadline-at-risk">
-          مهلت در خطر
-        </Badge>
-      )}
-    </Flex>
-  );
-}
 
 /** A table definition imported from schemas/tables (validated by its meta-schema in CI). */
 export const asTableDef = (json: unknown) => json as TableDef;

@@ -45,13 +45,13 @@ export function ReceiptVerification({ code, url }: { code: string; url: string |
         </Text>
         <Text size="4" weight="bold" className="receipt-code">
           <Latin testId="receipt-verification-code">
-            {/* Broken, if at all, only between its groups. */}
-            {code.split('-').map((group, i) => (
+            {/* Broken, if at all, only after a group's hyphen: a line never starts with the hyphen (issue 44). */}
+            {code.split('-').map((group, i, groups) => (
               <Fragment key={i}>
                 {i > 0 && <wbr />}
                 <span className="receipt-code-group">
-                  {i > 0 && '-'}
                   {group}
+                  {i < groups.length - 1 && '-'}
                 </span>
               </Fragment>
             ))}

@@ -6,6 +6,8 @@ import { formatNumber } from '../../../shared/format';
 import { Amount } from '../../components/RialText';
 import { type Column, TableView } from '../../components/data-table/TableView';
 import { DateText } from '../../components/date/DateText';
+import { DeadlineCell } from '../../components/deadline/DeadlineCell';
+import { useNow } from '../../lib/useNow';
 import { canAtom, staffPagesAtom } from '../../lib/policy';
 import { type WaitingWork, waitingWorkQuery } from '../../lib/queries/staff-money';
 import { pathOf } from '../../lib/routes';
@@ -24,6 +26,11 @@ const QUEUE_PATH: Record<Queue['identifier'], string> = {
   withdrawals: `${pathOf('withdrawals')}?state=requested`,
   unconfirmedPayments: pathOf('manualOrderCompletion'),
 };
+
+/** A deadline with the time left counted from now (the minute it is drawn, refreshed each minute). */
+function DeadlineNow({ value, atRisk }: { value: string; atRisk: boolean }) {
+  return <DeadlineCell value={value} atRisk={atRisk} now={useNow(60_000)} />;
+}
 
 const paidColumns: Array<Column<PaidRequest>> = [
   {
@@ -50,6 +57,11 @@ const paidColumns: Array<Column<PaidRequest>> = [
     hideOnMobile: true,
   },
   { key: 'paidAt', title: 'پرداخت', cell: (r) => <DateText value={r.paidAt} format="dateTime" />, hideOnMobile: true },
+  {
+    key: 'deadline',
+    title: 'مهلت',
+    cell: (r) => (r.deadlineAt ? <DeadlineNow value={r.deadlineAt} atRisk={r.deadlineAtRisk} /> : '—'),
+  },
   {
     key: 'waited',
     title: 'در انتظار',
@@ -78,16 +90,23 @@ function WaitingWorkPanel({ seesRequests }: { seesRequests: boolean }) {
           {(work.data?.taskTypes ?? []).map((t) => (
             <RadixLink asChild key={t.identifier} underline="none">
               <Link to={`${pathOf('tasks')}?type=${t.identifier}`} data-testid={`waiting-${t.identifier}`}>
-                <ToneBadge size="2" tone={t.color}>
-                  {t.title}: {formatNumber(t.openCount)}
-                </ToneBadge>
+                {/* A type's colour calls for attention; with nothing open the chip stays neutral. */}
+                {t.openCount > 0 ? (
+                  <ToneBadge size="2" tone={t.color} data-tone="type">
+                    {t.title}: {formatNumber(t.openCount)}
+                  </ToneBadge>
+                ) : (
+                  <Badge size="2" color="gray" variant="soft" data-tone="neutral">
+                    {t.title}: {formatNumber(t.openCount)}
+                  </Badge>
+                )}
               </Link>
             </RadixLink>
           ))}
           {(work.data?.queues ?? []).map((q) => (
             <RadixLink asChild key={q.identifier} underline="none">
               <Link to={QUEUE_PATH[q.identifier]} data-testid={`waiting-${q.identifier}`}>
-                <Badge size="2" color={q.count > 0 ? 'orange' : 'gray'}>
+                <Badge size="2" color={q.count > 0 ? 'orange' : 'gray'} data-tone={q.count > 0 ? 'queue' : 'neutral'}>
                   {q.title}: {formatNumber(q.count)}
                 </Badge>
               </Link>

@@ -28,6 +28,7 @@ import { FulfilmentDialog } from './tasks/FulfilmentDialog';
 import { GoogleAdsChargeDialog } from './tasks/GoogleAdsTaskDialogs';
 import { ToneBadge } from '../../components/ToneBadge';
 import { Conversation } from '../../components/conversation/Conversation';
+import { CustomerAndDeadline } from './StaffRequestHeader';
 
 /** The open task of a request, and which dialog decides it. */
 interface OpenTask {
@@ -61,6 +62,13 @@ function RequestBody({ purchaseId, onFulfil }: { purchaseId: number; onFulfil: (
           {purchase.stateTitle}
         </ToneBadge>
         <Text size="2">{purchase.deskTitle}</Text>
+      </Flex>
+      <Flex gap="3" align="center" wrap="wrap" data-testid="staff-request-who">
+        <CustomerAndDeadline
+          customer={data.customer}
+          deadlineAt={purchase.deadlineAt}
+          deadlineAtRisk={data.deadlineAtRisk}
+        />
       </Flex>
       <PurchasePrice purchase={purchase} waiting={purchase.state === 'waitingForPayment'} />
       {data.openTaskId !== null && mayDecide && (

@@ -290,7 +290,7 @@ function StepCard({ step }: { step: MyPlanStep }) {
             <div>
               <dt>مهلت</dt>
               <dd>
-                <DateText value={step.deadline} format="date" />
+                <DateText value={step.deadline} format="slashDate" />
               </dd>
             </div>
           )}

@@ -15,10 +15,11 @@ import failedFormJson from '../../../../../schemas/entryForms/fulfilmentFailed.j
 import fulfilmentFailedValidators from '../../../../../src/generated/form-validators/fulfilmentFailed';
 import userErrorFormJson from '../../../../../schemas/entryForms/fulfilmentRefundUserError.json';
 import fulfilmentRefundUserErrorValidators from '../../../../../src/generated/form-validators/fulfilmentRefundUserError';
-import { formatNumber, formatPhone, formatRial, toPersianDigits } from '../../../../shared/format';
+import { formatNumber, formatRial, toPersianDigits } from '../../../../shared/format';
 import { LATIN_ATTRIBUTE } from '../../../../shared/format/latin';
 import { DialogActions } from '../../../components/DialogActions';
 import { DateText } from '../../../components/date/DateText';
+import { CustomerAndDeadline } from '../StaffRequestHeader';
 import { asEntryForm, EntryForm, type FormData } from '../../../components/form-engine/EntryForm';
 import { PurchasePrice } from '../../../components/payments/PurchasePrice';
 import { RialText } from '../../../components/RialText';
@@ -95,6 +96,10 @@ function RequestFields({ data }: { data: FulfilmentTaskData }) {
                   )}
                 </Flex>
               )
+            ) : field.isDate && typeof field.value === 'string' ? (
+              <Text data-field-date={field.name}>
+                <DateText value={field.value} format="slashDate" />
+              </Text>
             ) : (
               <Text
                 className={typeof field.value === 'string' && /^[\x20-\x7e]+$/.test(field.value) ? 'ltr' : ''}
@@ -265,14 +270,11 @@ function FulfilmentBody({ taskId, onDecided }: { taskId: number; onDecided: () =
         <ToneBadge size="2" tone={purchase.stateColor} data-testid="fulfilment-state">
           {purchase.stateTitle}
         </ToneBadge>
-        <Text size="2">
-          مشتری: <b>{customer.fullName || '—'}</b>
-        </Text>
-        {customer.mobileNo && (
-          <Text size="2">
-            موبایل: <span className="ltr">{formatPhone(customer.mobileNo)}</span>
-          </Text>
-        )}
+        <CustomerAndDeadline
+          customer={customer}
+          deadlineAt={purchase.deadlineAt}
+          deadlineAtRisk={data.task.deadlineAtRisk}
+        />
         {customer.nationalCode && (
           <Text size="2">
             کد ملی: <span className="ltr">{toPersianDigits(customer.nationalCode)}</span>
