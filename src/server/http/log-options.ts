@@ -51,7 +51,7 @@ const CAPABILITY_PATHS = [/^(\/pay\/)[^/]+/, /^(\/verify\/)[^/]+/, /^(\/api\/pub
 
 /** A request line's path: no query, no fragment, and no capability in it (issue 43). */
 export function loggedPath(url: string | undefined): string {
-  let path = pathOnly(url);
+  let path = pathOnly(url) ?? '';
   // A path as sent may be percent-encoded or doubled (//pay/…); match the form the router resolves.
   const normalized = path.replace(/\/{2,}/g, '/');
   for (const pattern of CAPABILITY_PATHS) {
