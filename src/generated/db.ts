@@ -855,11 +855,6 @@ export interface SandboxBankPayments {
   verifiedAt: Timestamp | null;
 }
 
-export interface ServerSecrets {
-  name: string;
-  value: string;
-}
-
 export interface SystemParameters {
   isPublic: Generated<boolean>;
   key: string;
@@ -1110,7 +1105,6 @@ export interface DB {
   reconciliationRuns: ReconciliationRuns;
   reconciliationStatementLines: ReconciliationStatementLines;
   sandboxBankPayments: SandboxBankPayments;
-  serverSecrets: ServerSecrets;
   systemParameters: SystemParameters;
   tasks: Tasks;
   thirdParties: ThirdParties;

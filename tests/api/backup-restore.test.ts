@@ -12,10 +12,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DB, openDatabase } from '../../src/server/db/database';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
-import { keyFromDataDir } from '../../src/server/lib/field-cipher';
+import { FieldCipher, keyFromDataDir } from '../../src/server/lib/field-cipher';
 import { moneyHelpers } from '../support/money';
 import { adminQuery, databaseUrlOn } from '../support/postgres-admin';
 import { type RunningServer, startServer } from '../support/server';
@@ -172,8 +173,17 @@ async function backupAndRestore(opts: {
   expect(withKey.stdout).toContain('field-encryption key: INSIDE this backup');
   expect(readFileSync(path.join(backups, 'with-key.backup')).includes(key.toString('hex'))).toBe(true);
 
+  // Nothing that signs is in it (issue 43): the quote and storage signing keys derive from the field key, which
+  // stays out; the restored database has no table of stored secrets.
+  for (const purpose of ['quoteSigning', 'storageSigning'] as const) {
+    expect(bytes.includes(new FieldCipher(key).signingSecret(purpose))).toBe(false);
+  }
   const handle = await opts.openRestored();
   try {
+    const secrets = await sql<{ t: string | null }>`select to_regclass('public.server_secrets')::text as t`.execute(
+      handle.db,
+    );
+    expect(secrets.rows[0]?.t ?? null).toBeNull();
     await expectRestoredFrom(
       server.app.database.db,
       handle.db,

@@ -106,6 +106,16 @@ export class FieldCipher {
   keyedHash(value: string): string {
     return createHmac('sha256', this.hashKey).update(value).digest('hex');
   }
+
+  /**
+   * A signing secret derived from the current field key (issue 43): the quote and storage-URL signing keys live
+   * nowhere, so a backup without the field key (`--with-key`) holds nothing that signs. Rotating the field key
+   * changes them: quotes and signed addresses in flight stop verifying, as when they expire.
+   */
+  signingSecret(purpose: 'quoteSigning' | 'storageSigning'): string {
+    const current = this.keys.get(this.keyId)!;
+    return Buffer.from(hkdfSync('sha256', current, Buffer.alloc(0), `arzpay ${purpose}`, 48)).toString('base64url');
+  }
 }
 
 /** The additional authenticated data of a request's sealed field. */
