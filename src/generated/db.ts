@@ -944,7 +944,7 @@ export interface UserCards {
    */
   bin: string;
   /**
-   * SHA-256 of the 16-digit card number, upper-case hex: ZarinPal's card_hash
+   * HMAC-SHA-256 of the 16-digit card number under a key derived from the field key (k:<key id>:<upper-case hex>); never the plain SHA-256
    */
   cardHash: string;
   /**
