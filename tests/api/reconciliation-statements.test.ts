@@ -524,11 +524,14 @@ it('refuses an xlsx zip bomb from its declared sizes, before inflating it, while
   const book = XLSX.read(await xlsx([BANK_HEADER, [date, time, 'بمب', '1,000', '', '1', `bomb${process.pid}`]]), {
     type: 'buffer',
   });
-  const parts = XLSX.CFB.read(XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer, { type: 'buffer' });
+  // The workbook's parts as the xlsx package's own zip reader gives them (a file entry is type 2).
+  const parts = XLSX.CFB.read(XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer, {
+    type: 'buffer',
+  }) as { FileIndex: Array<{ type: number; content: Uint8Array }>; FullPaths: string[] };
   const entries = parts.FileIndex.map((file, i) => ({ name: parts.FullPaths[i]!.replace(/^[^/]*\//, ''), file }))
     .filter(({ file }) => file.type === 2)
     .map(({ name, file }) => {
-      const data = Buffer.from(file.content as Uint8Array);
+      const data = Buffer.from(file.content);
       if (!name.endsWith('sheet1.xml')) return { name, data };
       const xml = data.toString('utf8');
       const cut = xml.lastIndexOf('</worksheet>');
