@@ -855,11 +855,6 @@ export interface SandboxBankPayments {
   verifiedAt: Timestamp | null;
 }
 
-export interface ServerSecrets {
-  name: string;
-  value: string;
-}
-
 export interface SystemParameters {
   isPublic: Generated<boolean>;
   key: string;
@@ -949,7 +944,7 @@ export interface UserCards {
    */
   bin: string;
   /**
-   * SHA-256 of the 16-digit card number, upper-case hex: ZarinPal's card_hash
+   * HMAC-SHA-256 of the 16-digit card number under a key derived from the field key (k:<key id>:<upper-case hex>); never the plain SHA-256
    */
   cardHash: string;
   /**
@@ -1110,7 +1105,6 @@ export interface DB {
   reconciliationRuns: ReconciliationRuns;
   reconciliationStatementLines: ReconciliationStatementLines;
   sandboxBankPayments: SandboxBankPayments;
-  serverSecrets: ServerSecrets;
   systemParameters: SystemParameters;
   tasks: Tasks;
   thirdParties: ThirdParties;

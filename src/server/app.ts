@@ -24,7 +24,6 @@ import { registerCompression } from './http/compression';
 import { msg } from './http/messages';
 import { lockDataDir } from './lib/data-dir-lock';
 import { databaseFailureBackoff, databaseRateLimiter, redisFailureBackoff, redisRateLimiter } from './lib/rate-limit';
-import { getOrCreateSecret } from './lib/secrets';
 import { createCardInquiry } from './modules/cards/inquiry';
 import { resealCards } from './modules/cards/reseal';
 import { seedAccess } from './modules/access/seed';
@@ -181,7 +180,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   }
   let redis: Redis | null = null;
   let seeded: { generatedPassword: string | null };
-  let storageSecret: string;
   try {
     if (config.redisUrl) redis = await connectRedis(config.redisUrl, config.redisKeyPrefix);
     const applied = await migrate(database);
@@ -189,7 +187,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await seedSystemParameters(database.db);
     if (config.seedDemo) await seedDemoReferenceData(database.db);
     seeded = await seedAccess(database.db, config.admin);
-    storageSecret = await getOrCreateSecret(database.db, 'storageSigning');
   } catch (error) {
     redis?.disconnect();
     await database.close();
@@ -202,7 +199,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await unlockDataDir();
   });
   const { db } = database;
-  const storage = new Storage(path.join(config.dataDir, 'storage'), storageSecret, config.uploadLimits);
+  // The signing keys derive from the field key, so a backup without it holds nothing that signs (issue 43).
+  const cipher = fieldCipher(config, fastify.log);
+  const storage = new Storage(
+    path.join(config.dataDir, 'storage'),
+    cipher.signingSecret('storageSigning'),
+    config.uploadLimits,
+  );
   const uploadCleanup = scheduleCleanup(
     () => storage.removeOrphans(db, config.uploadLimits.orphanGraceSeconds),
     fastify.log,
@@ -242,7 +245,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   fastify.addHook('preClose', async () => catalogueSource.stop());
   const { catalogue } = catalogueSource;
   const formValidators = new FormValidatorModules(catalogue);
-  const cipher = fieldCipher(config, fastify.log);
   await sealStoredSecrets(db, cipher, catalogue.writeOnlyFields, fastify.log);
   await resealCards(db, cipher, fastify.log);
   const contract = loadContract();
@@ -260,7 +262,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   );
   const live = new LiveEvents(broadcaster, taskActions);
   // Requests' ChargeableAccount port: google-ads answers which account a recharge charges.
-  const requests = requestDeps(db, catalogue, await QuoteSigner.open(db), cipher, chargeableAccount);
+  const requests = requestDeps(db, catalogue, QuoteSigner.of(cipher), cipher, chargeableAccount);
   // A price uses rates and parameters kept in memory: forget them when they change, here and in the other
   // processes (before the change's broadcast, which leaves after this word on the same Redis connection).
   const pricesChanged = (kind: PriceSourceKind) => {

@@ -3,7 +3,12 @@
  * gives when it is open to the network. Read by config.ts (loadConfig) and start.ts.
  */
 
+import { trustsEveryAddress } from './lib/trusts-everyone';
+
 type Env = Record<string, string | undefined>;
+
+/** The shortest password the API takes (openapi NewPassword minLength). */
+const ADMIN_PASSWORD_MIN = 8;
 
 const unset = (raw: string | undefined) => (raw ?? '').trim() === '';
 
@@ -46,6 +51,27 @@ export function productionProblems(env: Env): string[] {
     problems.push(
       'TRUST_PROXY is not set: production names the proxy whose X-Forwarded-For to believe (e.g. TRUST_PROXY=127.0.0.1), or TRUST_PROXY=none when clients connect directly',
     );
+  } else {
+    const everyone = trustsEveryAddress(env.TRUST_PROXY!.split(','));
+    if (everyone) {
+      problems.push(
+        `TRUST_PROXY="${env.TRUST_PROXY!.trim()}" trusts every ${everyone} address, so any client could forge its own and escape the per-address limits: name the proxy (e.g. TRUST_PROXY=127.0.0.1)`,
+      );
+    }
+  }
+  // The API refuses a password under 8 characters (NewPassword); the administrator's is no exception.
+  const adminPassword = env.ADMIN_PASSWORD ?? '';
+  if (adminPassword !== '' && Array.from(adminPassword).length < ADMIN_PASSWORD_MIN) {
+    problems.push(
+      `ADMIN_PASSWORD must be at least ${ADMIN_PASSWORD_MIN} characters in production, as every password (or unset it: the first start prints a random one)`,
+    );
+  }
+  // A gateway's answers decide whether money is credited and who is sent a log-in code: never over plain http.
+  for (const name of ['ZARINPAL_BASE_URL', 'KAVENEGAR_BASE_URL'] as const) {
+    const url = (env[name] ?? '').trim();
+    if (url !== '' && !url.startsWith('https://')) {
+      problems.push(`${name} must be an https:// address in production, got "${url}"`);
+    }
   }
   if ((env.CARD_INQUIRY_DRIVER ?? '').trim() === 'sandbox') {
     problems.push(

@@ -9,13 +9,16 @@
  * so the backup command meets the data-directory lock and goes through the server's backup socket.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DB, openDatabase } from '../../src/server/db/database';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
-import { keyFromDataDir } from '../../src/server/lib/field-cipher';
+import { FieldCipher, KEY_FILE_NAME, keyFromDataDir } from '../../src/server/lib/field-cipher';
+import { MANIFEST, type Manifest } from '../../src/server/backup/common';
+import { readEntry, readTarIndex, TarWriter } from '../../src/server/backup/tar';
 import { moneyHelpers } from '../support/money';
 import { adminQuery, databaseUrlOn } from '../support/postgres-admin';
 import { type RunningServer, startServer } from '../support/server';
@@ -132,6 +135,30 @@ async function expectRestoredFrom(source: DB, restored: DB, sourceStorage: strin
   }
 }
 
+/** A copy of the backup `file` with its manifest changed by `change`: every other entry as it was. */
+function withEditedManifest(file: string, change: (manifest: Manifest) => void): string {
+  const copy = `${file}.edited`;
+  const from = openSync(file, 'r');
+  const to = openSync(copy, 'wx');
+  try {
+    const tar = new TarWriter(to);
+    for (const entry of readTarIndex(from)) {
+      let bytes = readEntry(from, entry);
+      if (entry.name === MANIFEST) {
+        const manifest = JSON.parse(bytes.toString('utf8')) as Manifest;
+        change(manifest);
+        bytes = Buffer.from(JSON.stringify(manifest));
+      }
+      tar.addBuffer(entry.name, bytes);
+    }
+    tar.finish();
+  } finally {
+    closeSync(from);
+    closeSync(to);
+  }
+  return copy;
+}
+
 /** The backup under load, the restore, the refusal and the key, for one kind of database. */
 async function backupAndRestore(opts: {
   server: RunningServer;
@@ -159,6 +186,19 @@ async function backupAndRestore(opts: {
   expect(bytes.includes(key.toString('hex'))).toBe(false);
   expect(bytes.includes(key)).toBe(false);
 
+  // A refused restore (the manifest edited: one rial more in the wallets) leaves the target empty, so the real
+  // restore below still finds it empty (issue 43).
+  const forged = withEditedManifest(file, (m) => {
+    m.database.totals.wallets += 1;
+  });
+  const refused = await command('restore', [forged], target);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toMatch(/^arzpay: the restored database differs from the backup/);
+  expect(existsSync(path.join(target.DATA_DIR!, 'db'))).toBe(false);
+  expect(existsSync(path.join(target.DATA_DIR!, 'storage'))).toBe(false);
+  expect(existsSync(path.join(target.DATA_DIR!, KEY_FILE_NAME))).toBe(false);
+  expect(readdirSync(target.DATA_DIR!).filter((f) => f.startsWith('.restore-'))).toEqual([]);
+
   // The restore and a backup with the key, side by side.
   const [restored, withKey] = await Promise.all([
     command('restore', [file], target),
@@ -172,8 +212,17 @@ async function backupAndRestore(opts: {
   expect(withKey.stdout).toContain('field-encryption key: INSIDE this backup');
   expect(readFileSync(path.join(backups, 'with-key.backup')).includes(key.toString('hex'))).toBe(true);
 
+  // Nothing that signs is in it (issue 43): the quote and storage signing keys derive from the field key, which
+  // stays out; the restored database has no table of stored secrets.
+  for (const purpose of ['quoteSigning', 'storageSigning'] as const) {
+    expect(bytes.includes(new FieldCipher(key).signingSecret(purpose))).toBe(false);
+  }
   const handle = await opts.openRestored();
   try {
+    const secrets = await sql<{ t: string | null }>`select to_regclass('public.server_secrets')::text as t`.execute(
+      handle.db,
+    );
+    expect(secrets.rows[0]?.t ?? null).toBeNull();
     await expectRestoredFrom(
       server.app.database.db,
       handle.db,

@@ -122,7 +122,35 @@ describe('registering cards', () => {
     const row = await db.selectFrom('userCards').selectAll().where('userId', '=', who.userId).executeTakeFirstOrThrow();
     expect(row.cardSealed.startsWith('enc:v1:')).toBe(true);
     expect(row.cardSealed).not.toContain(MY_CARD);
-    expect(row.cardHash).toBe(hashOf(MY_CARD));
+    // No unkeyed hash of the number (issue 43): with the first six and last four in clear, a plain SHA-256 gives the
+    // number away in seconds. The keyed hash is tagged with the field key's id.
+    expect(row.cardHash).not.toBe(hashOf(MY_CARD));
+    expect(JSON.stringify(row)).not.toContain(hashOf(MY_CARD));
+    expect(JSON.stringify(row).toLowerCase()).not.toContain(hashOf(MY_CARD).toLowerCase());
+    const serverCipher = new FieldCipher(keyFromDataDir(server.dataDir).key);
+    expect(row.cardHash).toBe(serverCipher.cardHash(MY_CARD));
+    expect(row.cardHash).toMatch(/^k:[A-Za-z0-9_-]{10}:[0-9A-F]{64}$/);
+  });
+
+  it('re-hashes at start a card stored with the plain SHA-256 of an earlier version', async () => {
+    const who = await money.customer();
+    const number = newCard('603799');
+    await verifiedCard(who, number);
+    // As version 022 stored it.
+    await db
+      .updateTable('userCards')
+      .set({ cardHash: hashOf(number) })
+      .where('userId', '=', who.userId)
+      .execute();
+    const serverCipher = new FieldCipher(keyFromDataDir(server.dataDir).key);
+    await resealCards(db, serverCipher, server.app.fastify.log);
+    const row = await db
+      .selectFrom('userCards')
+      .select(['cardHash', 'cardSealed'])
+      .where('userId', '=', who.userId)
+      .executeTakeFirstOrThrow();
+    expect(row.cardHash).toBe(serverCipher.cardHash(number));
+    expect(serverCipher.open(row.cardSealed, `user-card:${who.userId}`)).toBe(number);
   });
 
   it('refuses a bad checksum, a wrong length and an unknown bank with Persian messages (422)', async () => {
@@ -360,6 +388,13 @@ describe('sealed card numbers and a key rotation', () => {
       .where('userId', '=', who.userId)
       .executeTakeFirstOrThrow();
     expect(rotated.isCurrent(row.cardSealed)).toBe(true);
+    // Its keyed hash follows the new key too.
+    const hashed = await db
+      .selectFrom('userCards')
+      .select('cardHash')
+      .where('userId', '=', who.userId)
+      .executeTakeFirstOrThrow();
+    expect(hashed.cardHash).toBe(rotated.cardHash(number));
     // The new key alone opens it.
     expect(new FieldCipher(newKey).open(row.cardSealed, `user-card:${who.userId}`)).toBe(number);
     // Back under the server's own key, so this server still opens them.

@@ -3,7 +3,7 @@
  * request line is logged too) — log-in codes (a wrong one, then the right one), the administrator's and a staff
  * member's password log-in (and a wrong password), a national card image uploaded, shown through its signed
  * address and approved, a desk request with a target page password, paying it through the sandbox bank and another
- * from the wallet, staff revealing the password, a malformed token, a response the contract refuses — and then the
+ * from the wallet, a payment link's page, a receipt's public check, staff revealing the password, a malformed token, a response the contract refuses — and then the
  * whole captured log is searched for every secret the run used and for the shapes of secrets
  * (tests/support/log-scan.ts). The `log` SMS driver's own lines are the SMS and are the one place a code may be.
  */
@@ -121,12 +121,33 @@ describe('the log of a representative run', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ cardNo: '6037991234567890', holderNationalCode: who.nationalCode, action: 'pay' }),
     });
-    const back = await fetch(new URL(atBank.headers.get('location')!, bankPage), { redirect: 'manual' });
+    const callback = new URL(atBank.headers.get('location')!, bankPage);
+    // The callback's own token is a capability in its path (issue 43, point 7).
+    const callbackToken = callback.pathname.match(/\/payments\/callback\/([^/]+)/)?.[1];
+    expect(callbackToken, callback.pathname).toBeTruthy();
+    used.push(callbackToken!);
+    const back = await fetch(callback, { redirect: 'manual' });
     expect(back.status).toBe(303);
     expect((await money.purchaseOf(who, online.id)).purchase.state).toBe('paid');
     const fromWallet = await submit();
     await money.deposit(who, fromWallet.expectedPrice);
     expect((await money.payOk(who, fromWallet.id)).purchase.state).toBe('paid');
+
+    // A payment link's page and a receipt's public check: their token and code are path segments (issue 43).
+    const another = await submit();
+    const link = await post(server, '/api/me/createPaymentLink', { purchase: another.id }, bearer(token));
+    expect(link.status, link.body.msg).toBe(200);
+    const linkToken = (link.body.data as { token: string }).token;
+    used.push(linkToken);
+    await fetch(`${server.url}/pay/${linkToken}`);
+    const collectionId = (await money.purchaseOf(who, online.id)).payments.find(
+      (p) => p.collectionId !== null,
+    )!.collectionId!;
+    const receipt = await post(server, '/api/me/fetchCollection', { collection: collectionId }, bearer(token));
+    const receiptCode = (receipt.body.data as { verificationCode: string }).verificationCode;
+    used.push(receiptCode);
+    await fetch(`${server.url}/verify/${receiptCode}`);
+    await fetch(`${server.url}//verify/${receiptCode}/`);
 
     // Staff with the fulfilment action reveal it.
     const staff = await money.staffWithActions(['manageCurrencyPayments']);

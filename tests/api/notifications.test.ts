@@ -166,6 +166,15 @@ describe('a person’s notifications', () => {
       expect(unknown.status).toBe(422);
       expect(unknown.body.msg).toBe('نوع اعلان معتبر نیست.');
     }
+    // The same kind twice in one save is a Persian 422, not the database's "cannot affect row a second time".
+    const repeated = await save({
+      items: [
+        { kind: 'purchasePaid', inApp: true, sms: false },
+        { kind: 'purchasePaid', inApp: false, sms: true },
+      ],
+    });
+    expect(repeated.status).toBe(422);
+    expect(repeated.body.msg).toBe('هر نوع اعلان را فقط یک بار در فهرست بیاورید.');
     const saved = await save({
       items: [
         { kind: 'purchasePaid', inApp: true, sms: false },

@@ -64,6 +64,29 @@ async function purchaseState(id: number) {
 const failed = (purchase: number) =>
   post(server, '/api/sys/uafCprFailed', { purchase, reason: 'حساب آزمون بسته است' }, bearer(staff.token));
 
+/** Nothing the payer was sent about the request — notification text, its parameters, SMS — carries `reason`. */
+async function expectPayerNotToldReason(payer: Customer, kind: string, reason: string) {
+  const notes = await db
+    .selectFrom('notifications')
+    .select(['id', 'kind', 'text', 'params'])
+    .where('userId', '=', payer.userId)
+    .execute();
+  // The payer's notes carry no purchaseId (they cannot open the request): a fresh payer's are all about this one.
+  expect(notes.map((n) => n.kind)).toContain(kind);
+  expect(JSON.stringify(notes)).not.toContain(reason);
+  const sms = await db
+    .selectFrom('notificationSms')
+    .select('text')
+    .where(
+      'notificationId',
+      'in',
+      notes.map((n) => n.id),
+    )
+    .execute();
+  expect(sms.length).toBeGreaterThan(0);
+  expect(JSON.stringify(sms)).not.toContain(reason);
+}
+
 describe('creating and reading a link', () => {
   it('gives a long random token once, stores only its hash, and shows the payer the price and a masked name only', async () => {
     const { requester, payer, purchase, link } = await requesterAndPayer();
@@ -254,6 +277,58 @@ describe('paying through a link', () => {
     const textOf = (userId: number) => kinds.find((k) => k.userId === userId)!.text;
     expect(textOf(requester.userId)).toContain('در کیف پول پرداخت‌کننده آزاد شد');
     expect(textOf(payer.userId)).toContain('در کیف پول آزاد شد');
+    // Staff's reason is the requester's to read; the payer is told only that it failed (decision 028), in the
+    // notification, its stored parameters and its SMS alike.
+    expect(textOf(requester.userId)).toContain('حساب آزمون بسته است');
+    await expectPayerNotToldReason(payer, 'purchaseFailed', 'حساب آزمون بسته است');
+    expect(textOf(payer.userId)).toContain('دلیل آن به درخواست‌دهنده گفته شد');
+  });
+
+  it('a refund after the requester’s error tells the payer what was kept, not staff’s reason', async () => {
+    const { requester, payer, purchase, link } = await requesterAndPayer();
+    await money.deposit(payer, purchase.expectedPrice);
+    expect((await payLink(payer, link.token)).status).toBe(200);
+    const reason = 'رمز ETS مشتری اشتباه است';
+    const res = await post(
+      server,
+      '/api/sys/uafCprRefundUserError',
+      { purchase: purchase.id, reason },
+      bearer(staff.token),
+    );
+    expect(res.status, res.body.msg).toBe(200);
+    const told = await db
+      .selectFrom('notifications')
+      .select(['userId', 'text'])
+      .where('userId', 'in', [requester.userId, payer.userId])
+      .where('kind', '=', 'purchaseRefunded')
+      .execute();
+    expect(told.find((n) => n.userId === requester.userId)!.text).toContain(reason);
+    expect(told.find((n) => n.userId === payer.userId)!.text).toContain('خطای درخواست‌دهنده');
+    await expectPayerNotToldReason(payer, 'purchaseRefunded', reason);
+  });
+
+  it('the finished request’s public receipt names the payer, not the requester', async () => {
+    const { requester, payer, purchase, link } = await requesterAndPayer();
+    // Two different names, so the masked initials tell them apart.
+    await db
+      .updateTable('users')
+      .set({ firstName: 'مریم', lastName: 'احمدی' })
+      .where('id', '=', payer.userId)
+      .execute();
+    await money.deposit(payer, purchase.expectedPrice);
+    expect((await payLink(payer, link.token)).status).toBe(200);
+    const done = await post(
+      server,
+      '/api/sys/uafCprDone',
+      { purchase: purchase.id, realPrice: purchase.expectedPrice - 5_000, currencyPaymentReference: 'ETS-43-9' },
+      bearer(staff.token),
+    );
+    expect(done.status, done.body.msg).toBe(200);
+    const detail = (await post(server, '/api/me/fetchPurchase', { purchase: purchase.id }, bearer(requester.token)))
+      .body.data as { currencyPayment: { verificationCode: string } };
+    const verified = await post(server, '/api/public/verifyReceipt', { code: detail.currencyPayment.verificationCode });
+    expect(verified.status, verified.body.msg).toBe(200);
+    expect(verified.body.data).toMatchObject({ kind: 'request', state: 'done', payerName: 'م*** ا***' });
   });
 });
 

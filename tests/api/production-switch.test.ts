@@ -74,6 +74,39 @@ describe.skipIf(embeddedCasesRan)('ARZPAY_ENV=production', { timeout: 120_000 },
     expect(lines[0]).toMatch(/^arzpay: configuration error: SMS_DRIVER=log is refused in production: /);
   });
 
+  // Issue 43: a list that trusts every address, however it is written, lets any client forge X-Forwarded-For (more
+  // spellings in tests/unit/trusts-everyone.test.ts; each case here is a process start). A single 0.0.0.0/0 or ::/0
+  // is already refused by the proxy-address parser itself.
+  it.each([
+    ['0.0.0.0/1,128.0.0.0/1', 'IPv4'],
+    ['10.0.0.0/8, 128.0.0.0/128.0.0.0,0.0.0.0/1', 'IPv4'],
+    ['::/1,8000::/1', 'IPv4'],
+  ] as const)('refuses TRUST_PROXY=%s, which trusts every %s address', async (list, family) => {
+    const lines = await refusal({ ...PRODUCTION, TRUST_PROXY: list });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(`^arzpay: configuration error: TRUST_PROXY="[^"]+" trusts every ${family} address`),
+    );
+  });
+
+  it('refuses an administrator password the API would refuse, and a gateway over plain http', async () => {
+    const weak = await refusal({ ...PRODUCTION, ADMIN_PASSWORD: '1' });
+    expect(weak).toEqual([
+      'arzpay: configuration error: ADMIN_PASSWORD must be at least 8 characters in production, as every password ' +
+        '(or unset it: the first start prints a random one)',
+    ]);
+    expect(await refusal({ ...PRODUCTION, ADMIN_PASSWORD: 'رمز۱۲۳۴' })).toHaveLength(1);
+    const http = await refusal({
+      ...PRODUCTION,
+      ZARINPAL_BASE_URL: 'http://payment.zarinpal.com',
+      KAVENEGAR_BASE_URL: 'http://api.kavenegar.com',
+    });
+    expect(http).toEqual([
+      'arzpay: configuration error: ZARINPAL_BASE_URL must be an https:// address in production, got "http://payment.zarinpal.com"',
+      'arzpay: configuration error: KAVENEGAR_BASE_URL must be an https:// address in production, got "http://api.kavenegar.com"',
+    ]);
+  });
+
   it('with nothing else set, prints one line per missing choice', async () => {
     const lines = await refusal({ ARZPAY_ENV: 'production' });
     expect(lines.map((line) => /^arzpay: configuration error: (\w+)/.exec(line)?.[1])).toEqual([
@@ -87,7 +120,8 @@ describe.skipIf(embeddedCasesRan)('ARZPAY_ENV=production', { timeout: 120_000 },
   });
 
   it('starts with every choice made, serves no sandbox bank, and stops on SIGTERM', async () => {
-    const child = start(PRODUCTION);
+    // A list of named proxies and ranges that do not cover everything starts.
+    const child = start({ ...PRODUCTION, TRUST_PROXY: '127.0.0.1,10.0.0.0/8,0.0.0.0/1,fd00::/8' });
     const { port } = await listening(child);
     const health = await fetch(`http://127.0.0.1:${port}/api/health`);
     expect(health.status).toBe(200);

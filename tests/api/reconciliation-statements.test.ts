@@ -11,6 +11,7 @@
  * the times the reconciliation reads (a collection's and its gateway payment's time, a withdrawal's decision time;
  * the ledger's rows cannot be changed and stay on today) onto the day the generator chose, as a week of real traffic would have left them.
  */
+import { crc32, deflateRawSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import { tehranDayOf, tehranDayWindow } from '../../src/server/modules/sandbox-bank/statement';
@@ -474,4 +475,84 @@ it('refuses a bad statement file in Persian and stores nothing', async () => {
   const other = await money.staffWithActions(['viewTasks']);
   const refused = await upload('bankAccount', csv([BANK_HEADER]), 'g.csv', other.token);
   expect(refused.status).toBe(403);
+});
+
+/** A zip of `entries`, each deflated, with honest sizes in its headers (what any zip tool writes). */
+function zipOf(entries: Array<{ name: string; data: Buffer }>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const { name, data } of entries) {
+    const packed = deflateRawSync(data, { level: 9 });
+    const nameBytes = Buffer.from(name);
+    const head = Buffer.alloc(30);
+    head.writeUInt32LE(0x04034b50, 0);
+    head.writeUInt16LE(20, 4);
+    head.writeUInt16LE(8, 8);
+    head.writeUInt32LE(crc32(data), 14);
+    head.writeUInt32LE(packed.length, 18);
+    head.writeUInt32LE(data.length, 22);
+    head.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(crc32(data), 16);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(head, nameBytes, packed);
+    centrals.push(central, nameBytes);
+    offset += head.length + nameBytes.length + packed.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+it('refuses an xlsx zip bomb from its declared sizes, before inflating it, while the server keeps answering', async () => {
+  const { date, time } = tehranWallClock(new Date());
+  // A real statement workbook whose sheet is padded to 100 MB of blanks: a few hundred kB on the wire.
+  const XLSX = await import('xlsx');
+  const book = XLSX.read(await xlsx([BANK_HEADER, [date, time, 'بمب', '1,000', '', '1', `bomb${process.pid}`]]), {
+    type: 'buffer',
+  });
+  // The workbook's parts as the xlsx package's own zip reader gives them (a file entry is type 2).
+  const parts = XLSX.CFB.read(XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer, {
+    type: 'buffer',
+  }) as { FileIndex: Array<{ type: number; content: Uint8Array }>; FullPaths: string[] };
+  const entries = parts.FileIndex.map((file, i) => ({ name: parts.FullPaths[i]!.replace(/^[^/]*\//, ''), file }))
+    .filter(({ file }) => file.type === 2)
+    .map(({ name, file }) => {
+      const data = Buffer.from(file.content);
+      if (!name.endsWith('sheet1.xml')) return { name, data };
+      const xml = data.toString('utf8');
+      const cut = xml.lastIndexOf('</worksheet>');
+      return {
+        name,
+        data: Buffer.concat([
+          Buffer.from(xml.slice(0, cut)),
+          Buffer.alloc(100 * 1024 * 1024, 0x20),
+          Buffer.from(xml.slice(cut)),
+        ]),
+      };
+    });
+  expect(entries.some((e) => e.name.endsWith('sheet1.xml'))).toBe(true);
+  const bomb = zipOf(entries);
+  expect(bomb.length).toBeLessThan(1024 * 1024);
+  const [refused, live] = await Promise.all([
+    upload('bankAccount', bomb, 'bomb.xlsx'),
+    fetch(`${server.url}/api/health/live`),
+  ]);
+  expect(live.status).toBe(200);
+  expect(refused.status).toBe(422);
+  expect(refused.body.msg).toBe('فایل صورت‌حساب خوانده نشد؛ فایل CSV با کدگذاری UTF-8 یا فایل xlsx بفرستید.');
+  expect((await fetch(`${server.url}/api/health/live`)).status).toBe(200);
 });

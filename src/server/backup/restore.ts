@@ -3,7 +3,17 @@
  * or the embedded database of DATA_DIR with no server running on it — and its files into DATA_DIR/storage. Then the
  * ledger invariants are checked and the restored totals compared with the manifest's.
  */
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,8 +73,11 @@ function refuseUnlessEmptyStorage(dataDir: string): void {
   }
 }
 
-/** The embedded database of `dataDir` restored from the image, opened; the caller holds the lock. */
-async function restorePglite(dataDir: string, image: Buffer): Promise<DatabaseHandle> {
+/**
+ * The embedded database restored from the image into `staging` (a fresh folder beside the target), opened; the
+ * target `dataDir` must be empty; the caller holds its lock and moves the folder in once every check passed.
+ */
+async function restorePglite(dataDir: string, staging: string, image: Buffer): Promise<DatabaseHandle> {
   const folder = path.join(dataDir, 'db');
   if (existsSync(path.join(folder, 'PG_VERSION'))) {
     const existing = await openDatabase({ databaseUrl: undefined, dataDir });
@@ -77,11 +90,10 @@ async function restorePglite(dataDir: string, image: Buffer): Promise<DatabaseHa
   }
   refuseUnlessEmptyStorage(dataDir);
   refuseDamagedImage(image);
-  rmSync(folder, { recursive: true, force: true });
   try {
     return await openDatabase({
       databaseUrl: undefined,
-      dataDir,
+      dataDir: staging,
       restoreImage: new Blob([new Uint8Array(image)], { type: 'application/x-gzip' }),
     });
   } catch (error) {
@@ -110,6 +122,25 @@ function restoreFiles(fd: number, entries: Map<string, TarEntry>, root: string):
     mkdirSync(path.dirname(target), { recursive: true });
     extractEntry(fd, entry, target);
   }
+}
+
+/** Moves the staged database folder (embedded) and files into the target, which the checks found empty. */
+function moveInto(dataDir: string, staging: string): void {
+  for (const part of ['db', 'storage']) {
+    const from = path.join(staging, part);
+    if (!existsSync(from)) continue;
+    const to = path.join(dataDir, part);
+    rmSync(to, { recursive: true, force: true });
+    renameSync(from, to);
+  }
+}
+
+/** Drops what a refused restore wrote into the (empty before) PostgreSQL database, so it is empty again. */
+async function emptyPostgres(url: string): Promise<void> {
+  await withClient(url, async (q) => {
+    await q('drop schema public cascade');
+    await q('create schema public');
+  }).catch(() => {});
 }
 
 /** Writes the backup's key as DATA_DIR's key file when there is none; says what happened. */
@@ -160,8 +191,14 @@ export async function restoreBackup(config: AppConfig, file: string): Promise<Re
     }
     checkMigrationsKnown(manifest);
     const dbEntry = entries.get(manifest.database.entry)!;
-    const storage = path.join(config.dataDir, 'storage');
+    // Everything lands in a staging folder beside the target first and is moved in only after every check passed:
+    // a refused restore leaves the target as empty as it was (issue 43).
+    mkdirSync(config.dataDir, { recursive: true });
+    const staging = mkdtempSync(path.join(config.dataDir, '.restore-'));
+    const storage = path.join(staging, 'storage');
+    let moveIn = false;
     let database: DatabaseHandle;
+    let restoredInto: string | null = null;
     let release: (() => Promise<void>) | null = null;
     if (config.databaseUrl === undefined) {
       try {
@@ -177,7 +214,7 @@ export async function restoreBackup(config: AppConfig, file: string): Promise<Re
     }
     try {
       if (config.databaseUrl === undefined) {
-        database = await restorePglite(config.dataDir, readEntry(fd, dbEntry));
+        database = await restorePglite(config.dataDir, staging, readEntry(fd, dbEntry));
       } else {
         const url = config.databaseUrl;
         const why = await withClient(url, (q) => notEmptyBecause(q));
@@ -187,24 +224,30 @@ export async function restoreBackup(config: AppConfig, file: string): Promise<Re
         try {
           extractEntry(fd, dbEntry, path.join(work, 'database.dump'));
           await restorePostgres(url, path.join(work, 'database.dump'));
+          // From here a refusal empties the database again (below).
+          restoredInto = url;
         } finally {
           rmSync(work, { recursive: true, force: true });
         }
         database = await openDatabase({ databaseUrl: url, dataDir: config.dataDir });
       }
+      let description: DatabaseDescription;
       try {
         restoreFiles(fd, entries, storage);
-        const notes = restoreKey(fd, entries, config);
         const problems = await checkInvariants(database.db);
         if (problems.length > 0)
           throw new BackupError(`ledger invariants broken after restore: ${problems.join('; ')}`);
-        const description = await describeDatabase(queryOn(database.db.withoutPlugins() as unknown as Kysely<unknown>));
+        description = await describeDatabase(queryOn(database.db.withoutPlugins() as unknown as Kysely<unknown>));
         compare(manifest, description);
-        return { description, notes };
+        moveIn = true;
       } finally {
         await database.close();
       }
+      moveInto(config.dataDir, staging);
+      return { description, notes: restoreKey(fd, entries, config) };
     } finally {
+      if (!moveIn && restoredInto) await emptyPostgres(restoredInto);
+      rmSync(staging, { recursive: true, force: true });
       await release?.();
     }
   } finally {

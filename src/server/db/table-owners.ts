@@ -105,7 +105,6 @@ export const TABLE_OWNERS = {
   audit_log: 'lib/audit.ts',
   rate_limit_hits: 'lib/rate-limit.ts',
   failure_counters: 'lib/rate-limit.ts',
-  server_secrets: 'lib/secrets.ts',
   kysely_migration: 'db/migrate.ts',
   migration_checksums: 'db/migrate.ts',
 } as const satisfies Record<string, string>;

@@ -1,7 +1,8 @@
 /**
  * What the server's JSON log may hold (issue 12): never a token, a log-in code, a password or an uploaded image.
  * Request bodies are never logged; a request line (debug level) names the method and the path without its query
- * (a signed file address or a bank's callback carries a capability there); the authorization and cookie headers are
+ * (a signed file address or a bank's callback carries a capability there) and with a capability that is a path
+ * segment (/pay/<token>, /verify/<code>, the payment callback's token) redacted; the authorization and cookie headers are
  * redacted wherever a request object is logged; an error keeps its type, message, code and stack only, since
  * database and HTTP client errors carry the query's parameters or the request they were given; and any field named
  * like a secret is redacted at the first two levels of a log line. The `log` SMS driver's own line (`"msg":"sms"`)
@@ -42,6 +43,24 @@ export const REDACT_PATHS = [
 /** The path of a URL without its query string or fragment. */
 export const pathOnly = (url: string | undefined) => (url ?? '').split(/[?#]/, 1)[0];
 
+/**
+ * Paths whose next segment is itself a capability: a payment link's token (whoever holds it may pay and read the
+ * request's price), a receipt's verification code, and the token of a gateway's return to us. The segment is
+ * replaced, so a request line still says which page or route was asked for.
+ */
+const CAPABILITY_PATHS = [/^(\/pay\/)[^/]+/, /^(\/verify\/)[^/]+/, /^(\/api\/public\/payments\/callback\/)[^/]+/];
+
+/** A request line's path: no query, no fragment, and no capability in it (issue 43). */
+export function loggedPath(url: string | undefined): string {
+  let path = pathOnly(url) ?? '';
+  // A path as sent may be percent-encoded or doubled (//pay/…); match the form the router resolves.
+  const normalized = path.replace(/\/{2,}/g, '/');
+  for (const pattern of CAPABILITY_PATHS) {
+    if (pattern.test(normalized)) path = normalized.replace(pattern, '$1[Redacted]');
+  }
+  return path;
+}
+
 interface LoggedRequest {
   method?: string;
   url?: string;
@@ -60,7 +79,7 @@ interface LoggedError {
 }
 
 export const LOG_SERIALIZERS = {
-  req: (req: LoggedRequest) => ({ id: req.id, method: req.method, path: pathOnly(req.url), ip: req.ip }),
+  req: (req: LoggedRequest) => ({ id: req.id, method: req.method, path: loggedPath(req.url), ip: req.ip }),
   res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
   err: (err: LoggedError) => {
     if (!err || typeof err !== 'object') return err;

@@ -106,6 +106,27 @@ export class FieldCipher {
   keyedHash(value: string): string {
     return createHmac('sha256', this.hashKey).update(value).digest('hex');
   }
+
+  /**
+   * A signing secret derived from the current field key (issue 43): the quote and storage-URL signing keys live
+   * nowhere, so a backup without the field key (`--with-key`) holds nothing that signs. Rotating the field key
+   * changes them: quotes and signed addresses in flight stop verifying, as when they expire.
+   */
+  /**
+   * What `user_cards.card_hash` keeps of a card number (issue 43): HMAC-SHA-256 under a key derived from the current
+   * field key, tagged with that key's id. A plain SHA-256 beside the first six and last four digits leaves about
+   * 10⁵ candidates: a backup's holder recovered the number in seconds. Rotating the key re-hashes (cards/reseal.ts).
+   */
+  cardHash(cardNumber: string): string {
+    const key = hkdfSync('sha256', this.keys.get(this.keyId)!, Buffer.alloc(0), 'arzpay card hash', KEY_BYTES);
+    const mac = createHmac('sha256', Buffer.from(key)).update(cardNumber).digest('hex').toUpperCase();
+    return `k:${this.keyId}:${mac}`;
+  }
+
+  signingSecret(purpose: 'quoteSigning' | 'storageSigning'): string {
+    const current = this.keys.get(this.keyId)!;
+    return Buffer.from(hkdfSync('sha256', current, Buffer.alloc(0), `arzpay ${purpose}`, 48)).toString('base64url');
+  }
 }
 
 /** The additional authenticated data of a request's sealed field. */

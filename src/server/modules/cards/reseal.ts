@@ -1,6 +1,7 @@
 /**
  * Key rotation for sealed card numbers (decision 021): at start, every card sealed under a key in
- * FIELD_ENCRYPTION_OLD_KEYS is sealed again under the current key, so the old key can be dropped afterwards. Cards
+ * FIELD_ENCRYPTION_OLD_KEYS is sealed again under the current key, so the old key can be dropped afterwards, and its
+ * keyed hash made again under the current key (a plain SHA-256 of older versions too, issue 43). Cards
  * under a key this process does not hold are left alone and counted in a warning (never which cards).
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -18,9 +19,15 @@ export async function resealCards(
   for (;;) {
     const rows = await db
       .selectFrom('userCards')
-      .select(['id', 'userId', 'cardSealed'])
+      .select(['id', 'userId', 'cardSealed', 'cardHash'])
       .where('id', '>', after)
-      .where('cardSealed', 'not like', `enc:v1:${cipher.keyId}:%`)
+      // Sealed under an older key, or hashed plainly or under an older key (issue 43): both follow the current key.
+      .where((eb) =>
+        eb.or([
+          eb('cardSealed', 'not like', `enc:v1:${cipher.keyId}:%`),
+          eb('cardHash', 'not like', `k:${cipher.keyId}:%`),
+        ]),
+      )
       .orderBy('id')
       .limit(500)
       .execute();
@@ -29,16 +36,19 @@ export async function resealCards(
       after = row.id;
       const context = cardSealContext(row.userId);
       let resealed: string;
+      let cardHash: string;
       try {
         if (!cipher.canOpen(row.cardSealed)) throw new Error('unknown key');
-        resealed = cipher.seal(cipher.open(row.cardSealed, context), context);
+        const cardNumber = cipher.open(row.cardSealed, context);
+        resealed = cipher.isCurrent(row.cardSealed) ? row.cardSealed : cipher.seal(cardNumber, context);
+        cardHash = cipher.cardHash(cardNumber);
       } catch {
         counts.unreadable += 1;
         continue;
       }
       await db
         .updateTable('userCards')
-        .set({ cardSealed: resealed })
+        .set({ cardSealed: resealed, cardHash })
         .where('id', '=', row.id)
         .where('cardSealed', '=', row.cardSealed)
         .execute();

@@ -109,7 +109,8 @@ export async function saveCard(
   const { db, cipher, inquiry } = services;
   const parsed = parseCardNumber(input.cardNumber);
   if (!parsed.ok) throw new HttpError(422, parsed.message, { field: 'cardNumber' });
-  const cardHash = cardHashOf(parsed.cardNumber);
+  // Keyed: a backup without the field key cannot test candidate numbers against it (issue 43).
+  const cardHash = cipher.cardHash(parsed.cardNumber);
   const user = await db.selectFrom('users').select(['nationalCode']).where('id', '=', userId).executeTakeFirstOrThrow();
   if (!user.nationalCode) throw HttpError.of(422, 'card.nationalCodeRequired');
 
@@ -296,19 +297,22 @@ export async function payingCard(db: DB, cipher: FieldCipher, userId: number, ca
     .executeTakeFirst();
   if (!row) throw HttpError.of(404, 'card.notFound');
   if (row.state !== 'verified') throw HttpError.of(422, 'card.notVerified');
-  return {
-    id: row.id,
-    cardNumber: cipher.open(row.cardSealed, cardSealContext(userId)),
-    cardHash: row.cardHash,
-    maskedPan: row.maskedPan,
-  };
+  const cardNumber = cipher.open(row.cardSealed, cardSealContext(userId));
+  return { id: row.id, cardNumber, cardHash: cardHashOf(cardNumber), maskedPan: row.maskedPan };
 }
 
 /** The card a payment named, as the settlement compares it with what the gateway verified. */
-export async function namedCard(db: DB, cardId: number): Promise<{ cardHash: string; maskedPan: string }> {
-  return db
+export async function namedCard(
+  db: DB,
+  cipher: FieldCipher,
+  cardId: number,
+): Promise<{ cardHash: string; maskedPan: string }> {
+  const row = await db
     .selectFrom('userCards')
-    .select(['cardHash', 'maskedPan'])
+    .select(['userId', 'cardSealed', 'maskedPan'])
     .where('id', '=', cardId)
     .executeTakeFirstOrThrow();
+  // The gateway reports the plain SHA-256 of the number it charged: compared with the opened number, never stored.
+  const cardNumber = cipher.open(row.cardSealed, cardSealContext(row.userId));
+  return { cardHash: cardHashOf(cardNumber), maskedPan: row.maskedPan };
 }

@@ -91,8 +91,12 @@ async function savePreferences(
   items: Array<{ kind: string; inApp: boolean; sms: boolean }>,
 ): Promise<void> {
   const allowed = new Set<string>(kindsFor(principal));
+  const seen = new Set<string>();
   for (const item of items) {
     if (!isNotificationKind(item.kind) || !allowed.has(item.kind)) throw HttpError.of(422, 'notifications.kindUnknown');
+    // One upsert cannot touch a row twice (PostgreSQL refuses it with a 500): a repeated kind is the caller's mistake.
+    if (seen.has(item.kind)) throw HttpError.of(422, 'notifications.kindRepeated');
+    seen.add(item.kind);
     if (isSecurityKind(item.kind) && (!item.inApp || !item.sms)) {
       throw HttpError.of(422, 'notifications.securityLocked');
     }

@@ -111,7 +111,7 @@ export async function pay(
       const card = input.card === undefined ? null : await payingCard(trx, deps.cipher, userId, input.card);
       if (!purchase.quoteLive) {
         if (input.quoteId === undefined) throw new QuoteExpired();
-        purchase = await repriceFromQuote(trx, purchase, input.quoteId);
+        purchase = await repriceFromQuote(trx, purchase, input.quoteId, deps.requests);
       }
       const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
       const wallet = await lockedWalletBalance(trx, userId);

@@ -303,7 +303,7 @@ export async function payPaymentLink(
     if (!purchase.quoteLive) {
       // The payer pays the price they were shown: a fresh quote from fetchPaymentLink, or none (fetch again).
       if (input.quoteId === undefined) throw HttpError.of(409, 'purchase.quoteExpired');
-      purchase = await repriceFromQuote(trx, purchase, input.quoteId);
+      purchase = await repriceFromQuote(trx, purchase, input.quoteId, deps.requests);
     }
     if (locked.payerUserId === null) {
       await trx.updateTable('paymentLinks').set({ payerUserId: payer }).where('id', '=', link.id).execute();

@@ -54,7 +54,7 @@ export function verificationUrlOf(publicUrl: string | undefined, code: string): 
 
 /**
  * The payer's name as a receipt's reader sees it, from the user who paid (a collection's paying user, a request's
- * customer): the first letter of the first and the last name.
+ * payer — its customer or whoever paid through its link): the first letter of the first and the last name.
  */
 export async function maskedPayerName(db: Db, payingUserId: number): Promise<string> {
   const user = await db
@@ -91,7 +91,7 @@ async function requestFacts(db: Db, purchaseId: number, deskTitle: (desk: string
   const p = await db
     .selectFrom('purchases as p')
     .innerJoin('currencies as cur', 'cur.id', 'p.currencyId')
-    .select(['p.desk', 'p.amountMinor', 'cur.code as currencyCode', 'p.state', 'p.paidAt', 'p.userId'])
+    .select(['p.desk', 'p.amountMinor', 'cur.code as currencyCode', 'p.state', 'p.paidAt', 'p.userId', 'p.payerUserId'])
     .where('p.id', '=', purchaseId)
     .executeTakeFirstOrThrow();
   const change = await db
@@ -108,7 +108,8 @@ async function requestFacts(db: Db, purchaseId: number, deskTitle: (desk: string
     state: stateOf(p.state),
     paidAt: p.paidAt === null ? null : iso(p.paidAt),
     stateChangedAt: change ? iso(change.createdAt) : null,
-    userId: p.userId,
+    // Whoever paid: the requester, or the person who paid through the request's link (decision 028).
+    payerUserId: p.payerUserId ?? p.userId,
   };
 }
 
@@ -173,6 +174,6 @@ export async function verifyReceipt(
     paidAt: request.paidAt,
     state: request.state,
     stateChangedAt: request.stateChangedAt,
-    payerName: await maskedPayerName(db, request.userId),
+    payerName: await maskedPayerName(db, request.payerUserId),
   };
 }

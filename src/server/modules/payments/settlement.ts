@@ -97,7 +97,7 @@ export async function settle(
         verified.holderNationalCode !== null &&
         toEnglishDigits(verified.holderNationalCode.trim()) !== (user.nationalCode ?? '');
       // The card the payment named (decision 024): verify's card must be it, or the money goes back to the card.
-      const named = proforma.userCardId === null ? null : await namedCard(trx, proforma.userCardId);
+      const named = proforma.userCardId === null ? null : await namedCard(trx, deps.cipher, proforma.userCardId);
       const namedCardMismatch = named !== null && !paidWithNamedCard(named, verified);
       const cardMismatch = holderMismatch || namedCardMismatch;
       if (namedCardMismatch) {

@@ -10,6 +10,7 @@ import { jalaliToGregorian, TEHRAN_OFFSET_MS } from '../../../shared/calendar';
 import { toEnglishDigits } from '../../../shared/digits';
 import { canonicalTrackingCode } from '../../../shared/tracking-code';
 import type { StatementMapping } from './statement-mappings';
+import { zipWithinLimits } from './zip-limits';
 
 export interface StatementLine {
   lineNo: number;
@@ -35,6 +36,8 @@ const isXlsx = (bytes: Buffer) => bytes.length > 4 && bytes.readUInt32BE(0) === 
 
 async function rowsOf(bytes: Buffer): Promise<Cell[][] | null> {
   if (isXlsx(bytes)) {
+    // Refused from its declared sizes before a byte is inflated: a zip bomb must not hold the event loop (issue 43).
+    if (!zipWithinLimits(bytes)) return null;
     try {
       return (await readSheet(bytes)) as unknown as Cell[][];
     } catch {

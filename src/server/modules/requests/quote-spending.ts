@@ -7,7 +7,9 @@ import type { DB as Database } from '../../../generated/db';
 import { HttpError } from '../../http/errors';
 import type { MessageKey } from '../../http/messages';
 import type { LockedPurchase } from './purchase-state';
-import { breakdownOf, QUOTE_SECRET_NAME, QuoteSigner as Signer, type QuoteTerms } from './quote-token';
+import type { RequestDeps } from './deps';
+import { breakdownOf, type QuoteTerms } from './quote-token';
+import { offeredByUs } from './offered-quote';
 
 /** A quote as submission checks it: its terms, whether it still holds, and whether a request spent it. */
 export interface CheckedQuote extends QuoteTerms {
@@ -27,19 +29,16 @@ export async function repriceFromQuote(
   trx: Kysely<Database>,
   purchase: LockedPurchase,
   quoteId: string,
+  requests: Pick<RequestDeps, 'db' | 'sources' | 'signer'>,
 ): Promise<LockedPurchase> {
   const previous = await trx
     .selectFrom('quotes')
     .select(['paymentMethodGroupId'])
     .where('id', '=', purchase.quoteId)
     .executeTakeFirstOrThrow();
-  // The signing key from the database this transaction runs on (a rare path: a request whose quote expired).
-  const secret = await trx
-    .selectFrom('serverSecrets')
-    .select('value')
-    .where('name', '=', QUOTE_SECRET_NAME)
-    .executeTakeFirstOrThrow();
-  const terms = new Signer(secret.value).verify(quoteId, Number(purchase.userId), purchase.desk);
+  const signed = requests.signer.verify(quoteId, Number(purchase.userId), purchase.desk);
+  // A signature is not enough: the terms must be ones this server offered (issue 43).
+  const terms = signed && (await offeredByUs(requests, signed)) ? signed : null;
   const spent = terms
     ? await trx.selectFrom('quotes').select('spentAt').where('id', '=', quoteId).executeTakeFirst()
     : undefined;

@@ -6,11 +6,7 @@
  * desk's token verify as nothing.
  */
 import { createHmac, randomFillSync, timingSafeEqual } from 'node:crypto';
-import type { DB } from '../../db/database';
-import { getOrCreateSecret } from '../../lib/secrets';
-
-/** The name of the signing key in `server_secrets`, shared by every process on the database. */
-export const QUOTE_SECRET_NAME = 'quoteSigning';
+import type { FieldCipher } from '../../lib/field-cipher';
 
 const VERSION = 1;
 const NONCE_BYTES = 8;
@@ -97,8 +93,9 @@ function nonce(): Buffer {
 export class QuoteSigner {
   constructor(private readonly secret: string) {}
 
-  static async open(db: DB): Promise<QuoteSigner> {
-    return new QuoteSigner(await getOrCreateSecret(db, QUOTE_SECRET_NAME));
+  /** The signer every process shares: its key derives from the field key, never stored (issue 43). */
+  static of(cipher: FieldCipher): QuoteSigner {
+    return new QuoteSigner(cipher.signingSecret('quoteSigning'));
   }
 
   private mac(payload: Buffer, userId: number, desk: string): Buffer {

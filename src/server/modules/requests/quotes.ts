@@ -18,6 +18,7 @@ import { shownUserBalance } from '../ledger/service';
 import type { DeskForm } from '../desks/catalogue';
 import type { Quote, RequestDeps } from './deps';
 import { deskFormOrThrow, validatePriceInputs } from './forms';
+import { offeredByUs } from './offered-quote';
 import type { QuoteTerms } from './quote-token';
 import { type CheckedQuote, NO_PAYMENT_METHOD_GROUP } from './quote-spending';
 
@@ -164,7 +165,7 @@ export async function maxRequestAmountMinor(deps: RequestDeps): Promise<number> 
 /**
  * The quote `quoteId` as the customer's submission to `desk` may use it: its signed terms, whether it is still
  * live, and whether a request already spent it (its row exists). Undefined for a token this server did not sign
- * for this customer and desk (changed, forged, someone else's).
+ * for this customer and desk (changed, forged, someone else's), or whose terms it never offered (issue 43).
  */
 export async function checkQuote(
   deps: RequestDeps,
@@ -173,7 +174,7 @@ export async function checkQuote(
   desk: string,
 ): Promise<CheckedQuote | undefined> {
   const terms = deps.signer.verify(quoteId, userId, desk);
-  if (!terms) return undefined;
+  if (!terms || !(await offeredByUs(deps, terms))) return undefined;
   const spent = await deps.db.selectFrom('quotes').select('spentAt').where('id', '=', quoteId).executeTakeFirst();
   return {
     id: quoteId,

@@ -19,6 +19,7 @@ import {
   USUAL_WAIT_MIN_SAMPLES,
   usualWaitText,
 } from '../../../shared/request-steps';
+import type { NotificationKind, NotificationParams } from '../../../shared/notifications';
 import { displayName } from '../../lib/person-names';
 import { notify } from '../notifications/notify';
 import type { Catalogue } from '../desks/catalogue';
@@ -63,8 +64,28 @@ export async function notifyRequestStep(
     now,
   );
   if (paidByOther && RETURNS_MONEY.has(step.kind)) {
-    await notify(trx, { userId: payer, ...notification, eventKey: `purchase:${purchase.id}:${step.kind}:payer` }, now);
+    const told = { kind: notification.kind, params: withoutRequesterReason(notification.kind, notification.params) };
+    await notify(trx, { userId: payer, ...told, eventKey: `purchase:${purchase.id}:${step.kind}:payer` }, now);
   }
+}
+
+/** What the payer reads in place of staff's reason, which is written to the requester (decision 028). */
+export const PAYER_REASON = {
+  purchaseFailed: 'دلیل آن به درخواست‌دهنده گفته شد',
+  // «… به دلیل «خطای درخواست‌دهنده» انجام نشد؛ …کسر…»: why part of their money was kept, without the details.
+  purchaseRefunded: 'خطای درخواست‌دهنده',
+} as const;
+
+/**
+ * The payer sees nothing of the request beyond what they pay for (decision 028): staff's reason for a failure or a
+ * refund is about the requester's account and details («رمز ETS مشتری اشتباه است»), so it is not theirs to read.
+ */
+function withoutRequesterReason(kind: NotificationKind, params: NotificationParams): NotificationParams {
+  if (!('reason' in params)) return params;
+  return {
+    ...params,
+    reason: kind === 'purchaseRefunded' ? PAYER_REASON.purchaseRefunded : PAYER_REASON.purchaseFailed,
+  };
 }
 
 /** The steps that return money to the wallet of whoever paid. */
