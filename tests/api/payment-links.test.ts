@@ -81,11 +81,25 @@ describe('creating and reading a link', () => {
       grossPrice: purchase.grossPrice,
       totalCosts: purchase.totalCosts,
       expectedPrice: purchase.expectedPrice,
-      requesterName: 'س*** ک***',
+      requesterName: 'سارا ک.',
       walletBalance: 0,
       quoteId: null,
       ownLink: false,
     });
+    // Before log-in (issue 44 point 4): who and how much, the same first name and initial, nothing else of theirs.
+    const preview = await post(server, '/api/public/previewPaymentLink', { token: link.token });
+    expect(preview.status, preview.body.msg).toBe(200);
+    expect(preview.body.data).toEqual({
+      state: 'open',
+      message: null,
+      deskTitle: (seen.body.data as { deskTitle: string }).deskTitle,
+      currencyCode: (seen.body.data as { currencyCode: string }).currencyCode,
+      amount: (seen.body.data as { amount: number }).amount,
+      expectedPrice: purchase.expectedPrice,
+      expiresAt: (seen.body.data as { expiresAt: string }).expiresAt,
+      requesterName: 'سارا ک.',
+    });
+    expect((await post(server, '/api/public/previewPaymentLink', { token: 'A'.repeat(32) })).status).toBe(404);
     // The requester sees the link on their request (never its token).
     const detail = (await post(server, '/api/me/fetchPurchase', { purchase: purchase.id }, bearer(requester.token)))
       .body.data as { paymentLink: { revoked: boolean; payerName: string | null }; payerName: string | null };

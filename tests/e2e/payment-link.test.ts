@@ -54,8 +54,21 @@ describe('paying for someone else', () => {
     contexts.push(phone);
     const page = await phone.newPage();
     await page.goto(address);
-    await page.getByText('کاربری در سیستم وارد نشده است.').waitFor();
-    await page.getByRole('button', { name: 'ورود' }).last().click();
+    // Before log-in: who asks, for what and how much, and how long the link holds (issue 44 point 4).
+    const preview = page.getByTestId('pay-link-preview');
+    await preview.waitFor();
+    expect(await preview.getByTestId('pay-link-requester').textContent()).toBe('سارا ک.');
+    expect(await preview.getByTestId('pay-link-price').textContent()).toBe(formatRial(purchase.expectedPrice));
+    expect(await preview.getByTestId('pay-link-title').textContent()).toBeTruthy();
+    expect(await preview.getByTestId('pay-link-expiry').textContent()).toMatch(
+      /\([۰-۹]+ ساعت( و [۰-۹]+ دقیقه)? دیگر\)/,
+    );
+    expect(await page.getByText('کاربری در سیستم وارد نشده است.').count()).toBe(0);
+    for (const field of ['student1', 'secret', 'ets.org']) expect(await preview.textContent()).not.toContain(field);
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/payment-link-guest-phone.png`, fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await preview.getByTestId('pay-link-login').click();
     const before = server.lastSmsCode(parentMobile);
     await page.locator('#login-mobile').pressSequentially(parentMobile);
     await page.getByTestId('send-code').click();
@@ -66,7 +79,8 @@ describe('paying for someone else', () => {
     // Back on the link: only what the parent needs.
     await page.getByTestId('pay-link').waitFor();
     expect(page.url()).toBe(address);
-    expect(await page.getByTestId('pay-link-requester').textContent()).toBe('س*** ک***');
+    // The invited payer sees the same name, not masked further.
+    expect(await page.getByTestId('pay-link-requester').textContent()).toBe('سارا ک.');
     expect(await page.getByTestId('pay-link-price').textContent()).toBe(formatRial(purchase.expectedPrice));
     const text = await page.getByTestId('pay-link').textContent();
     for (const field of ['student1', 'secret', 'ets.org']) expect(text).not.toContain(field);

@@ -10,7 +10,13 @@ import { cancel, pay } from './paying';
 import { fetchCollection, fetchPurchase } from './purchase-views';
 import { verifyReceipt } from './receipt-verification';
 import { settleCallback } from './settlement';
-import { createPaymentLink, fetchPaymentLink, payPaymentLink, revokePaymentLink } from './payment-links';
+import {
+  createPaymentLink,
+  fetchPaymentLink,
+  payPaymentLink,
+  previewPaymentLink,
+  revokePaymentLink,
+} from './payment-links';
 
 /**
  * The address the gateway sends the payer back to: PUBLIC_URL when the operator set it (behind a proxy, the
@@ -31,6 +37,7 @@ export function paymentHandlers(
   | 'createPaymentLink'
   | 'revokePaymentLink'
   | 'fetchPaymentLink'
+  | 'previewPaymentLink'
   | 'payPaymentLink'
 > {
   return {
@@ -41,6 +48,7 @@ export function paymentHandlers(
       ok(await revokePaymentLink(payments, principal!, body.purchase), msg('paymentLink.revoked')),
 
     fetchPaymentLink: async ({ body, principal }) => ok(await fetchPaymentLink(payments, principal!, body.token)),
+    previewPaymentLink: async ({ body }) => ok(await previewPaymentLink(payments, body.token)),
 
     payPaymentLink: async ({ body, principal, request }) => {
       const key = request.headers['idempotency-key'];
