@@ -193,7 +193,8 @@ describe('paying through a link', () => {
     expect(data.payable).toBe(purchase.expectedPrice - 1000);
     const back = await fetch(await money.payAtSandboxBankOnly(payer, data.gatewayUrl), { redirect: 'manual' });
     expect(back.status).toBe(303);
-    expect(back.headers.get('location')).toBe('/pay-result?payment=success');
+    const landing = back.headers.get('location');
+    expect(landing).toMatch(/^\/pay-result\?payment=success&receipt=\d+$/);
     expect(await money.balanceOf(payer)).toEqual({ balance: 0, reserved: purchase.expectedPrice });
     expect(await money.balanceOf(requester)).toEqual({ balance: 0, reserved: 0 });
     expect(await purchaseState(purchase.id)).toEqual({ state: 'paid', payerUserId: payer.userId });
@@ -204,6 +205,8 @@ describe('paying through a link', () => {
       .where('purchaseId', '=', purchase.id)
       .executeTakeFirstOrThrow();
     expect(collection.userId).toBe(payer.userId);
+    // The result page links the payer's receipt of this very payment (issue 44 point 4).
+    expect(landing).toBe(`/pay-result?payment=success&receipt=${collection.id}`);
     const types = (await money.transactions(payer)).map((t) => t.type);
     expect(types).toEqual(expect.arrayContaining(['transaction_A', 'transaction_C']));
     const mine = await post(server, '/api/me/fetchCollection', { collection: collection.id }, bearer(payer.token));

@@ -45,6 +45,11 @@ describe('paying for someone else', () => {
     expect(address).toMatch(new RegExp(`^${server.url}/pay/[A-Za-z0-9_-]{22,}$`));
     await mine.getByTestId('payment-link-expiry').waitFor();
     await mine.getByTestId('payment-link-revoke').waitFor();
+    // While the link is live the next step is the payer's, not a call on the student to pay.
+    await mine.reload();
+    const next = mine.getByTestId('timeline-next');
+    await next.getByText('پیوند پرداخت فرستاده شده است و درخواست منتظر پرداخت پرداخت‌کننده است').waitFor();
+    expect(await next.textContent()).not.toContain('توسط شما');
 
     // The parent: a verified customer of their own, not signed in on this phone.
     const parentMobile = '09357770001';
@@ -97,11 +102,16 @@ describe('paying for someone else', () => {
     // The bank fills in the payer's own national code: the parent's card, not the student's.
     expect(await page.locator('[name=holderNationalCode]').inputValue()).toBe(parentCode);
     await page.getByRole('button', { name: 'پرداخت', exact: true }).click();
-    await page.waitForURL(`${server.url}/pay-result?payment=success`);
+    await page.waitForURL(/\/pay-result\?payment=success&receipt=\d+$/);
     await page.getByRole('heading', { name: 'پرداخت انجام شد' }).waitFor();
     await page.getByTestId('pay-result').waitFor();
     await animationsDone(page);
     await page.screenshot({ path: `${shots}/payment-link-done-phone.png`, fullPage: true });
+    // The payer's receipt, one tap away.
+    await page.getByTestId('pay-result-receipt').click();
+    await page.getByTestId('receipt').waitFor();
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/payment-link-receipt-phone.png`, fullPage: true });
 
     // The student's request is paid and names the payer.
     const detail = (await post(server, '/api/me/fetchPurchase', { purchase: purchase.id }, bearer(student.token))).body

@@ -87,8 +87,21 @@ export function paymentHandlers(
         Status: query.Status,
       });
       if (viaLink) {
-        // Someone paying another's request through a payment link cannot open that request: their own result page.
-        await reply.redirect(`/pay-result${outcome === null ? '' : `?payment=${outcome}`}`, 303);
+        // Someone paying another's request through a payment link cannot open that request: their own result page,
+        // with the receipt of their payment (the collection is theirs; issue 44 point 4).
+        const target = new URLSearchParams();
+        if (outcome !== null) target.set('payment', outcome);
+        if (outcome === 'success') {
+          const collection = await payments.db
+            .selectFrom('collections as c')
+            .innerJoin('onlineProformas as o', 'o.id', 'c.onlineProformaId')
+            .select('c.id')
+            .where('o.callbackToken', '=', params.callbackToken ?? '')
+            .executeTakeFirst();
+          if (collection) target.set('receipt', String(collection.id));
+        }
+        const query = target.toString();
+        await reply.redirect(`/pay-result${query ? `?${query}` : ''}`, 303);
         return undefined as never;
       }
       const target = new URLSearchParams();
