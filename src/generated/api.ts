@@ -1015,6 +1015,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/previewPaymentLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What anyone holding a payment link sees before logging in (issue 44 point 4): the service, the foreign amount, the price, the link's expiry and the requester's first name and last initial, never the request's form fields, a mobile number or an id. A link that cannot be paid answers with its state and a Persian message. The 192-bit token is the only key; an unknown one is 404. */
+        post: operations["previewPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/searchCurrencies": {
         parameters: {
             query?: never;
@@ -3221,6 +3238,21 @@ export interface components {
             payable: number;
             walletWithdrawAmount: number;
         };
+        PaymentLinkPreview: {
+            /** @description The foreign amount the request pays */
+            amount: number;
+            currencyCode: string;
+            deskTitle: string;
+            expectedPrice: components["schemas"]["Rial"];
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description Why the link cannot be paid, in Persian; null while open */
+            message: string | null;
+            /** @description The requester's first name and last initial («سارا ک.») */
+            requesterName: string;
+            /** @enum {string} */
+            state: "open" | "paid" | "cancelled" | "expired" | "revoked" | "notPayable";
+        };
         PaymentLinkRef: {
             token: string;
         };
@@ -3239,7 +3271,7 @@ export interface components {
             ownLink: boolean;
             /** @description A fresh quote to pay with when the request's own has expired (the price above is that quote's) */
             quoteId: string | null;
-            /** @description The requester's name masked to each word's first letter («م*** ا***») */
+            /** @description The requester's first name and last initial («سارا ک.»), as the guest preview shows it */
             requesterName: string;
             /** @enum {string} */
             state: "open" | "paidByYou" | "paid" | "cancelled" | "expired" | "revoked" | "notPayable";
@@ -5809,6 +5841,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    previewPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentLinkRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The link as a guest sees it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["PaymentLinkPreview"];
+                    };
+                };
             };
         };
     };

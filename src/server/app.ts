@@ -26,6 +26,7 @@ import { lockDataDir } from './lib/data-dir-lock';
 import { databaseFailureBackoff, databaseRateLimiter, redisFailureBackoff, redisRateLimiter } from './lib/rate-limit';
 import { createCardInquiry } from './modules/cards/inquiry';
 import { resealCards } from './modules/cards/reseal';
+import { openMissingCardReviews } from './modules/cards/service';
 import { seedAccess } from './modules/access/seed';
 import { seedDemoReferenceData } from './modules/reference-data/seed';
 import { CATALOGUE_PUBLISHED, CatalogueSource } from './modules/desks/live-source';
@@ -296,6 +297,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   metrics.install(fastify);
   serveMetrics(fastify, metrics, config.metricsToken);
   const gateway = metrics.countGateway(createPaymentGateway(config, ownBaseUrl));
+  // A card the inquiry did not verify goes to staff only when the gateway needs a named card (decision 034).
+  const cardInquiry = createCardInquiry(config);
+  const cardStaffReview = gateway.requiresNamedCard;
+  if (cardStaffReview) await openMissingCardReviews(db, fastify.log);
   const payments: PaymentDeps = {
     db,
     requests,
@@ -375,7 +380,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ...ledgerHandlers(db),
     ...bankAccountHandlers(db, live),
     ...reconciliationHandlers(db),
-    ...cardHandlers({ db, cipher, inquiry: createCardInquiry(config), log: fastify.log }, live, {
+    ...cardHandlers({ db, cipher, inquiry: cardInquiry, log: fastify.log, staffReview: cardStaffReview }, live, {
       gatewayNeedsCard: gateway.requiresNamedCard,
     }),
     ...paymentHandlers(payments, (request) => config.payments.publicUrl ?? `${request.protocol}://${request.host}`),

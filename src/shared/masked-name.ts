@@ -10,3 +10,14 @@ export function maskedName(firstName: string | null | undefined, lastName: strin
   if (words.length === 0) return '***';
   return words.map((word) => `${[...word][0]}***`).join(' ');
 }
+
+/**
+ * What a payment link shows of its requester, to a guest and to the payer alike (issue 44 point 4, as Wise and
+ * Flywire do): the first name and the last name's initial («سارا کریمی» → «سارا ک.»). Nothing else identifies them.
+ */
+export function firstNameAndInitial(firstName: string | null | undefined, lastName: string | null | undefined): string {
+  const first = firstName?.trim() ?? '';
+  const initial = [...(lastName?.trim() ?? '')][0];
+  if (!first) return maskedName(firstName, lastName);
+  return initial ? `${first} ${initial}.` : first;
+}

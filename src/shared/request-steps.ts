@@ -119,11 +119,19 @@ export function stepNotification(
   }
 }
 
-/** What comes after the last step, and whether its usual wait (from the desk's recent requests) applies. */
-export function nextStepOf(last: RequestStepKind): { text: string; timed: boolean } | null {
+/**
+ * What comes after the last step, and whether its usual wait (from the desk's recent requests) applies. While a
+ * payment link is live the request waits for its payer, not for the customer (issue 44 point 4).
+ */
+export function nextStepOf(
+  last: RequestStepKind,
+  options: { paymentLinkLive?: boolean } = {},
+): { text: string; timed: boolean } | null {
   switch (last) {
     case 'submitted':
-      return { text: 'پرداخت هزینهٔ درخواست توسط شما', timed: false };
+      return options.paymentLinkLive
+        ? { text: 'پیوند پرداخت فرستاده شده است و درخواست منتظر پرداخت پرداخت‌کننده است', timed: false }
+        : { text: 'پرداخت هزینهٔ درخواست توسط شما', timed: false };
     case 'paid':
       return { text: 'کارشناس درخواست را برمی‌دارد و انجام می‌دهد', timed: true };
     case 'taken':

@@ -104,11 +104,25 @@ describe('creating and reading a link', () => {
       grossPrice: purchase.grossPrice,
       totalCosts: purchase.totalCosts,
       expectedPrice: purchase.expectedPrice,
-      requesterName: 'س*** ک***',
+      requesterName: 'سارا ک.',
       walletBalance: 0,
       quoteId: null,
       ownLink: false,
     });
+    // Before log-in (issue 44 point 4): who and how much, the same first name and initial, nothing else of theirs.
+    const preview = await post(server, '/api/public/previewPaymentLink', { token: link.token });
+    expect(preview.status, preview.body.msg).toBe(200);
+    expect(preview.body.data).toEqual({
+      state: 'open',
+      message: null,
+      deskTitle: (seen.body.data as { deskTitle: string }).deskTitle,
+      currencyCode: (seen.body.data as { currencyCode: string }).currencyCode,
+      amount: (seen.body.data as { amount: number }).amount,
+      expectedPrice: purchase.expectedPrice,
+      expiresAt: (seen.body.data as { expiresAt: string }).expiresAt,
+      requesterName: 'سارا ک.',
+    });
+    expect((await post(server, '/api/public/previewPaymentLink', { token: 'A'.repeat(32) })).status).toBe(404);
     // The requester sees the link on their request (never its token).
     const detail = (await post(server, '/api/me/fetchPurchase', { purchase: purchase.id }, bearer(requester.token)))
       .body.data as { paymentLink: { revoked: boolean; payerName: string | null }; payerName: string | null };
@@ -202,7 +216,8 @@ describe('paying through a link', () => {
     expect(data.payable).toBe(purchase.expectedPrice - 1000);
     const back = await fetch(await money.payAtSandboxBankOnly(payer, data.gatewayUrl), { redirect: 'manual' });
     expect(back.status).toBe(303);
-    expect(back.headers.get('location')).toBe('/pay-result?payment=success');
+    const landing = back.headers.get('location');
+    expect(landing).toMatch(/^\/pay-result\?payment=success&receipt=\d+$/);
     expect(await money.balanceOf(payer)).toEqual({ balance: 0, reserved: purchase.expectedPrice });
     expect(await money.balanceOf(requester)).toEqual({ balance: 0, reserved: 0 });
     expect(await purchaseState(purchase.id)).toEqual({ state: 'paid', payerUserId: payer.userId });
@@ -213,6 +228,8 @@ describe('paying through a link', () => {
       .where('purchaseId', '=', purchase.id)
       .executeTakeFirstOrThrow();
     expect(collection.userId).toBe(payer.userId);
+    // The result page links the payer's receipt of this very payment (issue 44 point 4).
+    expect(landing).toBe(`/pay-result?payment=success&receipt=${collection.id}`);
     const types = (await money.transactions(payer)).map((t) => t.type);
     expect(types).toEqual(expect.arrayContaining(['transaction_A', 'transaction_C']));
     const mine = await post(server, '/api/me/fetchCollection', { collection: collection.id }, bearer(payer.token));

@@ -8,7 +8,10 @@
  * with its line and column; an unpublished edit survives leaving the page (a draft). A field's description is drawn
  * under its label on the desk page and in the preview (markdown only where the form asks, no raw HTML, no
  * javascript: link). Plan templates are listed beside them; a step naming a missing desk is reported at its pointer.
- * Screenshots: catalogue-editor.png, catalogue-publish-dialog.png.
+ * Persian in the JSON box and the diff is drawn in Vazirmatn (joined), the rest in monospace, each Persian string of
+ * the diff isolated in its own direction; a return to a version or to the file shows its diff and asks first; no
+ * «schemas» in the page's Persian (issue 44 point 7).
+ * Screenshots: catalogue-editor.png, catalogue-publish-dialog.png, catalogue-revert-dialog.png.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -58,6 +61,18 @@ async function caretAfter(page: Page, text: string) {
   expect(found, text).toBe(true);
 }
 
+/** The fonts Chromium really drew a node's text with (DevTools' "Rendered Fonts"), by family name. */
+async function renderedFonts(page: Page, selector: string): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+  const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+  await cdp.detach();
+  return fonts.map((f) => f.familyName);
+}
+
 /** The label of the contact e-mail field on a page (the form's title for it). */
 const emailLabel = (page: Page, title: string) => page.locator('label', { hasText: title }).first();
 
@@ -84,6 +99,11 @@ describe('the staff catalogue page', () => {
     expect(await editor.getAttribute('dir')).toBe('ltr');
     expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
     await page.getByTestId('catalogue-valid').waitFor();
+    // The JSON box draws Persian in Vazirmatn, whose letters join, and the rest in a monospace font.
+    expect(await editor.evaluate((e) => getComputedStyle(e).fontFamily)).toMatch(
+      /^"Arzpay Code Persian", ui-monospace/,
+    );
+    expect(await page.getByTestId('catalogue-page').textContent()).not.toContain('schemas');
 
     // A mistake typed into the JSON is reported at its pointer in Persian, as one types; fixed, it is valid again.
     await caretAfter(page, '"pricing": "foreignAmount');
@@ -145,6 +165,11 @@ describe('the staff catalogue page', () => {
       'ltr',
       'left',
     ]);
+    // Each Persian string is isolated right to left inside its left-to-right line, its letters drawn joined.
+    const persian = diff.locator('[data-kind="added"] [data-testid="catalogue-diff-persian"]');
+    expect(await persian.textContent()).toBe('ایمیل تماس (کاری)');
+    expect(await persian.evaluate((e) => [e.tagName, getComputedStyle(e).direction])).toEqual(['BDI', 'rtl']);
+    expect(await renderedFonts(page, '[data-kind="added"] bdi')).toContain('Vazirmatn');
     if (takeScreenshots) await page.screenshot({ path: path.join(shots, 'catalogue-publish-dialog.png') });
     expect(await emailLabel(desk, 'ایمیل تماس (کاری)').count()).toBe(0);
     // Published once agreed: the open desk page shows it without a reload.
@@ -163,15 +188,28 @@ describe('the staff catalogue page', () => {
     await page.getByText('نسخهٔ ۲ منتشر شد.').waitFor();
     await emailLabel(desk, 'ایمیل تماس (کاری یا شخصی)').waitFor({ timeout: 15_000 });
     await page.getByTestId('catalogue-revert-1').click();
+    await page.getByTestId('catalogue-revert-dialog').getByTestId('catalogue-diff').waitFor();
+    await page.getByTestId('catalogue-revert-confirm').click();
     await page.getByText('به نسخهٔ ۱ بازگشت؛ نسخهٔ ۳ منتشر شد.').waitFor();
     await emailLabel(desk, 'ایمیل تماس (کاری)').waitFor({ timeout: 15_000 });
     expect(await emailLabel(desk, 'ایمیل تماس (کاری یا شخصی)').count()).toBe(0);
     await expect.poll(() => editor.inputValue()).not.toContain('یا شخصی');
     await page.getByTestId('catalogue-version-3').getByText('بازگشت به نسخهٔ ۱').waitFor();
 
-    // And back to the reviewed file under schemas/.
+    // And back to the reviewed file under schemas/: first its diff against what is live, and a question.
     await page.getByTestId('catalogue-revert-file').click();
-    await page.getByText('به فایل بازبینی‌شدهٔ schemas بازگشت.').waitFor();
+    const back = page.getByTestId('catalogue-revert-dialog');
+    await back.getByRole('heading', { name: /^بازگشت به فایل: «.+» برای همهٔ مشتریان عوض شود؟$/ }).waitFor();
+    const backDiff = back.getByTestId('catalogue-diff');
+    expect(await backDiff.locator('[data-kind="removed"]').textContent()).toContain('ایمیل تماس (کاری)');
+    expect(await backDiff.locator('[data-kind="added"]').textContent()).toContain('ایمیل تماس"');
+    expect(await back.textContent()).not.toContain('schemas');
+    if (takeScreenshots) await page.screenshot({ path: path.join(shots, 'catalogue-revert-dialog.png') });
+    // Nothing is live before staff agree.
+    expect(await page.getByTestId('catalogue-source').textContent()).toContain('نسخهٔ ۳');
+    await emailLabel(desk, 'ایمیل تماس (کاری)').waitFor();
+    await page.getByTestId('catalogue-revert-confirm').click();
+    await page.getByText('به فایل بازبینی‌شدهٔ مخزن بازگشت.').waitFor();
     await expect.poll(() => emailLabel(desk, 'ایمیل تماس (کاری)').count(), { timeout: 15_000 }).toBe(0);
     await emailLabel(desk, 'ایمیل تماس').waitFor();
     await page.getByTestId('catalogue-source').filter({ hasText: 'از فایل' }).waitFor();
@@ -180,7 +218,8 @@ describe('the staff catalogue page', () => {
     expect(deskErrors).toEqual([]);
     await staffContext.close();
     await customerContext.close();
-  });
+    // Three publishes and three returns, each seen live on another page, on a shared two-core machine.
+  }, 180_000);
 
   it('lists plan templates beside desks; a step naming a missing desk is reported at its pointer', async () => {
     const staffContext = await browser.newContext({ viewport: PHONE });

@@ -45,6 +45,11 @@ describe('paying for someone else', () => {
     expect(address).toMatch(new RegExp(`^${server.url}/pay/[A-Za-z0-9_-]{22,}$`));
     await mine.getByTestId('payment-link-expiry').waitFor();
     await mine.getByTestId('payment-link-revoke').waitFor();
+    // While the link is live the next step is the payer's, not a call on the student to pay.
+    await mine.reload();
+    const next = mine.getByTestId('timeline-next');
+    await next.getByText('پیوند پرداخت فرستاده شده است و درخواست منتظر پرداخت پرداخت‌کننده است').waitFor();
+    expect(await next.textContent()).not.toContain('توسط شما');
 
     // The parent: a verified customer of their own, not signed in on this phone.
     const parentMobile = '09357770001';
@@ -54,8 +59,21 @@ describe('paying for someone else', () => {
     contexts.push(phone);
     const page = await phone.newPage();
     await page.goto(address);
-    await page.getByText('کاربری در سیستم وارد نشده است.').waitFor();
-    await page.getByRole('button', { name: 'ورود' }).last().click();
+    // Before log-in: who asks, for what and how much, and how long the link holds (issue 44 point 4).
+    const preview = page.getByTestId('pay-link-preview');
+    await preview.waitFor();
+    expect(await preview.getByTestId('pay-link-requester').textContent()).toBe('سارا ک.');
+    expect(await preview.getByTestId('pay-link-price').textContent()).toBe(formatRial(purchase.expectedPrice));
+    expect(await preview.getByTestId('pay-link-title').textContent()).toBeTruthy();
+    expect(await preview.getByTestId('pay-link-expiry').textContent()).toMatch(
+      /\([۰-۹]+ ساعت( و [۰-۹]+ دقیقه)? دیگر\)/,
+    );
+    expect(await page.getByText('کاربری در سیستم وارد نشده است.').count()).toBe(0);
+    for (const field of ['student1', 'secret', 'ets.org']) expect(await preview.textContent()).not.toContain(field);
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/payment-link-guest-phone.png`, fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await preview.getByTestId('pay-link-login').click();
     const before = server.lastSmsCode(parentMobile);
     await page.locator('#login-mobile').pressSequentially(parentMobile);
     await page.getByTestId('send-code').click();
@@ -66,7 +84,8 @@ describe('paying for someone else', () => {
     // Back on the link: only what the parent needs.
     await page.getByTestId('pay-link').waitFor();
     expect(page.url()).toBe(address);
-    expect(await page.getByTestId('pay-link-requester').textContent()).toBe('س*** ک***');
+    // The invited payer sees the same name, not masked further.
+    expect(await page.getByTestId('pay-link-requester').textContent()).toBe('سارا ک.');
     expect(await page.getByTestId('pay-link-price').textContent()).toBe(formatRial(purchase.expectedPrice));
     const text = await page.getByTestId('pay-link').textContent();
     for (const field of ['student1', 'secret', 'ets.org']) expect(text).not.toContain(field);
@@ -83,11 +102,16 @@ describe('paying for someone else', () => {
     // The bank fills in the payer's own national code: the parent's card, not the student's.
     expect(await page.locator('[name=holderNationalCode]').inputValue()).toBe(parentCode);
     await page.getByRole('button', { name: 'پرداخت', exact: true }).click();
-    await page.waitForURL(`${server.url}/pay-result?payment=success`);
+    await page.waitForURL(/\/pay-result\?payment=success&receipt=\d+$/);
     await page.getByRole('heading', { name: 'پرداخت انجام شد' }).waitFor();
     await page.getByTestId('pay-result').waitFor();
     await animationsDone(page);
     await page.screenshot({ path: `${shots}/payment-link-done-phone.png`, fullPage: true });
+    // The payer's receipt, one tap away.
+    await page.getByTestId('pay-result-receipt').click();
+    await page.getByTestId('receipt').waitFor();
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/payment-link-receipt-phone.png`, fullPage: true });
 
     // The student's request is paid and names the payer.
     const detail = (await post(server, '/api/me/fetchPurchase', { purchase: purchase.id }, bearer(student.token))).body

@@ -29,7 +29,7 @@ export interface DataTable {
       key: string;
       title: string;
       /**
-       * fields: a request's fieldsView (titled values, lists and groups); deadline: a date with the time left until it, and «مهلت در خطر» when riskKey's field is true
+       * fields: a request's fieldsView (titled values, lists and groups); deadline: a date with the time left until it, and «مهلت در خطر» when riskKey's field is true; changes: an audit entry's recorded change, the value after in key and before in beforeKey, one «field: before ← after» line per changed field in Persian (src/shared/audit)
        */
       type:
         | 'text'
@@ -42,7 +42,12 @@ export interface DataTable {
         | 'badge'
         | 'list'
         | 'fields'
-        | 'deadline';
+        | 'deadline'
+        | 'changes';
+      /**
+       * For changes: the row field holding the value before
+       */
+      beforeKey?: string;
       /**
        * For badge: the row field holding the colour
        */
@@ -61,7 +66,7 @@ export interface DataTable {
       key: string;
       title: string;
       /**
-       * fields: a request's fieldsView (titled values, lists and groups); deadline: a date with the time left until it, and «مهلت در خطر» when riskKey's field is true
+       * fields: a request's fieldsView (titled values, lists and groups); deadline: a date with the time left until it, and «مهلت در خطر» when riskKey's field is true; changes: an audit entry's recorded change, the value after in key and before in beforeKey, one «field: before ← after» line per changed field in Persian (src/shared/audit)
        */
       type:
         | 'text'
@@ -74,7 +79,12 @@ export interface DataTable {
         | 'badge'
         | 'list'
         | 'fields'
-        | 'deadline';
+        | 'deadline'
+        | 'changes';
+      /**
+       * For changes: the row field holding the value before
+       */
+      beforeKey?: string;
       /**
        * For badge: the row field holding the colour
        */

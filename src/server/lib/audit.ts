@@ -1,11 +1,13 @@
 /** Append-only audit trail of staff decisions and changes: who, when, what, before and after. */
 import type { Kysely } from 'kysely';
 import type { DB as Database } from '../../generated/db';
+import type { AuditAction, AuditEntity } from '../../shared/audit/names';
 
 export interface AuditEntry {
   actorUserId: number | null;
-  action: string;
-  entity: string;
+  /** Every action and kind of record has its Persian name in shared/audit/names.ts: an unnamed one does not compile. */
+  action: AuditAction;
+  entity: AuditEntity;
   entityId: string | number | null;
   before?: unknown;
   after?: unknown;

@@ -17,6 +17,17 @@ export const paymentLinkQuery = (token: string) => ({
   queryFn: () => call<PaymentLinkView>(api.POST('/api/me/fetchPaymentLink', { body: { token } })),
 });
 
+export type PaymentLinkPreview = components['schemas']['PaymentLinkPreview'];
+
+/** The link as a guest sees it, before logging in (issue 44 point 4). */
+export const paymentLinkPreviewQuery = (token: string) => ({
+  queryKey: ['paymentLink', 'preview', token],
+  queryFn: () => call<PaymentLinkPreview>(api.POST('/api/public/previewPaymentLink', { body: { token } })),
+});
+
+/** Where the payer left a link for a detour (the profile): the profile offers the way back. */
+export const PAY_LINK_RETURN_KEY = 'arzpay.payLinkReturn';
+
 /** The page the payer lands on after paying (and the bank's callback sends them to). */
 export const payResultPath = (outcome: string) => `/pay-result?payment=${outcome}`;
 

@@ -2,6 +2,7 @@
  * Replacing one side of a many-to-many join and auditing it: a user's groups, a group's users, a group's
  * actions. The caller checks the ids, holds the transaction and any lock, and runs its own checks after.
  */
+import type { AuditAction } from '../../../shared/audit/names';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database';
 import { audit } from '../../lib/audit';
@@ -29,7 +30,7 @@ export async function replaceJoinRows(
   side: JoinSide,
   ownerId: number,
   memberIds: readonly number[],
-  by: { actorUserId: number | null; action: string },
+  by: { actorUserId: number | null; action: AuditAction },
 ): Promise<void> {
   const db = trx as unknown as JoinTables;
   const before = await db.selectFrom(side.table).select(side.member).where(side.owner, '=', ownerId).execute();

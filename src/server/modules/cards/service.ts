@@ -86,6 +86,12 @@ export interface CardServices {
   /** Null: no inquiry service; every card is reviewed by staff. */
   inquiry: CardOwnerInquiry | null;
   log: FastifyBaseLogger;
+  /**
+   * Whether a card the inquiry did not verify goes to staff: only while the gateway needs a named card (decision
+   * 034). A gateway that checks the holder itself (the sandbox bank's holder mode) never asks for a card, so a staff
+   * review of one would mean nothing; the card stays `pending` until a named-card gateway needs it.
+   */
+  staffReview: boolean;
 }
 
 export interface SavedCard {
@@ -184,7 +190,7 @@ export async function saveCard(
         if (isUniqueViolation(error)) throw HttpError.of(409, 'card.ownedByAnother');
         throw error;
       }
-    } else {
+    } else if (services.staffReview) {
       const taskId = await openCardTask(trx, userId, stored.id, { bankName: parsed.bankName });
       if (taskId !== null) task = { taskId };
     }
@@ -196,7 +202,9 @@ export async function saveCard(
       after: {
         maskedPan: maskCardNumber(parsed.cardNumber),
         bankName: parsed.bankName,
-        ...(after ? { state: after.state, inquiry: inquiry?.name } : { state: 'pending', review: 'staff' }),
+        ...(after
+          ? { state: after.state, inquiry: inquiry?.name }
+          : { state: 'pending', review: services.staffReview ? 'staff' : 'notNeeded' }),
       },
     });
     return { card: await cardOf(trx, stored.id), task, checkedNow: true };
@@ -315,4 +323,28 @@ export async function namedCard(
   // The gateway reports the plain SHA-256 of the number it charged: compared with the opened number, never stored.
   const cardNumber = cipher.open(row.cardSealed, cardSealContext(row.userId));
   return { cardHash: cardHashOf(cardNumber), maskedPan: row.maskedPan };
+}
+
+/**
+ * At start with a gateway that needs a named card: a card saved while the gateway did not need one
+ * (no review was opened then) gets its staff review now, so it does not wait for nothing.
+ */
+export async function openMissingCardReviews(db: DB, log: FastifyBaseLogger): Promise<void> {
+  const waiting = await db
+    .selectFrom('userCards')
+    .select(['id', 'userId', 'bankName'])
+    .where('state', '=', 'pending')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('tasks')
+            .select('tasks.id')
+            .whereRef('tasks.userCardId', '=', 'userCards.id')
+            .where('tasks.state', 'in', ['open', 'claimed']),
+        ),
+      ),
+    )
+    .execute();
+  for (const card of waiting) await openCardTask(db, card.userId, card.id, { bankName: card.bankName });
+  if (waiting.length > 0) log.info({ cards: waiting.length }, 'opened staff reviews for cards saved without one');
 }

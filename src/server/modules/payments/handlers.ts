@@ -10,7 +10,13 @@ import { cancel, pay } from './paying';
 import { fetchCollection, fetchPurchase } from './purchase-views';
 import { verifyReceipt } from './receipt-verification';
 import { settleCallback } from './settlement';
-import { createPaymentLink, fetchPaymentLink, payPaymentLink, revokePaymentLink } from './payment-links';
+import {
+  createPaymentLink,
+  fetchPaymentLink,
+  payPaymentLink,
+  previewPaymentLink,
+  revokePaymentLink,
+} from './payment-links';
 
 /**
  * The address the gateway sends the payer back to: PUBLIC_URL when the operator set it (behind a proxy, the
@@ -31,6 +37,7 @@ export function paymentHandlers(
   | 'createPaymentLink'
   | 'revokePaymentLink'
   | 'fetchPaymentLink'
+  | 'previewPaymentLink'
   | 'payPaymentLink'
 > {
   return {
@@ -41,6 +48,7 @@ export function paymentHandlers(
       ok(await revokePaymentLink(payments, principal!, body.purchase), msg('paymentLink.revoked')),
 
     fetchPaymentLink: async ({ body, principal }) => ok(await fetchPaymentLink(payments, principal!, body.token)),
+    previewPaymentLink: async ({ body }) => ok(await previewPaymentLink(payments, body.token)),
 
     payPaymentLink: async ({ body, principal, request }) => {
       const key = request.headers['idempotency-key'];
@@ -79,8 +87,21 @@ export function paymentHandlers(
         Status: query.Status,
       });
       if (viaLink) {
-        // Someone paying another's request through a payment link cannot open that request: their own result page.
-        await reply.redirect(`/pay-result${outcome === null ? '' : `?payment=${outcome}`}`, 303);
+        // Someone paying another's request through a payment link cannot open that request: their own result page,
+        // with the receipt of their payment (the collection is theirs; issue 44 point 4).
+        const target = new URLSearchParams();
+        if (outcome !== null) target.set('payment', outcome);
+        if (outcome === 'success') {
+          const collection = await payments.db
+            .selectFrom('collections as c')
+            .innerJoin('onlineProformas as o', 'o.id', 'c.onlineProformaId')
+            .select('c.id')
+            .where('o.callbackToken', '=', params.callbackToken ?? '')
+            .executeTakeFirst();
+          if (collection) target.set('receipt', String(collection.id));
+        }
+        const query = target.toString();
+        await reply.redirect(`/pay-result${query ? `?${query}` : ''}`, 303);
         return undefined as never;
       }
       const target = new URLSearchParams();

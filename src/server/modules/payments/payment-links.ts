@@ -10,7 +10,7 @@
  */
 import { sql } from 'kysely';
 import type { components } from '../../../generated/api';
-import { maskedName } from '../../../shared/masked-name';
+import { firstNameAndInitial } from '../../../shared/masked-name';
 import { toPersianDigits } from '../../../shared/digits';
 import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
@@ -30,6 +30,7 @@ import { reserveAndMarkPaid } from './receiving';
 type CreatedPaymentLink = components['schemas']['CreatedPaymentLink'];
 type OwnPaymentLink = components['schemas']['OwnPaymentLink'];
 export type PaymentLinkView = components['schemas']['PaymentLinkView'];
+type PaymentLinkPreview = components['schemas']['PaymentLinkPreview'];
 type PaymentLinkPayResult = components['schemas']['PaymentLinkPayResult'];
 type LinkState = PaymentLinkView['state'];
 
@@ -178,7 +179,27 @@ export async function fetchPaymentLink(
   return linkView(deps, principal, link);
 }
 
-async function linkView(deps: PaymentDeps, principal: Principal, link: LinkRow): Promise<PaymentLinkView> {
+/**
+ * The link as anyone holding it sees it before logging in: the service, the amount, the price, the expiry and the
+ * requester's first name and initial (the payer's own wallet and state come after log-in).
+ */
+export async function previewPaymentLink(deps: PaymentDeps, token: string): Promise<PaymentLinkPreview> {
+  const link = await findLink(deps, token);
+  const view = await linkView(deps, null, link);
+  const state = view.state === 'paidByYou' ? 'paid' : view.state;
+  return {
+    state,
+    message: state === 'open' ? null : msg(STATE_MESSAGES[state]),
+    deskTitle: view.deskTitle,
+    currencyCode: view.currencyCode,
+    amount: view.amount,
+    expectedPrice: view.expectedPrice,
+    expiresAt: view.expiresAt,
+    requesterName: view.requesterName,
+  };
+}
+
+async function linkView(deps: PaymentDeps, principal: Principal | null, link: LinkRow): Promise<PaymentLinkView> {
   const row = await deps.db
     .selectFrom('purchases as p')
     .innerJoin('quotes as q', 'q.id', 'p.quoteId')
@@ -202,7 +223,7 @@ async function linkView(deps: PaymentDeps, principal: Principal, link: LinkRow):
     ])
     .where('p.id', '=', link.purchaseId)
     .executeTakeFirstOrThrow();
-  const state = linkState(link, row, principal.userId);
+  const state = linkState(link, row, principal?.userId ?? 0);
   let price = { grossPrice: row.grossPrice, totalCosts: row.totalCosts, expectedPrice: row.expectedPrice };
   let quoteId: string | null = null;
   if (state === 'open' && !row.quoteLive) {
@@ -224,10 +245,10 @@ async function linkView(deps: PaymentDeps, principal: Principal, link: LinkRow):
     amount: row.amountMinor / 100,
     ...price,
     expiresAt: new Date(link.expiresAt).toISOString(),
-    requesterName: maskedName(row.firstName, row.lastName),
-    walletBalance: (await shownUserBalance(deps.db, principal.userId)).balance,
+    requesterName: firstNameAndInitial(row.firstName, row.lastName),
+    walletBalance: principal ? (await shownUserBalance(deps.db, principal.userId)).balance : 0,
     quoteId,
-    ownLink: link.createdBy === principal.userId,
+    ownLink: principal !== null && link.createdBy === principal.userId,
   };
 }
 

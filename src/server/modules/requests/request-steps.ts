@@ -265,7 +265,17 @@ export async function requestTimeline(
     };
   });
   const last = raw.at(-1)?.step.kind;
-  const next = last ? nextStepOf(last) : null;
+  // A live payment link (unrevoked, unexpired): the next step is its payer's, not the customer's.
+  const liveLink =
+    last === 'submitted' &&
+    (await db
+      .selectFrom('paymentLinks')
+      .select('id')
+      .where('purchaseId', '=', purchase.id)
+      .where('revokedAt', 'is', null)
+      .where('expiresAt', '>', new Date(now))
+      .executeTakeFirst()) !== undefined;
+  const next = last ? nextStepOf(last, { paymentLinkLive: liveLink }) : null;
   return {
     steps,
     next: next && {

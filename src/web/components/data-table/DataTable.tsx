@@ -4,6 +4,7 @@
  * dates in the chosen calendar, row colours of SPEC section 4, and export through xlsx on demand.
  * The table itself is drawn by TableView, as every table of the app is.
  */
+import { AuditChangesView, auditChanges, auditChangesText } from '../audit/AuditChangesView';
 import { DownloadIcon, MagnifyingGlassIcon, ReloadIcon } from '@radix-ui/react-icons';
 import { Badge, Button, DropdownMenu, Flex, IconButton, Select, Text, TextField } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
@@ -124,7 +125,8 @@ export function DataTable({
 
   const cell = (col: TableDef['columns'][number], row: Row): ReactNode => {
     const v = row[col.key];
-    if (v === null || v === undefined || v === '') return <Text color="gray">—</Text>;
+    // A change with nothing after (a removal) still shows what was before.
+    if ((v === null || v === undefined || v === '') && col.type !== 'changes') return <Text color="gray">—</Text>;
     const shown = plainCell(col, row, v);
     return col.latin ? <Latin>{shown}</Latin> : shown;
   };
@@ -167,6 +169,8 @@ export function DataTable({
         return <span>{formatNumber(Array.isArray(v) ? v.length : 0)}</span>;
       case 'fields':
         return <Fields fields={v as FieldView[]} />;
+      case 'changes':
+        return <AuditChangesView changes={auditChanges(row[col.beforeKey ?? ''], v, calendar)} />;
       default:
         return String(v);
     }
@@ -180,9 +184,11 @@ export function DataTable({
             c.title,
             c.type === 'fields'
               ? fieldsText((r[c.key] as FieldView[] | undefined) ?? [])
-              : Array.isArray(r[c.key])
-                ? (r[c.key] as unknown[]).length
-                : r[c.key],
+              : c.type === 'changes'
+                ? auditChangesText(r[c.beforeKey ?? ''], r[c.key], calendar)
+                : Array.isArray(r[c.key])
+                  ? (r[c.key] as unknown[]).length
+                  : r[c.key],
           ]),
         ),
       ),

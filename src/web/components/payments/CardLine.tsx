@@ -7,7 +7,17 @@ import { CARD_STATE_COLORS, CARD_STATE_TITLES, type UserCard } from '../../lib/q
 /** The masked number in groups of four, Persian digits, read left to right: ۶۰۳۷ ۹۹** **** ۷۸۹۳. */
 export const maskedCardText = (card: Pick<UserCard, 'maskedPan'>) => toPersianDigits(groupCardNumber(card.maskedPan));
 
-export function CardLine({ card, showState = true }: { card: UserCard; showState?: boolean }) {
+export function CardLine({
+  card,
+  showState = true,
+  pendingTitle,
+}: {
+  card: UserCard;
+  showState?: boolean;
+  /** A pending card's state when no review is coming (a gateway that needs no card, decision 034). */
+  pendingTitle?: string;
+}) {
+  const unreviewed = card.state === 'pending' && pendingTitle !== undefined;
   return (
     <Flex direction="column" gap="1">
       <Flex gap="2" align="center" wrap="wrap">
@@ -16,8 +26,8 @@ export function CardLine({ card, showState = true }: { card: UserCard; showState
           {maskedCardText(card)}
         </bdi>
         {showState && (
-          <Badge color={CARD_STATE_COLORS[card.state]} data-testid="card-state">
-            {CARD_STATE_TITLES[card.state]}
+          <Badge color={unreviewed ? 'gray' : CARD_STATE_COLORS[card.state]} data-testid="card-state">
+            {unreviewed ? pendingTitle : CARD_STATE_TITLES[card.state]}
           </Badge>
         )}
       </Flex>

@@ -1,25 +1,35 @@
 /**
  * /pay/:token — someone else's request, paid through its payment link (decision 028). Only what the payer needs: the
- * service, the price with its breakdown, until when the link holds and the requester's masked name. A guest is asked
- * to log in right here (the page stays, so the payer comes back to the link); a payer whose profile is not verified
- * is sent to verify it first; then one button pays from the payer's wallet or, for the rest, at the bank with a card
- * of the payer's own. A paid, cancelled, expired or revoked link says which.
+ * service, the price with its breakdown, until when the link holds (and how long is left) and the requester's first
+ * name and last initial. A guest sees the same before anything (previewPaymentLink, issue 44 point 4) and logs in
+ * right here (the page stays, so the payer comes back to the link); a payer whose profile is not verified is sent to
+ * verify it first, and the profile offers the way back to the link; then one button pays from the payer's wallet or,
+ * for the rest, at the bank with a card of the payer's own. A paid, cancelled, expired or revoked link says which.
  */
 import { Button, Callout, Card, Flex, Heading, Link as RadixLink, Skeleton, Text } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { formatRial } from '../../../shared/format';
 import { DateText } from '../../components/date/DateText';
 import { PayCardChoice } from '../../components/payments/PayCardChoice';
 import { Amount } from '../../components/RialText';
 import { LoadError } from '../../components/states/LoadError';
-import { SignInPrompt } from '../../components/states/SignInPrompt';
-import { type PaymentLinkView, paymentLinkQuery, payResultPath, usePayPaymentLink } from '../../lib/payment-links';
+import {
+  PAY_LINK_RETURN_KEY,
+  type PaymentLinkPreview,
+  type PaymentLinkView,
+  paymentLinkPreviewQuery,
+  paymentLinkQuery,
+  payResultPath,
+  usePayPaymentLink,
+} from '../../lib/payment-links';
 import { userCardsQuery } from '../../lib/queries/cards';
 import { pathOf } from '../../lib/routes';
-import { userAtom } from '../../lib/session';
+import { loginDialogOpenAtom, userAtom } from '../../lib/session';
+import { useSetAtom } from 'jotai';
+import { toPersianDigits } from '../../../shared/digits';
 
 export default function PayLinkPage() {
   const { token = '' } = useParams();
@@ -27,18 +37,60 @@ export default function PayLinkPage() {
   return (
     <Flex direction="column" gap="3" style={{ maxWidth: 640 }}>
       <Heading size="6">پرداخت توسط دیگری</Heading>
-      {user ? (
-        <LinkBody token={token} verified={user.approvedLevel >= 1} />
-      ) : (
-        <>
-          <Text size="2" color="gray">
-            کسی از شما خواسته است درخواستی را در ارزپی برایش پرداخت کنید. برای دیدن مبلغ و پرداخت، با شماره موبایل
-            خودتان وارد شوید.
-          </Text>
-          <SignInPrompt />
-        </>
-      )}
+      {user ? <LinkBody token={token} verified={user.approvedLevel >= 1} /> : <GuestBody token={token} />}
     </Flex>
+  );
+}
+
+/** How long a link still holds, in Persian («۲۳ ساعت و ۱۰ دقیقه»), or null once it has expired. */
+export function timeLeft(expiresAt: string, now = Date.now()): string | null {
+  const minutes = Math.floor((new Date(expiresAt).getTime() - now) / 60_000);
+  if (minutes <= 0) return null;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  const parts = [hours > 0 ? `${hours} ساعت` : '', rest > 0 ? `${rest} دقیقه` : ''].filter(Boolean);
+  return toPersianDigits(parts.join(' و ') || 'کمتر از ۱ دقیقه');
+}
+
+/** A guest: who asks, for what and how much, before anything; then log in (or sign up) with one's own mobile. */
+function GuestBody({ token }: { token: string }) {
+  const openLogin = useSetAtom(loginDialogOpenAtom);
+  const { data, isPending, isError, error, refetch, isFetching } = useQuery(paymentLinkPreviewQuery(token));
+  if (isPending) return <Skeleton height="240px" />;
+  if (isError) {
+    return (
+      <LoadError
+        error={error}
+        fallback="دریافت پیوند پرداخت ممکن نشد."
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+      />
+    );
+  }
+  return (
+    <Card size="2" data-testid="pay-link-preview">
+      <Flex direction="column" gap="3">
+        <Text size="2">
+          <bdi>{data.requesterName}</bdi> از شما خواسته است این درخواست را در ارزپی برایش پرداخت کنید.
+        </Text>
+        <Summary link={data} />
+        {data.state === 'open' ? (
+          <>
+            <Text size="2" color="gray">
+              برای پرداخت با شماره موبایل خودتان وارد شوید؛ اگر حساب ندارید، با همان شماره ساخته می‌شود و پس از ورود به
+              همین صفحه برمی‌گردید.
+            </Text>
+            <Button size="3" onClick={() => openLogin(true)} data-testid="pay-link-login">
+              ورود و پرداخت
+            </Button>
+          </>
+        ) : (
+          <Callout.Root color="orange" role="status" data-testid="pay-link-state" data-state={data.state}>
+            <Callout.Text>{data.message}</Callout.Text>
+          </Callout.Root>
+        )}
+      </Flex>
+    </Card>
   );
 }
 
@@ -70,15 +122,7 @@ function LinkBody({ token, verified }: { token: string; verified: boolean }) {
           ) : verified ? (
             <PayButtons token={token} link={data} />
           ) : (
-            <Callout.Root color="orange" role="alert" data-testid="pay-link-verify">
-              <Callout.Text>
-                برای پرداخت، پروفایل شما باید تایید شده باشد (همان شرطی که برای پرداخت درخواست‌های خودتان لازم است).{' '}
-                <RadixLink asChild>
-                  <Link to={pathOf('myProfile')}>تکمیل و تایید پروفایل</Link>
-                </RadixLink>
-                ؛ پس از تایید، دوباره همین پیوند را باز کنید.
-              </Callout.Text>
-            </Callout.Root>
+            <VerifyFirst token={token} />
           )
         ) : (
           <Callout.Root
@@ -95,7 +139,24 @@ function LinkBody({ token, verified }: { token: string; verified: boolean }) {
   );
 }
 
-function Summary({ link }: { link: PaymentLinkView }) {
+/** A payer who must verify their profile first: the profile offers the way back to this link (remembered here). */
+function VerifyFirst({ token }: { token: string }) {
+  useEffect(() => localStorage.setItem(PAY_LINK_RETURN_KEY, `/pay/${token}`), [token]);
+  return (
+    <Callout.Root color="orange" role="alert" data-testid="pay-link-verify">
+      <Callout.Text>
+        برای پرداخت، پروفایل شما باید تایید شده باشد (همان شرطی که برای پرداخت درخواست‌های خودتان لازم است).{' '}
+        <RadixLink asChild>
+          <Link to={pathOf('myProfile')}>تکمیل و تایید پروفایل</Link>
+        </RadixLink>
+        ؛ صفحهٔ پروفایل راه بازگشت به همین پیوند را نشان می‌دهد.
+      </Callout.Text>
+    </Callout.Root>
+  );
+}
+
+function Summary({ link }: { link: PaymentLinkView | PaymentLinkPreview }) {
+  const left = link.state === 'open' ? timeLeft(link.expiresAt) : null;
   return (
     <Flex direction="column" gap="2">
       <Text size="3" weight="bold" data-testid="pay-link-title">
@@ -110,18 +171,22 @@ function Summary({ link }: { link: PaymentLinkView }) {
           <Amount value={link.amount} unit={link.currencyCode} />
         </Text>
       </div>
-      <div className="price-row">
-        <Text size="2">هزینه مستقیم</Text>
-        <Text size="2">
-          <Amount value={link.grossPrice} />
-        </Text>
-      </div>
-      <div className="price-row">
-        <Text size="2">کارمزد، مالیات و هزینه‌های عملیات</Text>
-        <Text size="2">
-          <Amount value={link.totalCosts} />
-        </Text>
-      </div>
+      {'grossPrice' in link && (
+        <>
+          <div className="price-row">
+            <Text size="2">هزینه مستقیم</Text>
+            <Text size="2">
+              <Amount value={link.grossPrice} />
+            </Text>
+          </div>
+          <div className="price-row">
+            <Text size="2">کارمزد، مالیات و هزینه‌های عملیات</Text>
+            <Text size="2">
+              <Amount value={link.totalCosts} />
+            </Text>
+          </div>
+        </>
+      )}
       <div className="price-row">
         <Text size="2" weight="bold">
           مبلغ کل
@@ -131,8 +196,9 @@ function Summary({ link }: { link: PaymentLinkView }) {
         </Text>
       </div>
       {link.state === 'open' && (
-        <Text size="1" color="gray">
-          این پیوند تا <DateText value={link.expiresAt} /> معتبر است.
+        <Text size="2" color="gray" data-testid="pay-link-expiry">
+          این پیوند تا <DateText value={link.expiresAt} /> معتبر است{left ? ` (${left} دیگر)` : ''}. اگر تا آن زمان
+          پرداخت نکردید، از درخواست‌کننده بخواهید پیوند تازه‌ای بسازد.
         </Text>
       )}
     </Flex>
@@ -140,6 +206,8 @@ function Summary({ link }: { link: PaymentLinkView }) {
 }
 
 function PayButtons({ token, link }: { token: string; link: PaymentLinkView }) {
+  // Back on the link with a verified profile: the profile no longer needs to offer the way back.
+  useEffect(() => localStorage.removeItem(PAY_LINK_RETURN_KEY), []);
   const navigate = useNavigate();
   const { paying, error, pay } = usePayPaymentLink(token, () => navigate(payResultPath('success')));
   const payable = Math.max(0, link.expectedPrice - link.walletBalance);

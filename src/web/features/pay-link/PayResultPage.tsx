@@ -1,7 +1,7 @@
 /**
  * /pay-result — where a payer who paid someone else's request through a payment link lands: after their wallet paid
  * it, or back from the bank (`?payment=<outcome>` of the gateway's callback). The request is not theirs to open, so
- * this page says what happened to their money.
+ * this page says what happened to their money, and links the receipt of a payment that went through.
  */
 import { Button, Callout, Flex, Heading, Text } from '@radix-ui/themes';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -43,6 +43,9 @@ const OUTCOMES: Record<string, { color: 'green' | 'orange' | 'red' | 'blue'; tit
 export default function PayResultPage() {
   const [params] = useSearchParams();
   const outcome = OUTCOMES[params.get('payment') ?? ''] ?? null;
+  // The payer's receipt of this payment (the bank's return names it): theirs to keep and show.
+  const receiptParam = params.get('receipt');
+  const receipt = receiptParam && /^\d+$/.test(receiptParam) ? receiptParam : null;
   return (
     <Flex direction="column" gap="3" style={{ maxWidth: 640 }}>
       <Heading size="6">{outcome?.title ?? 'نتیجه پرداخت'}</Heading>
@@ -54,6 +57,13 @@ export default function PayResultPage() {
         <Text>نتیجه‌ای برای نمایش نیست.</Text>
       )}
       <Flex gap="2" wrap="wrap">
+        {receipt && (
+          <Button asChild>
+            <Link to={`/request/receipts/${receipt}`} data-testid="pay-result-receipt">
+              رسید پرداخت
+            </Link>
+          </Button>
+        )}
         <Button asChild variant="soft">
           <Link to={pathOf('myWallet')}>موجودی مالی من</Link>
         </Button>

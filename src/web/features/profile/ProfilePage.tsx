@@ -24,6 +24,7 @@ import {
 import type { NationalCodeInquiry } from '../../components/form-engine/widgets/NationalCodeWidget';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { CardsSection } from './CardsSection';
+import { PayLinkReturn } from './PayLinkReturn';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { backToDesk } from '../../lib/desk-draft';
 import { loadUser, type User, userAtom } from '../../lib/session';
@@ -212,6 +213,7 @@ export default function ProfilePage() {
   const verified = user.approvedLevel >= 1;
   return (
     <Flex direction="column" gap="4">
+      <PayLinkReturn />
       <Card size="3" style={{ maxWidth: 'min(800px, 90vw)', marginInline: 'auto' }} data-testid="profile">
         <Flex align="center" justify="between" mb="3" gap="2" wrap="wrap">
           <Heading size="5">پروفایل من</Heading>

@@ -1,8 +1,9 @@
 /**
- * The audit trail, /management/audit-log (action viewAuditLog): who did what to which record and when, with the
- * values recorded before and after, on the data-table engine (schemas/tables/auditLog.json) with search, the person
+ * The audit trail, /management/audit-log (action viewAuditLog): who did what to which record and when, with what
+ * changed («field: before ← after»), on the data-table engine (schemas/tables/auditLog.json) with search, the person
  * who acted, the action and kind of record (chosen from those the trail holds), a date range in the chosen calendar
- * and an xlsx export of what is shown.
+ * and an xlsx export of what is shown. Actions, kinds of record and fields are named in Persian from one place,
+ * src/shared/audit/names.ts (issue 44 point 6).
  */
 import { Card, Flex, Heading, Select, Text, TextField } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
@@ -11,6 +12,7 @@ import auditLogTable from '../../../../../schemas/tables/auditLog.json';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
 import { DateRangeFilter, useDateRange } from '../../../components/date/DateRangeFilter';
 import { api, call } from '../../../lib/api-client';
+import { auditActionName, auditEntityName } from '../../../../shared/audit/names';
 
 const TABLE = asTableDef(auditLogTable);
 const ALL = 'all';
@@ -27,6 +29,8 @@ function FacetSelect(props: {
   label: string;
   value: string;
   options: string[];
+  /** The option's Persian name. */
+  nameOf: (option: string) => string;
   onChange: (v: string) => void;
 }) {
   return (
@@ -39,8 +43,8 @@ function FacetSelect(props: {
         <Select.Content position="popper">
           <Select.Item value={ALL}>همه</Select.Item>
           {props.options.map((option) => (
-            <Select.Item key={option} value={option} dir="ltr">
-              {option}
+            <Select.Item key={option} value={option}>
+              {props.nameOf(option)}
             </Select.Item>
           ))}
         </Select.Content>
@@ -48,6 +52,14 @@ function FacetSelect(props: {
     </Flex>
   );
 }
+
+/** The rows with their action and kind of record named in Persian (the filters keep the identifiers). */
+const persianNames = (rows: Array<Record<string, unknown>>) =>
+  rows.map((row) => ({
+    ...row,
+    action: auditActionName(String(row.action)),
+    entity: auditEntityName(String(row.entity)),
+  }));
 
 export default function AuditLogPage() {
   const facets = useQuery(facetsQuery);
@@ -91,6 +103,7 @@ export default function AuditLogPage() {
               label="کار"
               value={action}
               options={facets.data?.actions ?? []}
+              nameOf={auditActionName}
               onChange={setAction}
             />
             <FacetSelect
@@ -98,6 +111,7 @@ export default function AuditLogPage() {
               label="نوع رکورد"
               value={entity}
               options={facets.data?.entities ?? []}
+              nameOf={auditEntityName}
               onChange={setEntity}
             />
             <DateRangeFilter idPrefix="audit" range={range} />
@@ -109,6 +123,7 @@ export default function AuditLogPage() {
               def={def}
               refreshKey={JSON.stringify(def.source.params)}
               stackOnMobile
+              decorate={persianNames}
             />
           </div>
         </Flex>

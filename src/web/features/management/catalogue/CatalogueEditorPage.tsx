@@ -237,7 +237,7 @@ function Editor({ entry, forms, desks }: { entry: Entry; forms: FormType[]; desk
             onChange={(e) => setText(e.target.value)}
             aria-describedby="catalogue-problems"
             aria-invalid={document === null || (problems?.length ?? 0) > 0}
-            style={{ fontFamily: 'ui-monospace, monospace', fontSize: 13, textAlign: 'left' }}
+            style={{ fontFamily: 'var(--code-font)', fontSize: 13, textAlign: 'left' }}
             data-testid="catalogue-editor"
           />
           <Box id="catalogue-problems" aria-live="polite">
@@ -316,8 +316,8 @@ export default function CatalogueEditorPage() {
     <Flex direction="column" gap="4" data-testid="catalogue-page">
       <Heading size="5">کاتالوگ میزها و فرم‌ها</Heading>
       <Text size="2" color="gray">
-        فایل‌های زیر schemas پیش‌فرض‌های بازبینی‌شده‌اند؛ نسخهٔ منتشرشده از این صفحه جای فایل را می‌گیرد و بی‌درنگ برای
-        همهٔ مشتریان زنده می‌شود.
+        فایل‌های بازبینی‌شدهٔ مخزن پیش‌فرض‌اند؛ نسخهٔ منتشرشده از این صفحه جای فایل را می‌گیرد و بی‌درنگ برای همهٔ مشتریان
+        زنده می‌شود.
       </Text>
       {entries.isError && (
         <Callout.Root color="red">

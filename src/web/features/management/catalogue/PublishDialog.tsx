@@ -1,6 +1,7 @@
 /**
  * Publishing asks first: what changes against the live version (the diff, left to right), that it goes live for
- * every customer at once, and only then «انتشار برای همه». A refusal stays in the dialog.
+ * every customer at once, and only then «انتشار برای همه». A refusal stays in the dialog. A return to an earlier
+ * version or to the reviewed file publishes too, so it asks the same way (its own title and button).
  */
 import { Dialog, Flex, Text } from '@radix-ui/themes';
 import { DialogActions } from '../../../components/DialogActions';
@@ -13,8 +14,16 @@ export function PublishDialog({
   after,
   onPublish,
   onClose,
+  heading,
+  submitLabel = 'انتشار برای همه',
+  testId = 'catalogue-publish',
 }: {
   title: string;
+  /** The question in the title; publishing a draft by default. */
+  heading?: string;
+  submitLabel?: string;
+  /** `<testId>-dialog` and `<testId>-confirm`. */
+  testId?: string;
   before: unknown;
   after: unknown;
   /** Publishes; resolves to the server's message. */
@@ -24,8 +33,8 @@ export function PublishDialog({
   const { busy, error, run } = useDialogAction();
   return (
     <Dialog.Root open onOpenChange={(o) => !o && busy === null && onClose()}>
-      <Dialog.Content maxWidth="min(900px, 94vw)" data-testid="catalogue-publish-dialog">
-        <Dialog.Title>انتشار «{title}» برای همهٔ مشتریان؟</Dialog.Title>
+      <Dialog.Content maxWidth="min(900px, 94vw)" data-testid={`${testId}-dialog`}>
+        <Dialog.Title>{heading ?? `انتشار «${title}» برای همهٔ مشتریان؟`}</Dialog.Title>
         <Dialog.Description size="2" mb="3">
           این تغییرها بی‌درنگ برای همهٔ مشتریان زنده می‌شود. پیش از انتشار، تفاوت با نسخهٔ منتشرشدهٔ کنونی را ببینید:
         </Dialog.Description>
@@ -37,9 +46,9 @@ export function PublishDialog({
           <DialogActions
             error={error}
             busy={busy !== null}
-            submitLabel="انتشار برای همه"
+            submitLabel={submitLabel}
             onSubmit={() => void run(onPublish, { done: onClose })}
-            submitTestId="catalogue-publish-confirm"
+            submitTestId={`${testId}-confirm`}
           />
         </Flex>
       </Dialog.Content>

@@ -1,6 +1,7 @@
 /**
  * The published versions of one catalogue entry, newest first: who and when, the diff of each against the one before,
- * a return to any earlier version or to the reviewed file.
+ * a return to any earlier version or to the reviewed file. A return goes live for every customer at once, so it first
+ * shows the diff against what is live and asks (PublishDialog).
  */
 import { Badge, Button, Card, Code, Flex, Heading, Text } from '@radix-ui/themes';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,17 +9,18 @@ import { useState } from 'react';
 import type { components } from '../../../../generated/api';
 import { formatNumber } from '../../../../shared/format';
 import { DateText } from '../../../components/date/DateText';
-import { showSnackbar } from '../../../components/shell/snackbar';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
 import { DiffView } from './DiffView';
+import { PublishDialog } from './PublishDialog';
 
 type Entry = components['schemas']['CatalogueEntry'];
 type Version = components['schemas']['CatalogueVersion'];
 
 export function Versions({ entry }: { entry: Entry }) {
   const queryClient = useQueryClient();
-  const [busy, setBusy] = useState<number | 'file' | null>(null);
   const [open, setOpen] = useState<number | null>(null);
+  /** The return staff asked for and must still confirm: a version's id, or the file. */
+  const [asking, setAsking] = useState<{ versionId: number | null; label: string; document: unknown } | null>(null);
   const versions = useQuery({
     queryKey: ['staff', 'catalogue', 'versions', entry.kind, entry.identifier],
     queryFn: () =>
@@ -32,21 +34,15 @@ export function Versions({ entry }: { entry: Entry }) {
   const documentOf = (v: Version | undefined) =>
     v ? (v.document ?? file?.document ?? null) : (file?.document ?? null);
 
-  const revert = async (versionId: number | null) => {
-    setBusy(versionId ?? 'file');
-    try {
-      const res = await api.POST('/api/sys/revertCatalogueEntry', {
-        body: { kind: entry.kind, identifier: entry.identifier, versionId },
-      });
-      if (res.error) throw new ApiError(digMessage(res.error) ?? FALLBACK_MESSAGE, res.response.status, res.error);
-      showSnackbar(res.data.msg, 'green');
-      await queryClient.invalidateQueries({ queryKey: ['staff', 'catalogue'] });
-      void queryClient.invalidateQueries({ queryKey: ['catalogue'] });
-    } catch (error) {
-      showSnackbar(digMessage(error) ?? FALLBACK_MESSAGE, 'red', 6000);
-    } finally {
-      setBusy(null);
-    }
+  /** Publishes the return; resolves to the server's message (the dialog shows it), a refusal stays in the dialog. */
+  const revert = async (versionId: number | null): Promise<string> => {
+    const res = await api.POST('/api/sys/revertCatalogueEntry', {
+      body: { kind: entry.kind, identifier: entry.identifier, versionId },
+    });
+    if (res.error) throw new ApiError(digMessage(res.error) ?? FALLBACK_MESSAGE, res.response.status, res.error);
+    await queryClient.invalidateQueries({ queryKey: ['staff', 'catalogue'] });
+    void queryClient.invalidateQueries({ queryKey: ['catalogue'] });
+    return res.data.msg;
   };
 
   return (
@@ -86,8 +82,13 @@ export function Versions({ entry }: { entry: Entry }) {
                   <Button
                     size="1"
                     variant="outline"
-                    loading={busy === v.id}
-                    onClick={() => void revert(v.id)}
+                    onClick={() =>
+                      setAsking({
+                        versionId: v.id,
+                        label: `بازگشت به نسخهٔ ${formatNumber(v.version)}`,
+                        document: documentOf(v),
+                      })
+                    }
                     data-testid={`catalogue-revert-${v.version}`}
                   >
                     بازگشت به این نسخه
@@ -110,8 +111,7 @@ export function Versions({ entry }: { entry: Entry }) {
               <Button
                 size="1"
                 variant="outline"
-                loading={busy === 'file'}
-                onClick={() => void revert(null)}
+                onClick={() => setAsking({ versionId: null, label: 'بازگشت به فایل', document: file.document })}
                 data-testid="catalogue-revert-file"
               >
                 بازگشت به فایل
@@ -119,6 +119,18 @@ export function Versions({ entry }: { entry: Entry }) {
             )}
           </Flex>
         </Card>
+      )}
+      {asking && (
+        <PublishDialog
+          title={entry.title}
+          heading={`${asking.label}: «${entry.title}» برای همهٔ مشتریان عوض شود؟`}
+          submitLabel={`${asking.label} برای همه`}
+          testId="catalogue-revert"
+          before={entry.document}
+          after={asking.document}
+          onPublish={() => revert(asking.versionId)}
+          onClose={() => setAsking(null)}
+        />
       )}
     </Flex>
   );
