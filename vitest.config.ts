@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './tests/support/slow-first-sequencer';
+import { API_ON_PGLITE } from './tests/support/stages';
 
 /**
  * The e2e files that also run on the embedded database (PGlite). The whole e2e suite runs on PostgreSQL + Redis,
@@ -42,6 +43,16 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          ...serverSuite,
+        },
+      },
+      {
+        // CI's API stage on the embedded database: the files tests/support/stages.ts lists, each with its reason.
+        test: {
+          name: 'api-pglite',
+          include: Object.keys(API_ON_PGLITE),
           testTimeout: 30_000,
           hookTimeout: 60_000,
           ...serverSuite,

@@ -1,17 +1,22 @@
 /**
  * `npm test`: every check, in order, stopping at the first failure.
- *   lint · format · typecheck · schemas · codegen freshness · OpenAPI lint · npm audit · unit · build · API (embedded PGlite)
- *   · API again on PostgreSQL when DATABASE_URL is set (in a fresh database created and dropped here)
+ *   lint · format · typecheck · schemas · codegen freshness · OpenAPI lint · npm audit · unit · build
+ *   · API: when DATABASE_URL is set, the embedded engine's files and a smoke set on PGlite (support/stages.ts names
+ *     them and why), then the whole suite on PostgreSQL + Redis (in a fresh database created and dropped here);
+ *     the whole suite on PGlite otherwise
  *   · end-to-end in Chromium (installs Debian's chromium when missing and running as root): the whole suite on
  *     PostgreSQL and Redis when DATABASE_URL is set, with a smoke set on PGlite (vitest.config.ts names it and why);
  *     the whole suite on PGlite otherwise · the e2e servers' logs searched for secrets.
  * Ends with a table of the stages and their seconds and the ten slowest test files (also written to
- * tests/artifacts/ci-times.json), and one line "tests: N passed, N failed" summed over every vitest run.
+ * tests/artifacts/ci-times.json), and one line "tests: N passed, N failed" summed over every vitest run. A vitest
+ * stage passes only on its JSON report (support/stage-verdict.ts).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { withFreshDatabase } from './support/postgres-admin';
+import { judgeVitestStage } from './support/stage-verdict';
+import { PGLITE_SMOKE_SIZES } from './support/stages';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
@@ -23,7 +28,7 @@ class StepFailed extends Error {}
 let passed = 0;
 let failed = 0;
 const stages: Array<{ stage: string; seconds: number; ok: boolean }> = [];
-const files: Array<{ file: string; stage: string; seconds: number }> = [];
+const fileTimes: Array<{ file: string; stage: string; seconds: number }> = [];
 const runStarted = Date.now();
 
 function run(title: string, command: string, args: string[], env: Record<string, string> = {}): void {
@@ -76,38 +81,42 @@ async function runTogether(steps: Step[], lanes = 2): Promise<void> {
   if (failures.length > 0) throw new StepFailed(failures.join(', '));
 }
 
+/**
+ * A vitest stage passes only on its report (support/stage-verdict.ts): vitest stopped by a SIGTERM exits 0 and
+ * writes none. The report is removed first, so a report of an earlier run is never judged.
+ */
 function vitest(title: string, project: string, env: Record<string, string> = {}): void {
   const report = path.join(artifacts, `vitest-${title.replace(/\W+/g, '-')}.json`);
-  try {
-    run(
-      title,
-      bin('vitest'),
-      ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
-      env,
-    );
-  } finally {
-    if (existsSync(report)) {
-      const summary = JSON.parse(readFileSync(report, 'utf8')) as VitestReport;
-      passed += summary.numPassedTests;
-      failed += summary.numFailedTests;
-      for (const file of summary.testResults) {
-        const seconds = Math.round((file.endTime - file.startTime) / 100) / 10;
-        files.push({ file: path.relative(root, file.name), stage: title, seconds });
-      }
+  rmSync(report, { force: true });
+  const started = Date.now();
+  console.log(`\n▶ ${title}`);
+  const result = spawnSync(
+    bin('vitest'),
+    ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },
+  );
+  const verdict = judgeVitestStage(result, existsSync(report) ? readFileSync(report, 'utf8') : null);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  stages.push({ stage: title, seconds: Number(seconds), ok: verdict.ok });
+  if (verdict.report) {
+    passed += verdict.report.numPassedTests;
+    failed += verdict.report.numFailedTests;
+    for (const file of verdict.report.testResults) {
+      const fileSeconds = Math.round((file.endTime - file.startTime) / 100) / 10;
+      fileTimes.push({ file: path.relative(root, file.name), stage: title, seconds: fileSeconds });
     }
   }
-}
-
-interface VitestReport {
-  numPassedTests: number;
-  numFailedTests: number;
-  testResults: Array<{ name: string; startTime: number; endTime: number }>;
+  if (!verdict.ok) {
+    console.error(`✖ ${title} failed (${seconds}s): ${verdict.why}`);
+    throw new StepFailed(title);
+  }
+  console.log(`✔ ${title} (${seconds}s)`);
 }
 
 /** The budget you can see: each stage's seconds and the slowest files, printed and kept for the next run's note. */
 function reportTimes(): void {
   const total = Math.round((Date.now() - runStarted) / 1000);
-  const slowest = [...files].sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+  const slowest = [...fileTimes].sort((a, b) => b.seconds - a.seconds).slice(0, 10);
   const width = Math.max(...stages.map((s) => s.stage.length), 5);
   console.log('\nstage'.padEnd(width + 1) + '  seconds');
   for (const s of stages) console.log(`${s.stage.padEnd(width)}  ${String(s.seconds).padStart(7)}${s.ok ? '' : '  ✖'}`);
@@ -163,17 +172,25 @@ try {
   if (!only || only === 'unit') vitest('unit', 'unit');
   if (!only || only === 'api' || only === 'e2e') run('build web (vite)', node, [bin('vite'), 'build']);
   if (!only || only === 'api') {
-    vitest('api (embedded PGlite)', 'api', { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' });
+    const onPglite = { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' };
     const databaseUrl = process.env.DATABASE_URL;
     if (databaseUrl) {
+      // Each suite once where it proves something (decision 035): on PGlite the engine's own files and a smoke set
+      // at small sizes (support/stages.ts names them and why; a size set in the environment wins), then the whole
+      // suite on PostgreSQL + Redis, which skips the cases the PGlite stage ran on an embedded data folder.
+      const sizes = Object.fromEntries(
+        Object.entries(PGLITE_SMOKE_SIZES).map(([name, size]) => [name, process.env[name] || size]),
+      );
+      vitest('api (embedded PGlite: engine files and smoke)', 'api-pglite', { ...onPglite, ...sizes });
       await withFreshDatabase(databaseUrl, 'arzpay_test', (url) =>
-        // Cases that start their own process on an embedded data folder passed in the stage above (support/stages.ts).
-        vitest('api (PostgreSQL)', 'api', {
+        vitest(`api (PostgreSQL${process.env.REDIS_URL ? ' + Redis' : ''})`, 'api', {
           TEST_DATABASE_URL: url,
           TEST_REDIS_URL: process.env.REDIS_URL ?? '',
           EMBEDDED_CASES_RAN: '1',
         }),
       );
+    } else {
+      vitest('api (embedded PGlite)', 'api', onPglite);
     }
   }
   if (!only || only === 'e2e') {

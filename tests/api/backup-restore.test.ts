@@ -22,7 +22,7 @@ import { readEntry, readTarIndex, TarWriter } from '../../src/server/backup/tar'
 import { moneyHelpers } from '../support/money';
 import { adminQuery, databaseUrlOn } from '../support/postgres-admin';
 import { type RunningServer, startServer } from '../support/server';
-import { embeddedCasesRan } from '../support/stages';
+import { skipEmbeddedCases } from '../support/stages';
 import { pgliteImage } from '../support/template-database';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -240,7 +240,7 @@ async function backupAndRestore(opts: {
   expect(again.stderr).toMatch(/^arzpay: restore refused: .* is not empty/);
 }
 
-describe.skipIf(embeddedCasesRan)('backup and restore of the embedded database', () => {
+describe.skipIf(skipEmbeddedCases(import.meta.url))('backup and restore of the embedded database', () => {
   it('backs up while the server runs and writes, and restores into a fresh data folder', async () => {
     const dataDir = tempDir('backup-source');
     // The server's data folder starts as the stage's migrated image (a fresh one would spend seconds on initdb).

@@ -27,7 +27,7 @@ import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { purchaseReservation } from '../../src/server/modules/ledger/service';
 import { adminQuery } from '../support/postgres-admin';
 import { type Customer, moneyHelpers, type PayResult, type Purchase } from '../support/money';
-import { embeddedCasesRan } from '../support/stages';
+import { skipEmbeddedCases } from '../support/stages';
 import { announceSeed, type Choices, envInteger, envSeed, replayable, seededChoices } from '../support/seeded';
 import { ADMIN_MOBILE, ADMIN_PASSWORD, bearer, type RunningServer } from '../support/server';
 
@@ -589,7 +589,7 @@ async function runOnce(database: { env: Record<string, string>; describe: string
 }
 
 describe('crash safety under SIGKILL', () => {
-  it.skipIf(embeddedCasesRan)(
+  it.skipIf(skipEmbeddedCases(import.meta.url))(
     'on the embedded database in a data folder',
     async () => {
       await replayable(REPLAY, () => runOnce({ env: { DATABASE_URL: '' }, describe: 'PGlite' }));

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killLeft, listening, type ServerProcess, startServerProcess, stopProcess } from '../support/server-process';
-import { embeddedCasesRan } from '../support/stages';
+import { skipEmbeddedCases } from '../support/stages';
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -49,7 +49,7 @@ async function stop(child: ServerProcess): Promise<void> {
 const health = async (port: number) => (await fetch(`http://127.0.0.1:${port}/api/health`)).json();
 
 describe('one process per data directory', () => {
-  it.skipIf(embeddedCasesRan)(
+  it.skipIf(skipEmbeddedCases(import.meta.url))(
     'refuses a second server on the same DATA_DIR and frees the directory when the first stops',
     async () => {
       const dataDir = freshDataDir();

@@ -17,7 +17,7 @@ import { notify, type WrittenNotification } from '../../src/server/modules/notif
 import { withFreshDatabase } from '../support/postgres-admin';
 import { killLeft, listening, startServerProcess, stopProcess } from '../support/server-process';
 import { ADMIN_MOBILE, ADMIN_PASSWORD, bearer, type RunningServer, startServer } from '../support/server';
-import { embeddedCasesRan } from '../support/stages';
+import { skipEmbeddedCases } from '../support/stages';
 
 const started: ChildProcess[] = [];
 afterAll(() => killLeft(started));
@@ -135,7 +135,7 @@ async function killMidSend(databaseUrl: string | undefined): Promise<void> {
 }
 
 describe('a SIGKILL while an SMS is being sent', () => {
-  it.skipIf(embeddedCasesRan)(
+  it.skipIf(skipEmbeddedCases(import.meta.url))(
     'on the embedded database: sent once after the restart',
     () => killMidSend(undefined),
     180_000,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PRODUCTION, without } from '../support/production-env';
 import { killLeft, listening, type ServerProcess, startServerProcess } from '../support/server-process';
-import { embeddedCasesRan } from '../support/stages';
+import { skipEmbeddedCases } from '../support/stages';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-production-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -47,7 +47,7 @@ async function refusal(env: Record<string, string>): Promise<string[]> {
 
 // The refusals stop before the database opens; the one full start migrates a fresh embedded database (tens of
 // seconds on a busy two-core machine). Every case runs on its own embedded data folder, whichever stage runs the file.
-describe.skipIf(embeddedCasesRan)('ARZPAY_ENV=production', { timeout: 120_000 }, () => {
+describe.skipIf(skipEmbeddedCases(import.meta.url))('ARZPAY_ENV=production', { timeout: 120_000 }, () => {
   it.each([
     ['PAYMENT_GATEWAY', 'PAYMENT_GATEWAY is not set'],
     ['SMS_DRIVER', 'SMS_DRIVER is not set'],

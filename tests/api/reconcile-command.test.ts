@@ -14,7 +14,7 @@ import { newAuthority } from '../../src/server/modules/sandbox-bank/bank';
 import { tehranDayOf } from '../../src/server/modules/sandbox-bank/statement';
 import { gregorianToJalali } from '../../src/shared/calendar';
 import { type RunningServer, startServer } from '../support/server';
-import { embeddedCasesRan } from '../support/stages';
+import { skipEmbeddedCases } from '../support/stages';
 import { pgliteImage } from '../support/template-database';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -74,7 +74,7 @@ async function commandFindsThenClears(server: RunningServer, env: Record<string,
   expect(clear.stdout).toContain('unmatched: 1 (0 not resolved)');
 }
 
-describe.skipIf(embeddedCasesRan)('npm run reconcile on the embedded database a server holds', () => {
+describe.skipIf(skipEmbeddedCases(import.meta.url))('npm run reconcile on the embedded database a server holds', () => {
   it('asks the running server and exits 1 while a row is unmatched, 0 once resolved', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-reconcile-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 /** The real process entry: configuration errors stop it with one line; SIGTERM shuts it down cleanly. */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
 import { killLeft, listening, type ServerProcess, startServerProcess, stopProcess } from '../support/server-process';
-import { embeddedCasesRan } from '../support/stages';
+import { skipEmbeddedCases } from '../support/stages';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-start-'));
 const extraDirs: string[] = [];
@@ -16,10 +16,32 @@ afterAll(() => {
   for (const dir of [dataDir, ...extraDirs]) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A fresh data directory, so the start creates its own administrator. */
+/** An empty data directory: the start migrates it from nothing and creates its own administrator. */
 function freshDataDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-start-'));
   extraDirs.push(dir);
+  return dir;
+}
+
+let migrated: string | null = null;
+
+/**
+ * A data directory with every migration applied and nothing else (no administrator yet): a copy of one migrated
+ * once here, for the cases whose subject is not the migrations (a start on an empty folder migrates it, a few
+ * seconds of PGlite each; "starts on the embedded database" still starts from nothing).
+ */
+async function migratedDataDir(): Promise<string> {
+  if (!migrated) {
+    migrated = freshDataDir();
+    const handle = await openDatabase({ databaseUrl: undefined, dataDir: migrated });
+    try {
+      await migrate(handle);
+    } finally {
+      await handle.close();
+    }
+  }
+  const dir = freshDataDir();
+  cpSync(migrated, dir, { recursive: true });
   return dir;
 }
 
@@ -47,10 +69,10 @@ async function stop(child: ServerProcess): Promise<void> {
   expect(await stopProcess(child)).toBe(0);
 }
 
-// Each test starts real processes that migrate a fresh embedded database (every migration): tens of seconds on
-// a busy two-core machine, so the budget is wider than the API suite's 30 s per test.
+// Each test starts real processes on an embedded database, one of them migrating it from nothing: tens of seconds
+// on a busy two-core machine, so the budget is wider than the API suite's 30 s per test.
 // Every case starts its own process on its own embedded data folder (DATABASE_URL ''), whichever stage runs the file.
-describe.skipIf(embeddedCasesRan)('process start-up', { timeout: 120_000 }, () => {
+describe.skipIf(skipEmbeddedCases(import.meta.url))('process start-up', { timeout: 120_000 }, () => {
   it('refuses PORT=abc with one clear line', async () => {
     const child = start({ PORT: 'abc' });
     expect(await exited(child)).toBe(1);
@@ -68,9 +90,8 @@ describe.skipIf(embeddedCasesRan)('process start-up', { timeout: 120_000 }, () =
 
   it('refuses to start when a released migration changed after it was applied, with one clear line', async () => {
     // A data directory migrated before 001's text changed: its recorded checksum is of another text.
-    const dir = freshDataDir();
+    const dir = await migratedDataDir();
     const handle = await openDatabase({ databaseUrl: undefined, dataDir: dir });
-    await migrate(handle);
     await sql`update migration_checksums set sha256 = 'of another text' where name = '001_catalogue'`.execute(
       handle.db,
     );
@@ -97,7 +118,7 @@ describe.skipIf(embeddedCasesRan)('process start-up', { timeout: 120_000 }, () =
   });
 
   it('listens on 127.0.0.1 unless HOST says otherwise', async () => {
-    const child = start({ PORT: '0', DATA_DIR: freshDataDir() });
+    const child = start({ PORT: '0', DATA_DIR: await migratedDataDir() });
     const { port, host } = await listening(child);
     expect(host).toBe('127.0.0.1');
     expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
@@ -108,13 +129,13 @@ describe.skipIf(embeddedCasesRan)('process start-up', { timeout: 120_000 }, () =
     if (outside) await expect(fetch(`http://${outside.address}:${port}/api/health`)).rejects.toThrow();
     await stop(child);
 
-    const open = start({ PORT: '0', HOST: '0.0.0.0', DATA_DIR: freshDataDir() });
+    const open = start({ PORT: '0', HOST: '0.0.0.0', DATA_DIR: await migratedDataDir() });
     expect((await listening(open)).host).toBe('0.0.0.0');
     await stop(open);
   });
 
   it('prints the generated administrator password as a plain boxed line once, on the start that creates it', async () => {
-    const dir = freshDataDir();
+    const dir = await migratedDataDir();
     const first = start({ PORT: '0', DATA_DIR: dir, ADMIN_USERNAME: '09127654321' });
     const { port } = await listening(first);
     const { stdout, stderr } = first.output();
