@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANIFEST, type Manifest } from '../../src/server/backup/common';
 import { readEntry, readTarIndex, TarWriter } from '../../src/server/backup/tar';
 import { openDatabase } from '../../src/server/db/database';
-import { embeddedCasesRan } from '../support/stages';
+import { skipEmbeddedCases } from '../support/stages';
 import { pgliteImage } from '../support/template-database';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -75,7 +75,7 @@ function edited(from: string, edit: (manifest: Manifest, database: Buffer) => Bu
   return target;
 }
 
-describe.skipIf(embeddedCasesRan)('restore checks of the embedded database', () => {
+describe.skipIf(skipEmbeddedCases(import.meta.url))('restore checks of the embedded database', () => {
   let backup: string;
   beforeAll(async () => {
     const dataDir = tempDir('restore-checks-source');

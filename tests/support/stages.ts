@@ -18,6 +18,8 @@ export const API_ON_PGLITE: Readonly<Record<string, string>> = {
   'tests/api/crash-safety.test.ts':
     'SIGKILLs of a server on an embedded data folder (PGlite never flushes): acknowledged money survives',
   'tests/api/backup-restore.test.ts': 'npm run backup and restore of the embedded data folder while the server writes',
+  'tests/api/restore-checks.test.ts':
+    'npm run restore refuses a damaged embedded database image and a manifest whose collections total differs',
   'tests/api/production-switch.test.ts': 'ARZPAY_ENV=production through the real process on an embedded data folder',
   'tests/api/notification-delivery.test.ts': 'an SMS claimed when its server on an embedded data folder is killed',
   'tests/api/reconcile-command.test.ts': 'npm run reconcile asks the server that holds the embedded data folder',
