@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_REPORT, type ChunkReport } from '../../build/chunk-report';
-import { keepSignedIn, launchBrowser, PHONE } from '../support/browser';
+import { animationsDone, keepSignedIn, launchBrowser, PHONE } from '../support/browser';
 import { loginByCode, type RunningServer, startServer, webDir } from '../support/server';
 
 let server: RunningServer;
@@ -191,19 +191,22 @@ describe('first load', () => {
     const page = await browser.newPage({ viewport: PHONE });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const startAsked = new Promise<void>((resolve) => (asked = resolve));
     await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => {
+      asked();
       await held;
       await route.continue();
     });
     await page.goto(server.url + '/', { waitUntil: 'domcontentloaded' });
     await page.getByRole('button', { name: 'باز کردن منو' }).click();
-    // Nothing can answer yet: the drawer's scripts are held back.
-    await page.waitForTimeout(300);
+    // Nothing can answer yet: the app's start script was asked for and is held back.
+    await startAsked;
     expect(await page.getByTestId('drawer').count()).toBe(0);
     release();
     await page.getByTestId('drawer').waitFor();
-    // Replayed once: a second click would have closed it again.
-    await page.waitForTimeout(500);
+    // Replayed once: a second click would have closed it again while it slid in; it has settled, open.
+    await animationsDone(page);
     expect(await page.getByTestId('drawer').isVisible()).toBe(true);
     await page.close();
   });
@@ -212,7 +215,10 @@ describe('first load', () => {
     const page = await browser.newPage({ viewport: PHONE });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const chunkAsked = new Promise<void>((resolve) => (asked = resolve));
     await page.route(/\/assets\/MyWalletPage-[\w-]+\.js$/, async (route) => {
+      asked();
       await held;
       await route.continue();
     });
@@ -221,7 +227,8 @@ describe('first load', () => {
     await appStarted;
     // The app runs, but the page's part of it cannot hydrate yet: React alone would drop this tap.
     await page.getByRole('button', { name: 'ورود' }).click();
-    await page.waitForTimeout(300);
+    // Nothing can answer yet: the page's chunk was asked for and is held back.
+    await chunkAsked;
     expect(await page.locator('#login-mobile').count()).toBe(0);
     release();
     await page.locator('#login-mobile').waitFor();

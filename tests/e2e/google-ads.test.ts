@@ -10,13 +10,14 @@
  */
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { formatNumber } from '../../src/shared/format';
-import { animationsDone, DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
+import { animationsDone, DESKTOP, PHONE, keepSignedIn } from '../support/browser';
 import { type Customer, moneyHelpers, type Purchase } from '../support/money';
 import { payAtBank, toBank } from '../support/pay-flow';
-import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
+import { bearer, loginAdmin, post, type RunningServer } from '../support/server';
+import { withE2eServer, choose } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -25,17 +26,12 @@ let money: ReturnType<typeof moneyHelpers>;
 let adminToken: string;
 const contexts: BrowserContext[] = [];
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+withE2eServer({}, async (t) => {
+  server = t.server;
+  browser = t.browser;
   money = moneyHelpers(server);
   await money.ready();
   adminToken = await loginAdmin(server);
-});
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.stop();
 });
 
 async function open(token: string | null, viewport: { width: number; height: number }): Promise<Page> {
@@ -67,11 +63,6 @@ async function shotBoth(page: Page, name: string): Promise<void> {
 /** Nothing on the page is wider than the window (no sideways scrolling on a phone). */
 async function expectNoOverflow(page: Page): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-}
-
-async function choose(page: Page, id: string, option: string | RegExp): Promise<void> {
-  await page.locator(`#${id}`).click();
-  await page.getByRole('option', { name: option }).first().click();
 }
 
 /** Opens the drawer and its Google Ads group. */
