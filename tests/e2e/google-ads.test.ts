@@ -116,7 +116,7 @@ describe('Google Ads accounts', () => {
     await dialog.getByTestId('accept-policy').click();
     await dialog.locator('#gads_customerBusinessTitle').waitFor();
 
-    await choose(phone, 'gads_accountCurrency', /دلار آمریکا/);
+    await choose(phone, '#gads_accountCurrency', /دلار آمریکا/);
     await dialog.locator('#gads_customerBusinessTitle').pressSequentially('فروشگاه کتاب آنلاین');
     await dialog.locator('#gads_customerWebsite').pressSequentially('https://ketab.example.ir');
     // A list with a bad address says so, in Persian, before anything is sent.
@@ -169,7 +169,7 @@ describe('Google Ads accounts', () => {
       const mcc = staff.getByTestId('mcc-dialog');
       await mcc.locator('#mcc_title').pressSequentially('پنل اصلی ارزپی');
       await mcc.locator('#mcc_googleCustomerId').pressSequentially('123-456-7890');
-      await choose(staff, 'mcc_currency', /دلار آمریکا/);
+      await choose(staff, '#mcc_currency', /دلار آمریکا/);
       await mcc.locator('#mcc_notes').pressSequentially('پنل دلاری شرکت');
       await shot(staff, 'mcc-dialog-desktop');
       await mcc.getByTestId('mcc-save').click();
@@ -186,7 +186,7 @@ describe('Google Ads accounts', () => {
     await asked.waitFor();
     expect(await asked.textContent()).toContain('فروشگاه کتاب آنلاین');
     expect(await asked.textContent()).toContain('owner@ketab.example.ir, ads@ketab.example.ir');
-    await choose(staff, 'make_googleMccAccount', panelTitle);
+    await choose(staff, '#make_googleMccAccount', panelTitle);
     await make.locator('#make_googleCustomerId').pressSequentially('۴۴۴۵۵۵۶۶۶۶');
     await shot(staff, 'make-account-desktop');
     await make.getByTestId('make-account-submit').click();
@@ -208,7 +208,7 @@ describe('Google Ads accounts', () => {
 
     // 4. The recharge desk: the account chosen fills its currency; 50 dollars, priced, submitted, paid at the bank.
     await phone.getByTestId('desk-page').waitFor();
-    await choose(phone, 'root_googleAdsAccount', /444-555-6666/);
+    await choose(phone, '#root_googleAdsAccount', /444-555-6666/);
     await phone.locator('#root_chargeAmount').pressSequentially('50');
     await phone.locator('#root_customerDescription').pressSequentially('شارژ ماه اول');
     await phone.getByTestId('price-summary').waitFor();
