@@ -261,7 +261,7 @@ describe('every page, once per role and size: status, banner, digits, axe, conso
               await page.screenshot({ path: path.join(shots, `test-instance-${role}-${width}x${height}.png`) });
             }
           },
-          120_000,
+          180_000,
         );
       }
 
@@ -278,7 +278,7 @@ describe('every page, once per role and size: status, banner, digits, axe, conso
           await page.getByTestId('drawer').waitFor({ state: 'detached' });
           expect(found, found.join('\n')).toEqual([]);
         },
-        120_000,
+        180_000,
       );
     });
   }
