@@ -62,7 +62,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          testTimeout: 60_000,
+          // Tests wait for events, never for time; the limit only stops a hung test, so it holds on a busy machine.
+          testTimeout: 180_000,
           hookTimeout: 120_000,
           ...serverSuite,
         },
@@ -71,7 +72,7 @@ export default defineConfig({
         test: {
           name: 'e2e-smoke',
           include: E2E_SMOKE_ON_PGLITE,
-          testTimeout: 60_000,
+          testTimeout: 180_000,
           hookTimeout: 120_000,
           ...serverSuite,
         },

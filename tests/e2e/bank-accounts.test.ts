@@ -7,38 +7,23 @@
  * find an account by typing, narrow by a Jalali day, export, and reject one with a reason.
  */
 import path from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatDateText } from '../../src/shared/calendar/date-text';
 import { todayIso } from '../../src/shared/calendar/month-grid';
 import { toPersianDigits } from '../../src/shared/digits';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { postTransaction, userBalance } from '../../src/server/modules/ledger/service';
-import { animationsDone, DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
+import { animationsDone, DESKTOP, PHONE } from '../support/browser';
 import { moneyHelpers, nationalCodeFor } from '../support/money';
-import { bearer, loginAdmin, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import { bearer, loginAdmin, post, type RunningServer, verifiedCustomer } from '../support/server';
+import { withE2eServer } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+const e2e = withE2eServer({}, async (t) => {
+  server = t.server;
 });
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.stop();
-});
-
-async function signedIn(token: string, viewport: { width: number; height: number }) {
-  const context = await browser.newContext({ viewport });
-  contexts.push(context);
-  await keepSignedIn(context, token);
-  return context.newPage();
-}
 
 /** Bank Sepah's published example IBAN. */
 const IBAN = 'IR240150000001177301920207';
@@ -54,7 +39,7 @@ describe('bank accounts and withdrawals', () => {
         postTransaction(trx, { type: 'transaction_B', userId: me.id, amounts: { collectionAmount: 2_500_000 } }),
       );
 
-    const page = await signedIn(token, PHONE);
+    const page = await e2e.signedIn(token, PHONE);
     await page.goto(`${server.url}/request/myWallet`);
     const section = page.getByTestId('bank-accounts');
     await section.waitFor();
@@ -73,7 +58,7 @@ describe('bank accounts and withdrawals', () => {
 
     // Staff approve the ownership from the task queue.
     const admin = await loginAdmin(server);
-    const staff = await signedIn(admin, DESKTOP);
+    const staff = await e2e.signedIn(admin, DESKTOP);
     await staff.goto(`${server.url}/management/tasks`);
     const account = await db
       .selectFrom('userBankAccounts')
@@ -145,7 +130,7 @@ describe('bank accounts to approve (staff page)', () => {
       accounts.push((saved.body.data as { id: number }).id);
     }
     const reviewer = await moneyHelpers(server).staffWithActions(['approveBankAccountOwnership']);
-    const page = await signedIn(reviewer.token, DESKTOP);
+    const page = await e2e.signedIn(reviewer.token, DESKTOP);
     await page.goto(`${server.url}/`);
     await page.getByTestId('menu-button').click();
     await page.getByTestId('drawer-staff').getByRole('link', { name: 'حساب‌های بانکی برای تایید' }).click();

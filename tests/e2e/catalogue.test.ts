@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE, takeScreenshots } from '../support/browser';
 import { withConferenceDesk } from '../support/conference-desk';
 import { loginAdmin, type RunningServer, startServer } from '../support/server';
+import { watchErrors } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 const schemas = withConferenceDesk();
@@ -37,15 +38,6 @@ afterAll(async () => {
   await server?.stop();
   rmSync(schemas, { recursive: true, force: true });
 });
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  return errors;
-}
 
 /** Puts the editor's caret right after the first `text` in it, ready for typing there. */
 async function caretAfter(page: Page, text: string) {

@@ -3,40 +3,21 @@
  * accessible toggle button, sent with the request and never shown in My requests.
  */
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, PHONE, keepSignedIn } from '../support/browser';
-import { type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { type RunningServer, verifiedCustomer } from '../support/server';
+import { withE2eServer, choose } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
-let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+const e2e = withE2eServer({}, async (t) => {
+  server = t.server;
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function signedIn(token: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: PHONE });
-  await keepSignedIn(context, token);
-  return context.newPage();
-}
-
-async function choose(page: Page, field: string, option: string): Promise<void> {
-  await page.locator(`#root_${field}`).click();
-  await page.getByRole('option', { name: option }).first().click();
-  await page.getByRole('listbox').waitFor({ state: 'detached' });
-}
 
 describe('the desk password field', () => {
   it('is a password field whose toggle shows and hides it, and the request list never shows it', async () => {
     const token = await verifiedCustomer(server, '09171230001', '0084567899');
-    const page = await signedIn(token);
+    const page = await e2e.signedIn(token);
     await page.goto(`${server.url}/desks/uafCpr`);
     await page.getByTestId('desk-page').waitFor();
 

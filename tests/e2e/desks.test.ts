@@ -5,17 +5,10 @@
  */
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
-import {
-  ADMIN_MOBILE,
-  ADMIN_PASSWORD,
-  bearer,
-  post,
-  type RunningServer,
-  startServer,
-  verifiedCustomer,
-} from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE, keepSignedIn } from '../support/browser';
+import { ADMIN_MOBILE, ADMIN_PASSWORD, bearer, post, type RunningServer, verifiedCustomer } from '../support/server';
+import { withE2eServer, choose } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -23,22 +16,13 @@ let browser: Browser;
 let customer: BrowserContext;
 let token: string;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+withE2eServer({}, async (t) => {
+  server = t.server;
+  browser = t.browser;
   token = await verifiedCustomer(server, '09191234567', '0499370899');
   customer = await browser.newContext({ viewport: PHONE });
   await keepSignedIn(customer, token);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function choose(page: Page, field: string, option: string) {
-  await page.locator(`#root_${field}`).click();
-  await page.getByRole('option', { name: option }).first().click();
-}
 
 const fieldError = (page: Page, field: string) => page.locator(`[data-field=${field}] [role=alert]`);
 

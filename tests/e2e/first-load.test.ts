@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_REPORT, type ChunkReport } from '../../build/chunk-report';
-import { keepSignedIn, launchBrowser, PHONE } from '../support/browser';
+import { animationsDone, keepSignedIn, launchBrowser, PHONE } from '../support/browser';
 import { loginByCode, type RunningServer, startServer, webDir } from '../support/server';
 
 let server: RunningServer;
@@ -31,14 +31,22 @@ afterAll(async () => {
  * ran; on a busy machine the network can sit idle for half a second while a large chunk is still being parsed,
  * before the chunks it asks for next, so "network idle" alone is not "loaded".
  */
-async function modulesLoaded(urlPath: string, shown?: string): Promise<string[]> {
+async function modulesLoaded(urlPath: string, shown?: string, awaited?: string): Promise<string[]> {
   const page = await browser.newPage({ viewport: PHONE });
   const scripts: string[] = [];
   page.on('response', (res) => {
     const { pathname } = new URL(res.url());
     if (pathname.endsWith('.js')) scripts.push(pathname.slice(1));
   });
+  // A prerendered page starts its app after painting: on a busy machine the network can be quiet before then, so
+  // the chunk holding the page's own module (`awaited`) is waited for as it arrives.
+  const arrived = awaited
+    ? page.waitForResponse((res) =>
+        Object.keys(report[new URL(res.url()).pathname.slice(1)]?.modules ?? {}).some((m) => m.startsWith(awaited)),
+      )
+    : null;
   await page.goto(server.url + urlPath, { waitUntil: 'networkidle' });
+  await arrived;
   if (shown) await page.locator(shown).first().waitFor();
   await page.close();
   expect(scripts.length).toBeGreaterThan(0);
@@ -62,7 +70,7 @@ const RATE_CHART = /^npm:uplot\/|^src\/web\/features\/dashboard\/Rate/;
 
 describe('first load', () => {
   it('/ loads neither the form engine, Ajv, xlsx nor the management area', async () => {
-    const modules = await modulesLoaded('/');
+    const modules = await modulesLoaded('/', undefined, 'src/web/features/dashboard/');
     expect(modules.some((m) => m.startsWith('src/web/features/dashboard/'))).toBe(true);
     for (const unwanted of [FORM_ENGINE, AJV, XLSX, MANAGEMENT, RATE_CHART]) {
       expect(modules.filter((m) => unwanted.test(m))).toEqual([]);
@@ -191,19 +199,22 @@ describe('first load', () => {
     const page = await browser.newPage({ viewport: PHONE });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const startAsked = new Promise<void>((resolve) => (asked = resolve));
     await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => {
+      asked();
       await held;
       await route.continue();
     });
     await page.goto(server.url + '/', { waitUntil: 'domcontentloaded' });
     await page.getByRole('button', { name: 'باز کردن منو' }).click();
-    // Nothing can answer yet: the drawer's scripts are held back.
-    await page.waitForTimeout(300);
+    // Nothing can answer yet: the app's start script was asked for and is held back.
+    await startAsked;
     expect(await page.getByTestId('drawer').count()).toBe(0);
     release();
     await page.getByTestId('drawer').waitFor();
-    // Replayed once: a second click would have closed it again.
-    await page.waitForTimeout(500);
+    // Replayed once: a second click would have closed it again while it slid in; it has settled, open.
+    await animationsDone(page);
     expect(await page.getByTestId('drawer').isVisible()).toBe(true);
     await page.close();
   });
@@ -212,7 +223,10 @@ describe('first load', () => {
     const page = await browser.newPage({ viewport: PHONE });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const chunkAsked = new Promise<void>((resolve) => (asked = resolve));
     await page.route(/\/assets\/MyWalletPage-[\w-]+\.js$/, async (route) => {
+      asked();
       await held;
       await route.continue();
     });
@@ -221,7 +235,8 @@ describe('first load', () => {
     await appStarted;
     // The app runs, but the page's part of it cannot hydrate yet: React alone would drop this tap.
     await page.getByRole('button', { name: 'ورود' }).click();
-    await page.waitForTimeout(300);
+    // Nothing can answer yet: the page's chunk was asked for and is held back.
+    await chunkAsked;
     expect(await page.locator('#login-mobile').count()).toBe(0);
     release();
     await page.locator('#login-mobile').waitFor();

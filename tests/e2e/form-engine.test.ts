@@ -7,11 +7,12 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withConferenceDesk } from '../support/conference-desk';
 import { DESKTOP, launchBrowser, PHONE, takeScreenshots } from '../support/browser';
 import { loginAdmin, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import { choose, watchErrors } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 const schemas = withConferenceDesk();
@@ -29,21 +30,6 @@ afterAll(async () => {
   await server?.stop();
   rmSync(schemas, { recursive: true, force: true });
 });
-
-/** Console errors and uncaught exceptions of a page, collected as they happen. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  return errors;
-}
-
-async function choose(page: Page, field: string, option: string) {
-  await page.locator(`#root_${field}`).click();
-  await page.getByRole('option', { name: option }).first().click();
-}
 
 describe('a form type and desk added as JSON, in the browser', () => {
   it('draws every part with the theme, in Persian, and makes a request whose nested values both sides see', async () => {

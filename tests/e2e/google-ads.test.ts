@@ -10,13 +10,14 @@
  */
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { formatNumber } from '../../src/shared/format';
-import { animationsDone, DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
+import { animationsDone, DESKTOP, PHONE, keepSignedIn } from '../support/browser';
 import { type Customer, moneyHelpers, type Purchase } from '../support/money';
 import { payAtBank, toBank } from '../support/pay-flow';
-import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
+import { bearer, loginAdmin, post, type RunningServer } from '../support/server';
+import { withE2eServer, choose } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -25,17 +26,12 @@ let money: ReturnType<typeof moneyHelpers>;
 let adminToken: string;
 const contexts: BrowserContext[] = [];
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+withE2eServer({}, async (t) => {
+  server = t.server;
+  browser = t.browser;
   money = moneyHelpers(server);
   await money.ready();
   adminToken = await loginAdmin(server);
-});
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.stop();
 });
 
 async function open(token: string | null, viewport: { width: number; height: number }): Promise<Page> {
@@ -67,11 +63,6 @@ async function shotBoth(page: Page, name: string): Promise<void> {
 /** Nothing on the page is wider than the window (no sideways scrolling on a phone). */
 async function expectNoOverflow(page: Page): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-}
-
-async function choose(page: Page, id: string, option: string | RegExp): Promise<void> {
-  await page.locator(`#${id}`).click();
-  await page.getByRole('option', { name: option }).first().click();
 }
 
 /** Opens the drawer and its Google Ads group. */
@@ -125,7 +116,7 @@ describe('Google Ads accounts', () => {
     await dialog.getByTestId('accept-policy').click();
     await dialog.locator('#gads_customerBusinessTitle').waitFor();
 
-    await choose(phone, 'gads_accountCurrency', /دلار آمریکا/);
+    await choose(phone, '#gads_accountCurrency', /دلار آمریکا/);
     await dialog.locator('#gads_customerBusinessTitle').pressSequentially('فروشگاه کتاب آنلاین');
     await dialog.locator('#gads_customerWebsite').pressSequentially('https://ketab.example.ir');
     // A list with a bad address says so, in Persian, before anything is sent.
@@ -178,7 +169,7 @@ describe('Google Ads accounts', () => {
       const mcc = staff.getByTestId('mcc-dialog');
       await mcc.locator('#mcc_title').pressSequentially('پنل اصلی ارزپی');
       await mcc.locator('#mcc_googleCustomerId').pressSequentially('123-456-7890');
-      await choose(staff, 'mcc_currency', /دلار آمریکا/);
+      await choose(staff, '#mcc_currency', /دلار آمریکا/);
       await mcc.locator('#mcc_notes').pressSequentially('پنل دلاری شرکت');
       await shot(staff, 'mcc-dialog-desktop');
       await mcc.getByTestId('mcc-save').click();
@@ -195,7 +186,7 @@ describe('Google Ads accounts', () => {
     await asked.waitFor();
     expect(await asked.textContent()).toContain('فروشگاه کتاب آنلاین');
     expect(await asked.textContent()).toContain('owner@ketab.example.ir, ads@ketab.example.ir');
-    await choose(staff, 'make_googleMccAccount', panelTitle);
+    await choose(staff, '#make_googleMccAccount', panelTitle);
     await make.locator('#make_googleCustomerId').pressSequentially('۴۴۴۵۵۵۶۶۶۶');
     await shot(staff, 'make-account-desktop');
     await make.getByTestId('make-account-submit').click();
@@ -217,7 +208,7 @@ describe('Google Ads accounts', () => {
 
     // 4. The recharge desk: the account chosen fills its currency; 50 dollars, priced, submitted, paid at the bank.
     await phone.getByTestId('desk-page').waitFor();
-    await choose(phone, 'root_googleAdsAccount', /444-555-6666/);
+    await choose(phone, '#root_googleAdsAccount', /444-555-6666/);
     await phone.locator('#root_chargeAmount').pressSequentially('50');
     await phone.locator('#root_customerDescription').pressSequentially('شارژ ماه اول');
     await phone.getByTestId('price-summary').waitFor();

@@ -7,44 +7,19 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE } from '../support/browser';
 import { jpegWithExif } from '../support/images';
-import {
-  bearer,
-  loginAdmin,
-  loginByCode,
-  post,
-  type RunningServer,
-  startServer,
-  verifiedCustomer,
-} from '../support/server';
+import { bearer, loginAdmin, loginByCode, post, type RunningServer, verifiedCustomer } from '../support/server';
+import { withE2eServer, choose } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
-let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+const e2e = withE2eServer({}, async (t) => {
+  server = t.server;
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function signedIn(token: string, viewport = PHONE): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  await keepSignedIn(context, token);
-  return context.newPage();
-}
-
-/** Picks an option and goes straight on, as a person does: the next field must keep the focus it is given. */
-async function choose(page: Page, field: string, option: string): Promise<void> {
-  await page.locator(`#root_${field}`).click();
-  await page.getByRole('option', { name: option }).first().click();
-}
 
 const listed = async (page: Page, testId: string) =>
   (await page.getByTestId(testId).locator('li').allTextContents()).map((t) => t.trim());
@@ -67,7 +42,7 @@ describe('the profile says what save still needs', () => {
       ['phone', PHONE],
       ['desktop', DESKTOP],
     ] as const) {
-      const page = await signedIn(token, viewport);
+      const page = await e2e.signedIn(token, viewport);
       await page.goto(`${server.url}/request/myProfile`);
       await page.getByTestId('i-understand').click();
       const save = page.getByTestId('save-profile');
@@ -85,7 +60,7 @@ describe('the profile says what save still needs', () => {
       await page.close();
     }
 
-    const page = await signedIn(token);
+    const page = await e2e.signedIn(token);
     await page.goto(`${server.url}/request/myProfile`);
     await page.getByTestId('i-understand').click();
     await page.locator('#profile_nationalCode').pressSequentially('0499370899');
@@ -108,7 +83,7 @@ describe('a desk enables submit when it can succeed', () => {
   it('lists what is missing, enables submit once the price is confirmed, and announces a renewed quote', async () => {
     const token = await verifiedCustomer(server, '09161230002', '0499370899');
     const admin = await loginAdmin(server);
-    const page = await signedIn(token);
+    const page = await e2e.signedIn(token);
     // When the live news of a rate came, and when the page asked for a price: the browser's own timestamps (one
     // clock, ms), not when this process heard of them, which lags by a varying amount on a loaded machine.
     let rateNewsAt = 0;

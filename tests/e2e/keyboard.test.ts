@@ -137,18 +137,21 @@ describe('keyboard alone', () => {
     // The menu's own chunk (it loads once the page is idle) is held back until the button has the focus.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    let menuFetched = false;
+    let menuUrl = '';
     await page.route(/\/assets\/UserMenu-[\w-]+\.js$/, async (route) => {
+      menuUrl = route.request().url();
       await held;
       await route.continue();
-      menuFetched = true;
     });
     await page.goto(`${server.url}/services/educational`);
     await page.getByTestId('user-menu').waitFor();
     await tabTo(page, '[data-testid=user-menu]');
+    const menuLoaded = page.waitForEvent('requestfinished', (r) => r.url() === menuUrl);
     release();
-    await expect.poll(() => menuFetched).toBe(true);
-    await page.waitForTimeout(500);
+    await menuLoaded;
+    // The menu's module has run (importing it again settles once it has), and so has the app's swap waiting on it.
+    // (A string, so the test's own bundler leaves the page's import() alone.)
+    await page.evaluate(`import(${JSON.stringify(menuUrl)}).then(() => undefined)`);
     expect(await focusedMatches(page, '[data-testid=user-menu]')).toBe(true);
     expect(await focusVisible(page)).toBe(true);
 

@@ -7,29 +7,20 @@
  */
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, keepSignedIn, launchBrowser, PHONE, settled } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, keepSignedIn, PHONE, settled } from '../support/browser';
 import { jpegWithExif, uploadForm } from '../support/images';
-import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
+import { bearer, loginAdmin, loginByCode, post, type RunningServer } from '../support/server';
+import { withE2eServer } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+const e2e = withE2eServer({}, async (t) => {
+  server = t.server;
+  browser = t.browser;
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function signedIn(token: string, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  await keepSignedIn(context, token);
-  return context.newPage();
-}
 
 /** Resolves once the page's live connection has been told it joined `channel` (read off the WebSocket frames). */
 function joined(page: Page, channel: string): Promise<void> {
@@ -70,12 +61,12 @@ describe('live profile changes', () => {
       uid: string;
     };
 
-    const profilePage = await signedIn(customer, PHONE);
+    const profilePage = await e2e.signedIn(customer, PHONE);
     const customerJoined = joined(profilePage, `private-user.${uid}`);
     await profilePage.goto(`${server.url}/request/myProfile`);
     await profilePage.getByTestId('profile-status').getByText('تایید نشده').waitFor();
 
-    const staffPage = await signedIn(await loginAdmin(server), DESKTOP);
+    const staffPage = await e2e.signedIn(await loginAdmin(server), DESKTOP);
     const staffJoined = joined(staffPage, 'private-staff');
     await staffPage.goto(`${server.url}/management/customers`);
     await Promise.all([customerJoined, staffJoined]);
@@ -92,7 +83,7 @@ describe('live profile changes', () => {
 
   it('fetch a list again whose first answer, read before the change, was still on its way when the news came', async () => {
     const customer = await loginByCode(server, '09190000002');
-    const staffPage = await signedIn(await loginAdmin(server), DESKTOP);
+    const staffPage = await e2e.signedIn(await loginAdmin(server), DESKTOP);
     const staffJoined = joined(staffPage, 'private-staff');
     const news = new Promise<void>((resolve) => {
       staffPage.on('websocket', (ws) =>
@@ -142,8 +133,8 @@ describe('live profile changes', () => {
     // The network goes, the profile is saved meanwhile, the network comes back.
     await context.setOffline(true);
     await expect.poll(() => closed, { timeout: 40_000 }).toBe(true);
+    // Saved and published; the staff page, whose connection closed (above), cannot have been told.
     await saveProfile(customer, { nationalCode: '0499370910', firstName: 'نگار', lastName: 'رضایی' });
-    await staffPage.waitForTimeout(500);
     expect(await staffPage.getByText('نگار رضایی').count()).toBe(0);
     await context.setOffline(false);
     await expect.poll(() => joins, { timeout: 20_000 }).toBe(2);

@@ -9,39 +9,23 @@
  * tests/artifacts/screenshots/journey-*.png.
  */
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { checkInvariants } from '../../src/server/modules/ledger/invariants';
 import { userBalance } from '../../src/server/modules/ledger/service';
 import { formatNumber, formatRial } from '../../src/shared/format';
 import { toPersianDigits } from '../../src/shared/digits';
-import { animationsDone, DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
+import { animationsDone, DESKTOP, PHONE } from '../support/browser';
 import { payAtBank, submitToefl, toBank } from '../support/pay-flow';
-import { bearer, loginAdmin, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import { bearer, loginAdmin, post, type RunningServer, verifiedCustomer } from '../support/server';
+import { withE2eServer } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+const e2e = withE2eServer({}, async (t) => {
+  server = t.server;
 });
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.stop();
-});
-
-async function signedIn(token: string, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  // A long story on a machine shared with other test runs: waits get more time than Playwright's 30 s default.
-  context.setDefaultTimeout(90_000);
-  contexts.push(context);
-  await keepSignedIn(context, token);
-  return context.newPage();
-}
 
 async function shot(page: Page, name: string): Promise<void> {
   await animationsDone(page);
@@ -62,7 +46,7 @@ describe('money, part 2: a customer from paying to withdrawing', () => {
       };
 
     // 1. On the phone: two TOEFL requests, each paid through the sandbox bank.
-    const phone = await signedIn(token, PHONE);
+    const phone = await e2e.signedIn(token, PHONE);
     const paid: number[] = [];
     for (const dollars of ['120', '80']) {
       const id = await submitToefl(phone, server.url, dollars);
@@ -79,7 +63,7 @@ describe('money, part 2: a customer from paying to withdrawing', () => {
     expect(await userBalance(db, me.id)).toEqual({ balance: 0, reserved: priceDone + priceFailed });
 
     // 2. Staff at a desktop: the staff home shows both paid requests waiting and the fulfilment tasks in colour.
-    const staff = await signedIn(await loginAdmin(server), DESKTOP);
+    const staff = await e2e.signedIn(await loginAdmin(server), DESKTOP);
     await staff.goto(`${server.url}/management`);
     const waiting = staff.getByTestId('waiting-work');
     await waiting.getByText(`درخواست‌های پرداخت‌شده در انتظار انجام (${formatNumber(2)})`).waitFor();

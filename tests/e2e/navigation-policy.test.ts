@@ -5,31 +5,21 @@
  */
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
-import { loginAdmin, loginByCode, type RunningServer, staffWithActions, startServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE } from '../support/browser';
+import { loginAdmin, loginByCode, type RunningServer, staffWithActions } from '../support/server';
+import { withE2eServer } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
 let browser: Browser;
 let admin: string;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+const e2e = withE2eServer({}, async (t) => {
+  server = t.server;
+  browser = t.browser;
   admin = await loginAdmin(server);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** A page whose browser holds this token, as after a log-in. */
-async function signedIn(token: string, viewport = PHONE): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  await keepSignedIn(context, token);
-  return context.newPage();
-}
 
 async function openUserMenu(page: Page): Promise<void> {
   await page.getByTestId('user-menu').click();
@@ -64,7 +54,7 @@ describe('navigation by policy', () => {
   it('shows a customer the Persian no-access state on /management and its pages, and no staff drawer group', async () => {
     const customer = await loginByCode(server, '09151110001');
     for (const viewport of [PHONE, DESKTOP]) {
-      const page = await signedIn(customer, viewport);
+      const page = await e2e.signedIn(customer, viewport);
       await page.goto(`${server.url}/management`);
       const state = page.getByTestId('no-access');
       await state.getByRole('heading', { name: 'دسترسی ندارید' }).waitFor();
@@ -76,7 +66,7 @@ describe('navigation by policy', () => {
       await page.close();
     }
 
-    const page = await signedIn(customer);
+    const page = await e2e.signedIn(customer);
     // The task list would answer a customer with an empty table; the page says no access instead.
     await page.goto(`${server.url}/management/tasks`);
     await page.getByTestId('no-access').waitFor();
@@ -97,7 +87,7 @@ describe('navigation by policy', () => {
 
   it('gives staff with some actions only those screens: drawer, top bar menu, management tiles and pages', async () => {
     const token = (await staffWithActions(server, ['viewTasks', 'viewCustomers'], '09151110002')).token;
-    const page = await signedIn(token);
+    const page = await e2e.signedIn(token);
     await page.goto(`${server.url}/`);
     await openDrawer(page);
     await page.getByTestId('drawer-staff').waitFor();
@@ -128,7 +118,7 @@ describe('navigation by policy', () => {
     await page.close();
 
     // The administrator holds every action: the full staff group.
-    const all = await signedIn(admin, DESKTOP);
+    const all = await e2e.signedIn(admin, DESKTOP);
     await all.goto(`${server.url}/`);
     await openDrawer(all);
     await all.getByTestId('drawer-staff').waitFor();
@@ -158,7 +148,7 @@ describe('navigation by policy', () => {
 
   it('opens the currency page for system parameters alone, showing only that section', async () => {
     const token = (await staffWithActions(server, ['manageSystemParameters'], '09151110003')).token;
-    const page = await signedIn(token, DESKTOP);
+    const page = await e2e.signedIn(token, DESKTOP);
     await page.goto(`${server.url}/management/currencies`);
     await page.getByRole('heading', { name: 'پارامترهای سیستم' }).waitFor();
     expect(await page.getByTestId('currencies-table').count()).toBe(0);

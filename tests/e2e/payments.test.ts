@@ -8,25 +8,21 @@
  */
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatNumber, formatRial, toPersianDigits } from '../../src/shared/format';
 import { rialInWords } from '../../src/shared/format/persian-words';
-import { animationsDone, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
-import { bearer, loginAdmin, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import { animationsDone, PHONE, keepSignedIn } from '../support/browser';
+import { bearer, loginAdmin, post, type RunningServer, verifiedCustomer } from '../support/server';
+import { withE2eServer, choose } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.stop();
+withE2eServer({}, async (t) => {
+  server = t.server;
+  browser = t.browser;
 });
 
 interface Customer {
@@ -42,11 +38,6 @@ async function customer(mobileNo: string, nationalCode: string): Promise<Custome
   contexts.push(context);
   await keepSignedIn(context, token);
   return { token, nationalCode, context };
-}
-
-async function choose(page: Page, field: string, option: string) {
-  await page.locator(`#root_${field}`).click();
-  await page.getByRole('option', { name: option }).first().click();
 }
 
 /** Fills the TOEFL desk for a dollar amount and submits it; returns the request's number from the pay step. */

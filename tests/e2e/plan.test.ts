@@ -6,27 +6,23 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatDateText } from '../../src/shared/calendar/date-text';
 import { TEHRAN_OFFSET_MS } from '../../src/shared/calendar';
 import { formatRial } from '../../src/shared/format';
-import { animationsDone, keepSignedIn, launchBrowser, PHONE, takeScreenshots } from '../support/browser';
+import { animationsDone, keepSignedIn, PHONE, takeScreenshots } from '../support/browser';
 import { moneyHelpers, nationalCodeFor } from '../support/money';
 import { payAtBank, toBank } from '../support/pay-flow';
-import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import { bearer, post, type RunningServer, verifiedCustomer } from '../support/server';
+import { withE2eServer, choose } from '../support/e2e';
 
 let server: RunningServer;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.stop();
+withE2eServer({}, async (t) => {
+  server = t.server;
+  browser = t.browser;
 });
 
 async function phone(token?: string): Promise<Page> {
@@ -43,11 +39,6 @@ async function openPlanFromDrawer(page: Page) {
   await drawer.waitFor();
   await drawer.getByRole('link', { name: 'برنامه من' }).click();
   await page.waitForURL(/\/request\/myPlan$/);
-}
-
-async function choose(page: Page, field: string, option: string) {
-  await page.locator(field).click();
-  await page.getByRole('option', { name: option }).first().click();
 }
 
 describe('my plan', () => {
@@ -158,6 +149,7 @@ describe('my plan', () => {
     expect(deadlineTexts.every((t) => /^[۰-۹]{4}\/[۰-۹]{2}\/[۰-۹]{2}$/.test(t ?? ''))).toBe(true);
     expect(instants).toEqual([...instants].sort((a, b) => a - b));
     await english.scrollIntoViewIfNeeded();
-    if (takeScreenshots) await page.screenshot({ path: '/tmp/shots44/plan-paid-before.png' });
+    if (takeScreenshots)
+      await page.screenshot({ path: `${import.meta.dirname}/../artifacts/screenshots/plan-paid-before.png` });
   }, 180_000);
 });

@@ -5,42 +5,27 @@
  * the price less fee and tax; the currency payments page lists a payment recorded when a request was done.
  */
 import path from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatNumber } from '../../src/shared/format';
-import { animationsDone, DESKTOP, launchBrowser, PHONE, keepSignedIn } from '../support/browser';
+import { animationsDone, DESKTOP, PHONE } from '../support/browser';
 import { moneyHelpers } from '../support/money';
-import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
+import { bearer, loginAdmin, post, type RunningServer } from '../support/server';
+import { withE2eServer } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
-let browser: Browser;
 let money: ReturnType<typeof moneyHelpers>;
 let adminToken: string;
-const contexts: BrowserContext[] = [];
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+const e2e = withE2eServer({}, async (t) => {
+  server = t.server;
   money = moneyHelpers(server);
   await money.ready();
   adminToken = await loginAdmin(server);
 });
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.stop();
-});
-
-async function signedIn(token: string, viewport: { width: number; height: number }): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport });
-  contexts.push(context);
-  await keepSignedIn(context, token);
-  return context;
-}
 
 async function walletOnPhone(token: string): Promise<string> {
-  const phone = await (await signedIn(token, PHONE)).newPage();
+  const phone = await (await e2e.signedInContext(token, PHONE)).newPage();
   await phone.goto(`${server.url}/request/myWallet`);
   const balance = phone.getByTestId('wallet-balance');
   await balance.waitFor();
@@ -51,7 +36,7 @@ describe('staff requests and currency payments', () => {
   it('a request fails at staff from the requests page; the customer sees why and the money back in the wallet', async () => {
     const who = await money.customer();
     const purchase = await money.paidRequest(who);
-    const page = await (await signedIn(adminToken, DESKTOP)).newPage();
+    const page = await (await e2e.signedInContext(adminToken, DESKTOP)).newPage();
     await page.goto(`${server.url}/management/requests`);
     await page.getByRole('button', { name: `جزئیات درخواست ${purchase.id}` }).click();
     const detail = page.getByTestId('staff-request-detail');
@@ -76,7 +61,7 @@ describe('staff requests and currency payments', () => {
     expect(await detail.getByTestId('state-reason').textContent()).toContain(reason);
     expect(await detail.getByTestId('open-fulfilment').count()).toBe(0);
 
-    const phone = await (await signedIn(who.token, PHONE)).newPage();
+    const phone = await (await e2e.signedInContext(who.token, PHONE)).newPage();
     await phone.goto(`${server.url}/request/myRequests?purchase=${purchase.id}`);
     await phone.getByTestId('state-reason').waitFor();
     expect(await phone.getByTestId('request-state').textContent()).toBe('ناموفق');
@@ -95,7 +80,7 @@ describe('staff requests and currency payments', () => {
       .executeTakeFirstOrThrow();
     const refunded = purchase.expectedPrice - costs.fee - costs.tax;
 
-    const page = await (await signedIn(adminToken, DESKTOP)).newPage();
+    const page = await (await e2e.signedInContext(adminToken, DESKTOP)).newPage();
     await page.goto(`${server.url}/management/tasks`);
     const open = page.getByRole('button', { name: 'انجام', exact: true }).first();
     await open.waitFor();
@@ -126,7 +111,7 @@ describe('staff requests and currency payments', () => {
     );
     expect(done.status, done.body.msg).toBe(200);
 
-    const page = await (await signedIn(adminToken, PHONE)).newPage();
+    const page = await (await e2e.signedInContext(adminToken, PHONE)).newPage();
     await page.goto(`${server.url}/management/currencyPayments`);
     await page.getByRole('heading', { name: 'پرداخت‌های ارزی' }).waitFor();
     await page.getByLabel('جستجو').pressSequentially('E2E-0077');

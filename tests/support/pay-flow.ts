@@ -4,11 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-
-async function choose(page: Page, field: string, option: string) {
-  await page.locator(`#root_${field}`).click();
-  await page.getByRole('option', { name: option }).first().click();
-}
+import { choose } from './e2e';
 
 /** Fills the TOEFL desk for a dollar amount and submits it; returns the request's number from the pay step. */
 export async function submitToefl(page: Page, baseUrl: string, dollars: string): Promise<number> {

@@ -31,6 +31,7 @@ export default function GoogleAdsAccountsPage() {
         <DataTable
           def={def}
           decorate={decorateGoogleAdsRows}
+          stackOnMobile
           refreshKey={refreshKey}
           actions={(row) => {
             const id = Number(row.id);

@@ -74,6 +74,7 @@ export default function GoogleMccAccountsPage() {
         <DataTable
           def={def}
           decorate={decorateGoogleAdsRows}
+          stackOnMobile
           refreshKey={refreshKey}
           actions={(row) => (
             <Button

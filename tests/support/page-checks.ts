@@ -1,0 +1,129 @@
+/**
+ * The checks every page gets on the one page walk (tests/e2e/page-walk.test.ts, decision 036): axe's serious and
+ * critical violations, Latin digits where a person reads a number, the test instance's banner, and the class names
+ * drawn (for the trimmed stylesheet). Each takes the page as it is now and says what it found.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { AA_TEXT, contrastRatio } from '../../src/shared/color/contrast';
+import { LATIN_ATTRIBUTE, LATIN_EXEMPT } from '../../src/shared/format/latin';
+
+export const BANNER_TEXT = 'درگاه آزمایشی: پولی جابه‌جا نمی‌شود';
+
+export interface AxeFinding {
+  rule: string;
+  impact: string | null | undefined;
+  help: string;
+  targets: string[];
+}
+
+/** axe-core on the page as drawn now: its serious and critical violations. */
+export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      rule: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+    }));
+}
+
+/**
+ * Visible text nodes holding a Latin digit outside the exceptions (shared/format/latin.ts), with a little context,
+ * and visible fields whose placeholder (the example of what to type) holds one outside text Latin by nature; and
+ * how many text nodes hold Persian ones.
+ */
+export function latinDigits(page: Page): Promise<{ found: string[]; persian: number }> {
+  return page.evaluate(
+    ([exempt, latinByNature]) => {
+      const found: string[] = [];
+      let persian = 0;
+      for (const field of document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
+        'input[placeholder], textarea[placeholder]',
+      )) {
+        if (!/[0-9]/.test(field.placeholder) || field.closest(latinByNature)) continue;
+        if (!field.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+        found.push(`placeholder of ${field.id || field.name || field.tagName.toLowerCase()}: ${field.placeholder}`);
+      }
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) {
+        const node = walker.currentNode as Text;
+        if (/[۰-۹]/.test(node.data)) persian++;
+        if (!/[0-9]/.test(node.data)) continue;
+        const element = node.parentElement;
+        if (!element || element.closest(exempt)) continue;
+        if (!element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        if (range.getClientRects().length === 0) continue;
+        const where = element.closest('[data-testid]')?.getAttribute('data-testid') ?? element.tagName.toLowerCase();
+        found.push(`${where}: ${node.data.trim().slice(0, 80)}`);
+      }
+      return { found, persian };
+    },
+    [LATIN_EXEMPT, `[${LATIN_ATTRIBUTE}]`] as const,
+  );
+}
+
+/** Every class name on the page now (elements of open dialogs included). */
+export function classNames(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...new Set([...document.querySelectorAll('*')].flatMap((e) => [...e.classList]))]);
+}
+
+const hex = (rgb: string) =>
+  `#${(rgb.match(/\d+/g) ?? [])
+    .slice(0, 3)
+    .map((n) => Number(n).toString(16).padStart(2, '0'))
+    .join('')}`;
+
+/** The banner on the page now: there, whole, first at the top, covered by nothing and covering nothing, readable. */
+export async function expectBanner(page: Page, where: string): Promise<void> {
+  const banner = page.locator('#test-instance-banner');
+  await banner.waitFor({ state: 'visible' });
+  expect(await banner.innerText(), where).toBe(BANNER_TEXT);
+  await page.locator('.app-header').waitFor();
+  await page.locator('#main, .app-main').first().waitFor();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const seen = await page.evaluate(() => {
+    const element = document.getElementById('test-instance-banner')!;
+    const box = element.getBoundingClientRect();
+    const header = document.querySelector('.app-header')!.getBoundingClientRect();
+    const main = document.querySelector('.app-main')!.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    return {
+      top: box.top,
+      bottom: box.bottom,
+      left: box.left,
+      right: box.right,
+      headerTop: header.top,
+      mainTop: main.top,
+      // Whatever is drawn at the banner's middle and near each end: the banner itself (true), else what covers it.
+      onTop: [0.05, 0.5, 0.95].map((x) => {
+        const hit = document.elementFromPoint(box.left + box.width * x, box.top + box.height / 2);
+        return hit === element || element.contains(hit) ? true : (hit?.outerHTML.slice(0, 200) ?? 'nothing');
+      }),
+      width: innerWidth,
+      // The banner's text wraps within it (the page's own width is the page's business).
+      overflows: element.scrollWidth > element.clientWidth,
+      direction: style.direction,
+      color: style.color,
+      background: style.backgroundColor,
+      fontSize: parseFloat(style.fontSize),
+      firstInBody: document.body.firstElementChild === element,
+    };
+  });
+  expect(seen.firstInBody, where).toBe(true);
+  expect(seen.top, where).toBe(0);
+  expect([seen.left, seen.right], where).toEqual([0, seen.width]);
+  expect(seen.bottom, where).toBeGreaterThan(20);
+  expect(seen.headerTop, where).toBeGreaterThanOrEqual(seen.bottom - 0.5);
+  expect(seen.mainTop, where).toBeGreaterThanOrEqual(seen.bottom - 0.5);
+  expect(seen.onTop, where).toEqual([true, true, true]);
+  expect(seen.overflows, where).toBe(false);
+  expect(seen.direction, where).toBe('rtl');
+  expect(seen.fontSize, where).toBeGreaterThanOrEqual(14);
+  expect(contrastRatio(hex(seen.color), hex(seen.background)), where).toBeGreaterThanOrEqual(AA_TEXT);
+}
