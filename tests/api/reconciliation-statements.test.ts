@@ -477,13 +477,17 @@ it('refuses a bad statement file in Persian and stores nothing', async () => {
   expect(refused.status).toBe(403);
 });
 
-/** A zip of `entries`, each deflated, with honest sizes in its headers (what any zip tool writes). */
-function zipOf(entries: Array<{ name: string; data: Buffer }>): Buffer {
+/**
+ * A zip of `entries`, each deflated, with honest sizes in its headers (what any zip tool writes), unless an entry
+ * names the inflated size its headers are to claim (`claims`).
+ */
+function zipOf(entries: Array<{ name: string; data: Buffer; claims?: number }>): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  for (const { name, data } of entries) {
+  for (const { name, data, claims } of entries) {
     const packed = deflateRawSync(data, { level: 9 });
+    const declared = claims ?? data.length;
     const nameBytes = Buffer.from(name);
     const head = Buffer.alloc(30);
     head.writeUInt32LE(0x04034b50, 0);
@@ -491,7 +495,7 @@ function zipOf(entries: Array<{ name: string; data: Buffer }>): Buffer {
     head.writeUInt16LE(8, 8);
     head.writeUInt32LE(crc32(data), 14);
     head.writeUInt32LE(packed.length, 18);
-    head.writeUInt32LE(data.length, 22);
+    head.writeUInt32LE(declared, 22);
     head.writeUInt16LE(nameBytes.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
@@ -500,7 +504,7 @@ function zipOf(entries: Array<{ name: string; data: Buffer }>): Buffer {
     central.writeUInt16LE(8, 10);
     central.writeUInt32LE(crc32(data), 16);
     central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt32LE(declared, 24);
     central.writeUInt16LE(nameBytes.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(head, nameBytes, packed);
@@ -517,7 +521,8 @@ function zipOf(entries: Array<{ name: string; data: Buffer }>): Buffer {
   return Buffer.concat([...locals, directory, end]);
 }
 
-it('refuses an xlsx zip bomb from its declared sizes, before inflating it, while the server keeps answering', async () => {
+/** A real statement workbook's parts, its sheet padded with `padding` bytes of blanks (a few hundred kB deflated). */
+async function paddedWorkbook(padding: number): Promise<Array<{ name: string; data: Buffer }>> {
   const { date, time } = tehranWallClock(new Date());
   // A real statement workbook whose sheet is padded to 100 MB of blanks: a few hundred kB on the wire.
   const XLSX = await import('xlsx');
@@ -537,21 +542,38 @@ it('refuses an xlsx zip bomb from its declared sizes, before inflating it, while
       const cut = xml.lastIndexOf('</worksheet>');
       return {
         name,
-        data: Buffer.concat([
-          Buffer.from(xml.slice(0, cut)),
-          Buffer.alloc(100 * 1024 * 1024, 0x20),
-          Buffer.from(xml.slice(cut)),
-        ]),
+        data: Buffer.concat([Buffer.from(xml.slice(0, cut)), Buffer.alloc(padding, 0x20), Buffer.from(xml.slice(cut))]),
       };
     });
   expect(entries.some((e) => e.name.endsWith('sheet1.xml'))).toBe(true);
-  const bomb = zipOf(entries);
+  return entries;
+}
+
+it('refuses an xlsx zip bomb from its declared sizes, before inflating it, while the server keeps answering', async () => {
+  const bomb = zipOf(await paddedWorkbook(100 * 1024 * 1024));
   expect(bomb.length).toBeLessThan(1024 * 1024);
   const [refused, live] = await Promise.all([
     upload('bankAccount', bomb, 'bomb.xlsx'),
     fetch(`${server.url}/api/health/live`),
   ]);
   expect(live.status).toBe(200);
+  expect(refused.status).toBe(422);
+  expect(refused.body.msg).toBe('فایل صورت‌حساب خوانده نشد؛ فایل CSV با کدگذاری UTF-8 یا فایل xlsx بفرستید.');
+  expect((await fetch(`${server.url}/api/health/live`)).status).toBe(200);
+});
+
+it('refuses an xlsx zip bomb whose headers lie about its sizes, while the server keeps answering', async () => {
+  // Every entry claims 1 kB, so the declared sizes pass; the sheet inflates to 300 MB. It is read on a worker thread
+  // with its own memory cap and time limit (read-sheet-off-loop.ts); the reader also refuses an entry that outgrows
+  // what it claims, so this holds on either count.
+  const entries = (await paddedWorkbook(300 * 1024 * 1024)).map((e) =>
+    e.name.endsWith('sheet1.xml') ? { ...e, claims: 1024 } : e,
+  );
+  const bomb = zipOf(entries);
+  expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+  const pending = upload('bankAccount', bomb, 'lying-bomb.xlsx');
+  expect((await fetch(`${server.url}/api/health/live`)).status).toBe(200);
+  const refused = await pending;
   expect(refused.status).toBe(422);
   expect(refused.body.msg).toBe('فایل صورت‌حساب خوانده نشد؛ فایل CSV با کدگذاری UTF-8 یا فایل xlsx بفرستید.');
   expect((await fetch(`${server.url}/api/health/live`)).status).toBe(200);

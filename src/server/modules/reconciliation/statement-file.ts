@@ -5,11 +5,11 @@
  * stored: a missing column names the column, bad lines are named by their line number in the file.
  */
 import { parse } from 'csv-parse/sync';
-import { readSheet } from 'read-excel-file/node';
 import { jalaliToGregorian, TEHRAN_OFFSET_MS } from '../../../shared/calendar';
 import { toEnglishDigits } from '../../../shared/digits';
 import { canonicalTrackingCode } from '../../../shared/tracking-code';
 import type { StatementMapping } from './statement-mappings';
+import { readSheetOffLoop } from './read-sheet-off-loop';
 import { zipWithinLimits } from './zip-limits';
 
 export interface StatementLine {
@@ -38,11 +38,8 @@ async function rowsOf(bytes: Buffer): Promise<Cell[][] | null> {
   if (isXlsx(bytes)) {
     // Refused from its declared sizes before a byte is inflated: a zip bomb must not hold the event loop (issue 43).
     if (!zipWithinLimits(bytes)) return null;
-    try {
-      return (await readSheet(bytes)) as unknown as Cell[][];
-    } catch {
-      return null;
-    }
+    // Then inflated and parsed on a worker thread with its own limits, in case the sizes it declares are lies.
+    return readSheetOffLoop<Cell>(bytes);
   }
   let text: string;
   try {
