@@ -5,22 +5,15 @@
  * between words. Screenshot: audit-trail-desktop.png.
  */
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { animationsDone, DESKTOP, keepSignedIn, launchBrowser } from '../support/browser';
-import { bearer, loginAdmin, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { animationsDone, DESKTOP } from '../support/browser';
+import { withE2eServer } from '../support/e2e';
+import { bearer, post, type RunningServer, verifiedCustomer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const e2e = withE2eServer({}, (t) => {
+  server = t.server;
 });
 
 describe('the audit trail', () => {
@@ -29,9 +22,7 @@ describe('the audit trail', () => {
     const token = await verifiedCustomer(server, '09351140001', '0012345679');
     await post(server, '/api/me/saveUserCard', { cardNumber: '6037991234567893' }, bearer(token));
 
-    const context = await browser.newContext({ viewport: DESKTOP });
-    await keepSignedIn(context, await loginAdmin(server));
-    const page = await context.newPage();
+    const page = await e2e.signedIn(await e2e.adminToken(), DESKTOP);
     await page.goto(`${server.url}/management/audit-log`);
     const table = page.locator('.audit-log-table');
     await table.getByText('تایید هویت', { exact: true }).first().waitFor();
@@ -70,6 +61,5 @@ describe('the audit trail', () => {
     expect((await card.textContent())!.replace(/\s+/g, ' ').trim()).toBe('وضعیت: در انتظار');
     await page.locator('#audit-entity').click();
     await page.getByRole('option', { name: 'کارت بانکی', exact: true }).waitFor();
-    await context.close();
   });
 });

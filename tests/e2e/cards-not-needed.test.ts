@@ -6,22 +6,15 @@
  * Screenshot: cards-not-needed-profile-phone.png.
  */
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { animationsDone, keepSignedIn, launchBrowser, PHONE } from '../support/browser';
-import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { animationsDone, PHONE } from '../support/browser';
+import { withE2eServer } from '../support/e2e';
+import { bearer, post, type RunningServer, verifiedCustomer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const e2e = withE2eServer({}, (t) => {
+  server = t.server;
 });
 
 describe('cards with a gateway that checks the holder itself', () => {
@@ -37,9 +30,7 @@ describe('cards with a gateway that checks the holder itself', () => {
       .execute();
     expect(tasks).toEqual([]);
 
-    const context = await browser.newContext({ viewport: PHONE });
-    await keepSignedIn(context, token);
-    const page = await context.newPage();
+    const page = await e2e.signedIn(token, PHONE);
     await page.goto(`${server.url}/request/myProfile`);
     const section = page.getByTestId('my-cards');
     await section.getByTestId('cards-not-needed').getByText('برای پرداخت آنلاین لازم نیست کارتی ثبت کنید').waitFor();
@@ -51,6 +42,5 @@ describe('cards with a gateway that checks the holder itself', () => {
     await section.scrollIntoViewIfNeeded();
     await animationsDone(page);
     await page.screenshot({ path: `${shots}/cards-not-needed-profile-phone.png`, fullPage: true });
-    await context.close();
   });
 });
