@@ -1,7 +1,7 @@
 /**
  * Files run two at a time, so a long file started last keeps one core busy alone at the end of a stage. Vitest
  * orders files by the duration of its last run when it has one, and by size on a fresh clone, where a short file
- * of walks over every route (accessibility, Persian digits) can take minutes. This sequencer starts the files named
+ * of walks over every route (the page walk) can take minutes. This sequencer starts the files named
  * in SLOW_FIRST (read off the slowest files `npm test` reports in `tests/artifacts/ci-times.json`) first, in that order,
  * then the rest in vitest's own order; projects keep vitest's order.
  */
@@ -12,11 +12,9 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 /** The longest files of the api and e2e stages, longest first. */
 export const SLOW_FIRST = [
-  'tests/e2e/accessibility.test.ts',
-  'tests/e2e/persian-digits.test.ts',
+  'tests/e2e/page-walk.test.ts',
   'tests/e2e/payments.test.ts',
   'tests/e2e/shell.test.ts',
-  'tests/e2e/test-instance.test.ts',
   'tests/e2e/staff-admin.test.ts',
   'tests/e2e/desks.test.ts',
   'tests/e2e/money-journey.test.ts',
