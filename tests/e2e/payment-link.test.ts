@@ -2,7 +2,8 @@
  * Paying for someone else in Chromium (issue 34 part 2, decision 028): a student makes a payment link on their request
  * waiting for payment; a parent opens it on a phone (390×844), logs in with their own mobile right on the link's
  * page, sees the service, the price and the student's masked name (never the request's fields), pays at the sandbox
- * bank and lands on a page that says the payment is done. The student's request then names the payer.
+ * bank, lands on a page that says the payment is done, opens the receipt and reads their notification. The student's
+ * request then names the payer («سارا ک.»), its timeline and «پرداخت‌های آنلاین» agree, and the receipt opens from it.
  */
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
