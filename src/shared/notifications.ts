@@ -29,7 +29,16 @@ export const NOTIFICATION_KINDS = {
   },
   purchasePaidByOther: {
     label: 'پرداخت درخواست توسط دیگری',
-    template: 'درخواست «{title}» را {payerName} با پیوند پرداخت، پرداخت کرد؛ مبلغ {amount}.',
+    template:
+      'درخواست «{title}» را {payerName} با پیوند پرداخت، پرداخت کرد؛ مبلغ {amount}. رسید آن در «پرداخت‌های آنلاین» همین درخواست است.',
+    audience: 'customer',
+  },
+  // The payer's own word that their payment through someone's link went through (issue 44 point 4): the request
+  // is not theirs to open, so the receipt is named where they can open it, their wallet's transactions.
+  purchasePaidForOther: {
+    label: 'پرداخت درخواست دیگری با پیوند پرداخت',
+    template:
+      'درخواست «{title}» {requesterName} را با پیوند پرداخت، پرداخت کردید؛ مبلغ {amount}. رسید آن در «موجودی مالی من» است.',
     audience: 'customer',
   },
   purchaseTaken: {

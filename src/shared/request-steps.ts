@@ -12,7 +12,8 @@ export type PaidHow = 'wallet' | 'online' | 'offline';
 
 export type RequestStep =
   | { kind: 'submitted' }
-  | { kind: 'paid'; how: PaidHow; amount: number }
+  /** `payer`: who paid it through its payment link, as the link names people (first name, last initial). */
+  | { kind: 'paid'; how: PaidHow; amount: number; payer?: string | null }
   | { kind: 'taken' }
   /** Carried out: `priceAmount` what it really cost, `returnedAmount` the difference back in the wallet. */
   | { kind: 'done'; priceAmount: number; returnedAmount: number; thirdParty: string | null; googleAds?: boolean }
@@ -68,7 +69,7 @@ export function stepWords(step: RequestStep): string {
     case 'submitted':
       return 'درخواست ثبت شد';
     case 'paid':
-      return `پرداخت شد؛ ${formatRial(step.amount)} ${PAID_HOW[step.how]}`;
+      return `پرداخت شد؛ ${formatRial(step.amount)} ${PAID_HOW[step.how]}${step.payer ? ` توسط ${step.payer} با پیوند پرداخت` : ''}`;
     case 'taken':
       return 'کارشناس درخواست را برداشت';
     case 'done': {

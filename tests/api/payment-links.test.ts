@@ -156,6 +156,33 @@ describe('creating and reading a link', () => {
   });
 });
 
+interface PurchaseView {
+  payerName: string | null;
+  timeline: { steps: { kind: string; words: string; actor: string; actorTitle: string }[] };
+  payments: { amount: number; state: string; collectionId: number | null }[];
+}
+
+/** The payer's own word of their payment, in the app and by SMS: what they paid, for whom, where the receipt is. */
+async function expectPayerToldPaid(payer: Customer) {
+  const notes = await db
+    .selectFrom('notifications')
+    .select(['id', 'kind', 'text', 'purchaseId'])
+    .where('userId', '=', payer.userId)
+    .where('kind', 'like', 'purchase%')
+    .execute();
+  expect(notes.map((n) => n.kind)).toEqual(['purchasePaidForOther']);
+  // They cannot open the request: the note links nowhere and names the wallet page, where the receipt is.
+  expect(notes[0]!.purchaseId).toBeNull();
+  expect(notes[0]!.text).toMatch(/^درخواست «.+» سارا ک\. را با پیوند پرداخت، پرداخت کردید؛ مبلغ [۰-۹٬]+ ریال\./u);
+  expect(notes[0]!.text).toContain('رسید آن در «موجودی مالی من» است.');
+  const sms = await db
+    .selectFrom('notificationSms')
+    .select('text')
+    .where('notificationId', '=', notes[0]!.id)
+    .execute();
+  expect(sms.map((m) => m.text)).toEqual([notes[0]!.text]);
+}
+
 describe('paying through a link', () => {
   it('pays from the payer’s wallet: the payer’s money is reserved, the requester’s wallet untouched, both see it', async () => {
     const { requester, payer, purchase, link } = await requesterAndPayer();
@@ -177,8 +204,9 @@ describe('paying through a link', () => {
     const detail = (await post(server, '/api/me/fetchPurchase', { purchase: purchase.id }, bearer(requester.token)))
       .body.data as { purchase: { state: string }; payerName: string; paymentLink: { payerName: string } };
     expect(detail.purchase.state).toBe('paid');
-    expect(detail.payerName).toBe('سارا کریمی');
-    expect(detail.paymentLink.payerName).toBe('سارا کریمی');
+    // Named as the link names people: first name and last initial (issue 44 point 4).
+    expect(detail.payerName).toBe('سارا ک.');
+    expect(detail.paymentLink.payerName).toBe('سارا ک.');
     const notes = await db
       .selectFrom('notifications')
       .select(['kind', 'text'])
@@ -186,7 +214,15 @@ describe('paying through a link', () => {
       .where('purchaseId', '=', purchase.id)
       .execute();
     expect(notes.map((n) => n.kind)).toEqual(['purchasePaidByOther']);
-    expect(notes[0]!.text).toContain('سارا کریمی');
+    expect(notes[0]!.text).toContain('سارا ک.');
+    expect(notes[0]!.text).not.toContain('کریمی');
+    // Paid from the payer's wallet: the timeline says so and names them; no online payment to list.
+    const paidStep = (detail as unknown as PurchaseView).timeline.steps.find((s) => s.kind === 'paid');
+    expect(paidStep).toMatchObject({ actorTitle: 'پرداخت‌کننده' });
+    expect(paidStep!.words).toContain('از کیف پول توسط سارا ک. با پیوند پرداخت');
+    expect((detail as unknown as PurchaseView).payments).toEqual([]);
+    // The payer hears it too, in the app and by SMS, with where the receipt is.
+    await expectPayerToldPaid(payer);
     // The payer: the reservation in their own transactions; the fulfilment task opened as for any paid request.
     const payerTx = await money.transactions(payer);
     expect(payerTx.find((t) => t.type === 'transaction_C')).toMatchObject({
@@ -243,6 +279,26 @@ describe('paying through a link', () => {
     );
     expect(theirs.status, theirs.body.msg).toBe(200);
     expect(theirs.body.data).toMatchObject({ payerName: 'سارا کریمی', nationalCode: null, cardNo: null });
+
+    // The requester's request: who paid, the timeline's «از درگاه بانک» and «پرداخت‌های آنلاین» tell one story,
+    // the payer's payment listed with the receipt they may open (issue 44 point 4).
+    const detail = (await post(server, '/api/me/fetchPurchase', { purchase: purchase.id }, bearer(requester.token)))
+      .body.data as PurchaseView;
+    expect(detail.payerName).toBe('سارا ک.');
+    const paidStep = detail.timeline.steps.find((s) => s.kind === 'paid');
+    expect(paidStep).toMatchObject({ actor: 'bank' });
+    expect(paidStep!.words).toContain('از درگاه بانک توسط سارا ک. با پیوند پرداخت');
+    expect(detail.payments).toEqual([
+      expect.objectContaining({ amount: purchase.expectedPrice - 1000, state: 'settled', collectionId: collection.id }),
+    ]);
+    const told = await db
+      .selectFrom('notifications')
+      .select('text')
+      .where('userId', '=', requester.userId)
+      .where('kind', '=', 'purchasePaidByOther')
+      .executeTakeFirstOrThrow();
+    expect(told.text).toContain('رسید آن در «پرداخت‌های آنلاین» همین درخواست است');
+    await expectPayerToldPaid(payer);
     const stranger = await money.customer();
     expect(
       (await post(server, '/api/me/fetchCollection', { collection: collection.id }, bearer(stranger.token))).status,

@@ -2,7 +2,8 @@
  * Paying for someone else in Chromium (issue 34 part 2, decision 028): a student makes a payment link on their request
  * waiting for payment; a parent opens it on a phone (390×844), logs in with their own mobile right on the link's
  * page, sees the service, the price and the student's masked name (never the request's fields), pays at the sandbox
- * bank and lands on a page that says the payment is done. The student's request then names the payer.
+ * bank, lands on a page that says the payment is done, opens the receipt and reads their notification. The student's
+ * request then names the payer («سارا ک.»), its timeline and «پرداخت‌های آنلاین» agree, and the receipt opens from it.
  */
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -112,13 +113,35 @@ describe('paying for someone else', () => {
     await page.getByTestId('receipt').waitFor();
     await animationsDone(page);
     await page.screenshot({ path: `${shots}/payment-link-receipt-phone.png`, fullPage: true });
+    // The payer's own word of it in the app (the SMS carries the same text): what they paid, for whom, and where the
+    // receipt is; it links to no request, the request is not theirs to open (issue 44 point 4).
+    await page.getByTestId('notification-bell').click();
+    const note = page.getByTestId('notification').filter({ hasText: 'با پیوند پرداخت، پرداخت کردید' });
+    await note.waitFor();
+    expect(await note.textContent()).toContain(
+      `سارا ک. را با پیوند پرداخت، پرداخت کردید؛ مبلغ ${formatRial(purchase.expectedPrice)}.`,
+    );
+    expect(await note.textContent()).toContain('رسید آن در «موجودی مالی من» است.');
+    expect(await note.getByTestId('notification-request').count()).toBe(0);
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/payment-link-payer-notification-phone.png`, fullPage: true });
 
     // The student's request is paid and names the payer.
     const detail = (await post(server, '/api/me/fetchPurchase', { purchase: purchase.id }, bearer(student.token))).body
       .data as { purchase: { state: string } };
     expect(detail.purchase.state).toBe('paid');
     await mine.reload();
-    await mine.getByTestId('request-payer').getByText('پرداخت‌کننده: سارا کریمی').waitFor();
+    // Named as the link names people, first name and last initial; the timeline and «پرداخت‌های آنلاین» tell one
+    // story: paid at the bank by the payer, that payment listed with the receipt the student may open.
+    await mine.getByTestId('request-payer').getByText('پرداخت‌کننده: سارا ک.').waitFor();
+    await mine.getByTestId('timeline-step').filter({ hasText: 'از درگاه بانک توسط سارا ک. با پیوند پرداخت' }).waitFor();
+    const online = mine.getByTestId('online-payment');
+    await online.first().waitFor();
+    expect(await online.count()).toBe(1);
+    await animationsDone(mine);
+    await mine.screenshot({ path: `${shots}/payment-link-student-request.png`, fullPage: true });
+    await online.getByTestId('receipt-link').click();
+    await mine.getByTestId('receipt').waitFor();
     // Two verified customers and a bank payment on a shared two-core machine: about a minute.
   }, 180_000);
 });

@@ -17,7 +17,6 @@ import { HttpError } from '../../http/errors';
 import { msg, type MessageKey } from '../../http/messages';
 import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
 import { numericCode, randomToken, sha256 } from '../../lib/crypto';
-import { fullNameOf } from '../../lib/person-names';
 import { lockedWalletBalance, shownUserBalance, type Trx } from '../ledger/service';
 import { lockPurchase, purchaseTraceCode } from '../requests/purchase-state';
 import { priceInquiry } from '../requests/quotes';
@@ -106,7 +105,7 @@ export async function ownPaymentLink(deps: PaymentDeps, purchaseId: number): Pro
     expiresAt: new Date(link.expiresAt).toISOString(),
     revoked: link.revokedAt !== null,
     expired: new Date(link.expiresAt).getTime() <= Date.now(),
-    payerName: link.paidAt === null ? null : (fullNameOf(link) ?? ''),
+    payerName: link.paidAt === null ? null : firstNameAndInitial(link.firstName, link.lastName),
     paidAt: link.paidAt === null ? null : new Date(link.paidAt).toISOString(),
   };
 }
@@ -119,7 +118,8 @@ export async function payerNameOf(deps: PaymentDeps, purchaseId: number): Promis
     .select(['u.firstName', 'u.lastName'])
     .where('p.id', '=', purchaseId)
     .executeTakeFirst();
-  return row ? (fullNameOf(row) ?? '') : null;
+  // The requester reads the payer as the payer read them on the link: first name and last initial.
+  return row ? firstNameAndInitial(row.firstName, row.lastName) : null;
 }
 
 interface LinkRow {

@@ -95,7 +95,27 @@ export async function purchaseDetail(
     .leftJoin('collections as c', 'c.onlineProformaId', 'p.id')
     .select(['p.id', 'p.amount', 'p.state', 'p.createdAt', 'c.id as collectionId'])
     .where('p.purchaseId', '=', purchaseId)
-    .$if(userId !== undefined, (q) => q.where('p.userId', '=', userId!))
+    // The customer's own payments, and the one of a payer (decision 028) that paid this request: the timeline says
+    // it was paid from the bank's gateway, so «پرداخت‌های آنلاین» lists it with its receipt. The payer's other
+    // attempts (failed, or refused for a card not theirs) are the payer's own business.
+    .$if(userId !== undefined, (q) =>
+      q.where((eb) =>
+        eb.or([
+          eb('p.userId', '=', userId!),
+          eb.and([
+            eb('c.refundedToCard', '=', false),
+            eb.exists(
+              eb
+                .selectFrom('purchases as r')
+                .select('r.id')
+                .whereRef('r.id', '=', 'p.purchaseId')
+                .where('r.userId', '=', userId!)
+                .whereRef('r.payerUserId', '=', 'p.userId'),
+            ),
+          ]),
+        ]),
+      ),
+    )
     .orderBy('p.id')
     .execute();
   return {

@@ -14,7 +14,7 @@ import { notifyIfDeadlineAtRisk } from '../tasks/deadlines';
 import { openPurchaseTask } from '../tasks/service';
 import { notifyRequestStep, paidHowOf, requestTitle } from '../requests/request-steps';
 import { notify } from '../notifications/notify';
-import { fullNameOf } from '../../lib/person-names';
+import { firstNameAndInitial } from '../../../shared/masked-name';
 import { linkPayerMayPay, markLinkPaid } from './link-claims';
 import { receiptCodeOf } from './receipt-verification';
 
@@ -90,21 +90,30 @@ export async function reserveAndMarkPaid(
   });
   if (forOther) {
     await markLinkPaid(trx, purchase.id, payer);
-    const who = await trx
+    const people = await trx
       .selectFrom('users')
-      .select(['firstName', 'lastName'])
-      .where('id', '=', payer)
-      .executeTakeFirstOrThrow();
+      .select(['id', 'firstName', 'lastName'])
+      .where('id', 'in', [payer, purchase.userId])
+      .execute();
+    const nameOf = (id: number) => {
+      const u = people.find((p) => p.id === id);
+      return firstNameAndInitial(u?.firstName, u?.lastName);
+    };
+    const title = requestTitle(deps.requests.catalogue, purchase);
+    // Each names the other as the payment link's preview does: first name and last initial, nothing more.
     await notify(trx, {
       userId: purchase.userId,
       kind: 'purchasePaidByOther',
-      params: {
-        title: requestTitle(deps.requests.catalogue, purchase),
-        payerName: fullNameOf(who) ?? '',
-        amount: purchase.expectedPrice,
-      },
+      params: { title, payerName: nameOf(payer), amount: purchase.expectedPrice },
       purchaseId: purchase.id,
       eventKey: `purchase:${purchase.id}:paid`,
+    });
+    // The payer cannot open the request, so their notification links nowhere but names where the receipt is.
+    await notify(trx, {
+      userId: payer,
+      kind: 'purchasePaidForOther',
+      params: { title, requesterName: nameOf(purchase.userId), amount: purchase.expectedPrice },
+      eventKey: `purchase:${purchase.id}:paid:payer`,
     });
   } else {
     await notifyRequestStep(trx, deps.requests.catalogue, purchase, {

@@ -21,6 +21,7 @@ import {
 } from '../../../shared/request-steps';
 import type { NotificationKind, NotificationParams } from '../../../shared/notifications';
 import { displayName } from '../../lib/person-names';
+import { firstNameAndInitial } from '../../../shared/masked-name';
 import { notify } from '../notifications/notify';
 import type { Catalogue } from '../desks/catalogue';
 import { PURCHASE_TASK_TYPES } from '../tasks/service';
@@ -142,7 +143,10 @@ interface RawStep {
 }
 
 /** The steps a request took, oldest first, from its history rows, its task's first claim and its ledger postings. */
-async function stepsOf(db: Db, purchase: { id: number; formType: string; expectedPrice: number }): Promise<RawStep[]> {
+async function stepsOf(
+  db: Db,
+  purchase: { id: number; formType: string; expectedPrice: number; payerUserId: number | null },
+): Promise<RawStep[]> {
   const changes = await db
     .selectFrom('purchaseStateChanges')
     .select(['state', 'cause', 'reason', 'actorUserId', 'createdAt'])
@@ -156,9 +160,19 @@ async function stepsOf(db: Db, purchase: { id: number; formType: string; expecte
     .select(['c.realPrice', 't.title as thirdParty'])
     .where('c.purchaseId', '=', purchase.id)
     .executeTakeFirst();
+  // Paid by someone else through the request's payment link (decision 028): the step names them.
+  const payer =
+    purchase.payerUserId === null
+      ? null
+      : await db
+          .selectFrom('users')
+          .select(['firstName', 'lastName'])
+          .where('id', '=', purchase.payerUserId)
+          .executeTakeFirst();
+  const payerName = payer ? firstNameAndInitial(payer.firstName, payer.lastName) : null;
   const steps: RawStep[] = [];
   for (const c of changes) {
-    const step = stepOfChange(c, purchase, money, payment);
+    const step = stepOfChange(c, purchase, money, payment, payerName);
     if (step) steps.push({ step, at: new Date(c.createdAt), actorUserId: c.actorUserId });
   }
   // Taken: the first claim of its fulfilment task (a colleague taking it over later is not a new step).
@@ -182,6 +196,7 @@ function stepOfChange(
   purchase: { formType: string; expectedPrice: number },
   money: Map<string, Record<string, number>>,
   payment: { realPrice: number; thirdParty: string | null } | undefined,
+  payerName: string | null,
 ): RequestStep | null {
   const reason = c.reason ?? '';
   switch (c.state) {
@@ -192,6 +207,7 @@ function stepOfChange(
         kind: 'paid',
         how: paidHowOf(c.cause),
         amount: money.get('reserve')?.expectedPrice ?? purchase.expectedPrice,
+        payer: payerName,
       };
     case 'purchaseSucceeded': {
       const reserved = money.get('reserve')?.expectedPrice ?? purchase.expectedPrice;
@@ -237,7 +253,7 @@ export async function requestTimeline(
 ): Promise<Timeline> {
   const purchase = await db
     .selectFrom('purchases')
-    .select(['id', 'desk', 'formType', 'expectedPrice'])
+    .select(['id', 'desk', 'formType', 'expectedPrice', 'payerUserId'])
     .where('id', '=', purchaseId)
     .executeTakeFirstOrThrow();
   const raw = await stepsOf(db, purchase);
@@ -255,12 +271,14 @@ export async function requestTimeline(
   }
   const steps: TimelineStep[] = raw.map(({ step, at, actorUserId }) => {
     const actor = stepActor(step);
+    // The payer paid from their own wallet: not «شما» to the requester.
+    const byPayer = step.kind === 'paid' && !!step.payer && actor === 'customer';
     return {
       kind: step.kind,
       at: at.toISOString(),
       words: stepWords(step),
       actor,
-      actorTitle: actorTitle(actor, view),
+      actorTitle: byPayer ? 'پرداخت‌کننده' : actorTitle(actor, view),
       actorName: actor === 'staff' && actorUserId !== null ? (names.get(actorUserId) ?? null) : null,
     };
   });
