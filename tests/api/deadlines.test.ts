@@ -183,12 +183,13 @@ describe('entering at risk', () => {
   it('sends the at-risk SMS at night at once when the deadline comes before 08:00, and holds it otherwise', async () => {
     const who = await money.customer();
     const purchase = await paid(who, 10);
-    // The deadline is the start of its Tehran day (00:00): a sweep at 22:00 the evening before finds it at risk.
-    const evening = new Date(new Date(purchase.deadlineAt!).getTime() - 2 * HOUR);
+    // The deadline is the end of its Tehran day (23:59:59): a sweep at 22:59:59 that evening, in quiet hours, finds
+    // it at risk, and the next 08:00 would be after it.
+    const evening = new Date(new Date(purchase.deadlineAt!).getTime() - HOUR);
     await server.app.sweepDeadlines(evening);
     const held = await paid(who, 12);
-    // Two days before, at 22:00: the warning may wait for 08:00, the deadline is a day after it.
-    const earlier = new Date(new Date(held.deadlineAt!).getTime() - 26 * HOUR);
+    // The evening before, at 22:59:59: the warning may wait for 08:00 (9 h 1 s later), the deadline is that day's end.
+    const earlier = new Date(new Date(held.deadlineAt!).getTime() - 25 * HOUR);
     await server.app.sweepDeadlines(earlier);
     const smsOf = (purchaseId: number) =>
       db
@@ -200,7 +201,9 @@ describe('entering at risk', () => {
         .where('n.kind', '=', 'deadlineAtRisk')
         .execute();
     expect(await smsOf(purchase.id)).toEqual([{ kind: 'deadlineAtRisk', dueAt: evening }]);
-    expect(await smsOf(held.id)).toEqual([{ kind: 'deadlineAtRisk', dueAt: new Date(earlier.getTime() + 10 * HOUR) }]);
+    expect(await smsOf(held.id)).toEqual([
+      { kind: 'deadlineAtRisk', dueAt: new Date(earlier.getTime() + 9 * HOUR + 1000) },
+    ]);
   });
 
   it('follows the system parameter staff set', async () => {
