@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toPersianDigits } from '../../src/shared/digits';
 import { newAuthority } from '../../src/server/modules/sandbox-bank/bank';
 import { tehranDayWindow } from '../../src/server/modules/sandbox-bank/statement';
 import { animationsDone, DESKTOP, keepSignedIn, launchBrowser, PHONE, takeScreenshots } from '../support/browser';
@@ -98,7 +99,12 @@ describe('daily reconciliation page', () => {
     await row.getByTestId('reconciliation-evidence').click();
     const evidence = page.getByTestId('reconciliation-evidence-dialog');
     await evidence.waitFor();
-    expect(await evidence.getByTestId('evidence-gateway').textContent()).toContain(REFERENCE);
+    // The bank's reference and the card number read in Persian digits (issue 44 point 9), on the row and in its evidence.
+    expect(await row.textContent()).toContain(`مرجع ${toPersianDigits(REFERENCE)}`);
+    expect(await evidence.getByTestId('evidence-gateway').textContent()).toContain(toPersianDigits(REFERENCE));
+    expect(await evidence.getByTestId('evidence-gateway').textContent()).toContain('۶۰۳۷۹۹******۷۸۹۰');
+    expect(await evidence.getByTestId('evidence-gateway').textContent()).toContain('گزارش تسویهٔ خود درگاه آزمایشی');
+    expect(await evidence.getByTestId('evidence-gateway').textContent()).not.toContain('sandboxBank');
     expect(await evidence.textContent()).toContain('دریافتی ثبت نشده است.');
     expect(await evidence.getByTestId('evidence-collection').count()).toBe(0);
     await animationsDone(page);
@@ -220,6 +226,13 @@ describe('daily reconciliation page', () => {
     await row.getByTestId('reconciliation-evidence').click();
     const evidence = page.getByTestId('reconciliation-evidence-dialog');
     expect(await evidence.getByTestId('evidence-bank').textContent()).toContain('واریز به حساب');
+    // The statement is named in Persian, not «bankAccount»; its reference and line number in Persian digits.
+    expect(await evidence.getByTestId('evidence-bank').textContent()).toContain('صورت‌حساب حساب بانکی');
+    expect(await evidence.getByTestId('evidence-bank').textContent()).not.toContain('bankAccount');
+    expect(await evidence.getByTestId('evidence-bank').textContent()).toContain(toPersianDigits('E2E-STRAY-1'));
+    expect(await row.textContent()).toContain(`مرجع ${toPersianDigits('E2E-STRAY-1')}`);
+    await animationsDone(page);
+    if (takeScreenshots) await page.screenshot({ path: path.join(shots, 'reconciliation-bank-evidence.png') });
     expect(await evidence.textContent()).toContain('دریافتی ثبت نشده است.');
     await context.close();
   }, 120_000);

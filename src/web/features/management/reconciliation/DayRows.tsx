@@ -19,6 +19,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { toPersianDigits } from '../../../../shared/digits';
 import { formatNumber } from '../../../../shared/format';
 import { TableView } from '../../../components/data-table/TableView';
 import { DateText } from '../../../components/date/DateText';
@@ -31,6 +32,7 @@ import { api } from '../../../lib/api-client';
 import { pathOf } from '../../../lib/routes';
 import { kindHint, kindLabel } from './kinds';
 import { dayQueryKey, type Row } from './day';
+import { statementTitle } from './statement-formats';
 
 type Side = Record<string, unknown>;
 const sides = (v: unknown): Side[] => (Array.isArray(v) ? (v as Side[]) : []);
@@ -89,7 +91,7 @@ function Subject({ row }: { row: Row }) {
       {amount !== undefined && amount !== null && <Amount value={Number(amount)} />}
       {reference !== undefined && reference !== null && (
         <Text size="1" color="gray">
-          مرجع <Latin>{String(reference)}</Latin>
+          مرجع <Latin>{toPersianDigits(String(reference))}</Latin>
         </Text>
       )}
     </Flex>
@@ -127,7 +129,11 @@ function SideItems({ side, testId }: { side: Side; testId: string }) {
     if (typeof value === 'object') return <Latin>{JSON.stringify(value)}</Latin>;
     if (key === 'purchaseId') return <RequestLink id={Number(value)} />;
     if (key === 'direction') return <Text>{value === 'in' ? 'واریز به حساب' : 'برداشت از حساب'}</Text>;
-    return <Latin>{String(value)}</Latin>;
+    if (key === 'statement') return <Text>{statementTitle(String(value))}</Text>;
+    if (typeof value === 'number') return <Text>{toPersianDigits(value)}</Text>;
+    // A file's name and a gateway's authority stay as written; references and card numbers are read in Persian digits.
+    if (key === 'fileName' || key === 'authority') return <Latin>{String(value)}</Latin>;
+    return <Latin>{toPersianDigits(String(value))}</Latin>;
   };
   const LABELS: Record<string, string> = {
     id: 'شناسه',

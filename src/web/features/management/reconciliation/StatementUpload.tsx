@@ -7,13 +7,11 @@
 import { FileIcon, UploadIcon } from '@radix-ui/react-icons';
 import { Button, Callout, Card, Flex, Heading, Select, Text } from '@radix-ui/themes';
 import { useRef, useState } from 'react';
-import bankAccount from '../../../../../schemas/reconciliation/statements/bankAccount.json';
-import sandbox from '../../../../../schemas/reconciliation/statements/sandbox.json';
-import zarinpal from '../../../../../schemas/reconciliation/statements/zarinpal.json';
 import { showSnackbar } from '../../../components/shell/snackbar';
 import { TOKEN_KEY } from '../../../lib/api-client';
+import { STATEMENT_FORMATS } from './statement-formats';
 
-const FORMATS = [bankAccount, zarinpal, sandbox].map((m) => ({ name: m.name, title: m.title }));
+const FORMATS = STATEMENT_FORMATS;
 const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 interface Uploaded {
