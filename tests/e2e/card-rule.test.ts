@@ -114,7 +114,7 @@ describe('the card rule on a phone', () => {
     await staff.getByTestId(`open-task-${task.id}`).click();
     const dialog = staff.getByTestId('card-review');
     await dialog.getByText('بانک پاسارگاد').waitFor();
-    expect(await dialog.getByTestId('review-card-number').textContent()).toBe('5022 2910 1234 5672');
+    expect(await dialog.getByTestId('review-card-number').textContent()).toBe('۵۰۲۲ ۲۹۱۰ ۱۲۳۴ ۵۶۷۲');
     await dialog.getByTestId('approve-card').click();
     await dialog.waitFor({ state: 'hidden' });
     const cards = await post(server, '/api/me/searchUserCards', undefined, bearer(token));

@@ -144,7 +144,7 @@ describe('paying requests', () => {
     await receipt.waitFor();
     expect(await receipt.getByTestId('receipt-amount-words').textContent()).toBe(`به حروف: ${rialInWords(expected)}`);
     expect(await receipt.getByTestId('receipt-status').textContent()).toBe('دریافت شد');
-    expect(await receipt.getByTestId('receipt-card').textContent()).toBe('603799******7890');
+    expect(await receipt.getByTestId('receipt-card').textContent()).toBe('۶۰۳۷۹۹******۷۸۹۰');
     expect(await receipt.getByTestId('receipt-customer').textContent()).toBe('سارا کریمی');
     expect(await receipt.getByTestId('receipt-purchase').textContent()).toContain(toPersianDigits(id));
     expect(await receipt.getByTestId('receipt-refunded').count()).toBe(0);

@@ -113,7 +113,7 @@ function Receipt({ id }: { id: number }) {
             {r.referenceId ? <Ltr>{toPersianDigits(r.referenceId)}</Ltr> : '—'}
           </Line>
           <Line label="کارت پرداخت‌کننده" testId="receipt-card">
-            {r.cardNo ? <Latin>{r.cardNo}</Latin> : '—'}
+            {r.cardNo ? <Latin>{toPersianDigits(r.cardNo)}</Latin> : '—'}
           </Line>
           <Line label="روش دریافت">
             {r.source === 'online' ? `درگاه پرداخت — ${r.gatewayTitle}` : 'واریز به حساب (ثبت دستی)'}
@@ -142,7 +142,7 @@ function Receipt({ id }: { id: number }) {
               </Line>
               <Line label="مقصد مبلغ" testId="receipt-money-went">
                 بازگشت به همان کارت{r.cardNo ? ' ' : ''}
-                {r.cardNo && <Latin>{r.cardNo}</Latin>}؛ به کیف پول شما واریز نشد
+                {r.cardNo && <Latin>{toPersianDigits(r.cardNo)}</Latin>}؛ به کیف پول شما واریز نشد
               </Line>
               <Line label="درخواست‌دهنده" testId="receipt-customer">
                 {r.customerName}

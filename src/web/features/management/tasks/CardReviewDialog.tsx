@@ -63,7 +63,7 @@ export function CardReviewDialog({ taskId, onClose }: { taskId: number | null; o
             <Text>
               شماره کارت:{' '}
               <bdi dir="ltr" data-testid="review-card-number">
-                {groupCardNumber(data.cardNumber)}
+                {toPersianDigits(groupCardNumber(data.cardNumber))}
               </bdi>
             </Text>
             <Text>
