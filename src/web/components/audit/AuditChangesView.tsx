@@ -7,6 +7,7 @@
 import { Flex, Text } from '@radix-ui/themes';
 import { type AuditChange, auditChanges } from '../../../shared/audit/changes';
 import type { CalendarKind } from '../../../shared/calendar';
+import { LATIN_ATTRIBUTE } from '../../../shared/format/latin';
 
 function Value({ text, testId }: { text: string | null; testId: string }) {
   if (text === null)
@@ -15,8 +16,10 @@ function Value({ text, testId }: { text: string | null; testId: string }) {
         —
       </Text>
     );
+  // A value with Latin letters is kept as written (an IBAN, a file address, a code: auditValueText), Latin by nature.
+  const latin = /[A-Za-z]/.test(text) ? { [LATIN_ATTRIBUTE]: '' } : {};
   return (
-    <bdi dir="auto" data-testid={testId} style={{ overflowWrap: 'break-word', wordBreak: 'normal' }}>
+    <bdi dir="auto" data-testid={testId} style={{ overflowWrap: 'break-word', wordBreak: 'normal' }} {...latin}>
       {text}
     </bdi>
   );
