@@ -4,7 +4,7 @@
  * server's Persian message (the missing column, or each bad line's number) under the form; success names the days
  * the file covers, which `onUploaded` receives so the page can run them again. Mounted by the reconciliation page.
  */
-import { FileIcon, UploadIcon } from '@radix-ui/react-icons';
+import { UploadIcon } from '@radix-ui/react-icons';
 import { Button, Callout, Card, Flex, Heading, Select, Text } from '@radix-ui/themes';
 import { useRef, useState } from 'react';
 import { showSnackbar } from '../../../components/shell/snackbar';
@@ -83,43 +83,20 @@ export function StatementUpload({ onUploaded }: { onUploaded?: (days: string[]) 
             </Select.Root>
           </Flex>
           <Flex direction="column" gap="1">
-            <Text size="2" id="statement-file-label">
+            <Text as="label" size="2" htmlFor="statement-file">
               فایل CSV یا xlsx (حداکثر ۵ مگابایت)
             </Text>
-            {/* The native picker says «Choose File» in the browser's language; a Persian button opens it instead. */}
             <input
               ref={input}
               id="statement-file"
               type="file"
               accept={ACCEPT}
-              hidden
-              aria-labelledby="statement-file-label"
               data-testid="statement-file"
               onChange={(e) => {
                 setFile(e.target.files?.[0] ?? null);
                 setError(null);
               }}
             />
-            <Flex gap="2" align="center">
-              <Button
-                type="button"
-                variant="soft"
-                onClick={() => input.current?.click()}
-                aria-describedby="statement-file-label statement-file-name"
-                data-testid="statement-choose"
-              >
-                <FileIcon /> انتخاب فایل
-              </Button>
-              <Text
-                size="2"
-                color={file ? undefined : 'gray'}
-                id="statement-file-name"
-                data-testid="statement-file-name"
-                style={{ maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-              >
-                <bdi>{file ? file.name : 'فایلی انتخاب نشده است'}</bdi>
-              </Text>
-            </Flex>
           </Flex>
           <Button onClick={() => void upload()} loading={busy} disabled={!file} data-testid="statement-send">
             <UploadIcon /> بارگذاری
