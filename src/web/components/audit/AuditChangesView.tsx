@@ -19,7 +19,7 @@ function Value({ text, testId }: { text: string | null; testId: string }) {
   // A value with Latin letters is kept as written (an IBAN, a file address, a code: auditValueText), Latin by nature.
   const latin = /[A-Za-z]/.test(text) ? { [LATIN_ATTRIBUTE]: '' } : {};
   return (
-    <bdi dir="auto" data-testid={testId} style={{ overflowWrap: 'break-word', wordBreak: 'normal' }} {...latin}>
+    <bdi dir="auto" data-testid={testId} style={{ overflowWrap: 'anywhere', wordBreak: 'normal' }} {...latin}>
       {text}
     </bdi>
   );
