@@ -61,6 +61,23 @@ describe('rate chart and alerts', () => {
     const chart = page.getByTestId('rate-chart');
     await chart.locator('canvas').waitFor();
     expect(await chart.getAttribute('aria-label')).toContain('اکنون ۱٬۰۰۰٬۰۰۰ ریال');
+    // Every rate here was saved minutes ago: the chart must still show them (a dot per save, steps on a rate axis
+    // that spans the rates, not zero to two million) and a dashed «امروز» line, not a blank grid.
+    const drawn = await chart.locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
+      const { width, height } = canvas;
+      const pixels = canvas.getContext('2d')!.getImageData(0, 0, width, height).data;
+      let coloured = 0;
+      const darkPerColumn = new Array<number>(width).fill(0);
+      for (let i = 0; i < pixels.length; i += 4) {
+        const [r, g, b, a] = [pixels[i]!, pixels[i + 1]!, pixels[i + 2]!, pixels[i + 3]!];
+        if (a < 200) continue;
+        if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured++;
+        else if (Math.max(r, g, b) < 140) darkPerColumn[(i / 4) % width]!++;
+      }
+      return { coloured, todayLine: Math.max(...darkPerColumn), height };
+    });
+    expect(drawn.coloured).toBeGreaterThan(100);
+    expect(drawn.todayLine).toBeGreaterThan(drawn.height * 0.3);
     // It fits a phone: no wider than the screen.
     const box = (await chart.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);

@@ -40,11 +40,13 @@ export default function RatePanel({ currency, onClose }: { currency: Currency; o
     if (!h) return null;
     const times: number[] = [];
     const rates: number[] = [];
+    const saves: number[] = [];
     if (h.openingRate) {
       times.push(Date.parse(h.from) / 1000);
       rates.push(h.openingRate.rate);
     }
     for (const p of h.points) {
+      saves.push(times.length);
       times.push(Date.parse(p.at) / 1000);
       rates.push(p.rate);
     }
@@ -52,7 +54,7 @@ export default function RatePanel({ currency, onClose }: { currency: Currency; o
     // The last rate holds until now.
     times.push(Date.parse(h.to) / 1000);
     rates.push(rates.at(-1)!);
-    return { times, rates, from: Date.parse(h.from) / 1000, to: Date.parse(h.to) / 1000 };
+    return { times, rates, saves, from: Date.parse(h.from) / 1000, to: Date.parse(h.to) / 1000 };
   }, [history.data]);
 
   const rows = useMemo<Row[]>(() => {
