@@ -133,6 +133,11 @@ describe('an unverified customer on a desk', () => {
     await back.click();
     await page.waitForURL(`${server.url}/desks/toeflGeneralCpr`);
     await page.getByTestId('draft-restored').waitFor();
+    // The desk opens at its top, where the note that the form came back is read first, not mid-page where the
+    // profile's save button was.
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    const restored = await box(page.getByTestId('draft-restored'));
+    expect(restored.y + restored.height).toBeLessThan(PHONE.height);
     expect(await page.locator('#root_amount').inputValue()).toBe('۲۲۰');
     expect(await page.locator('#root_targetPageUsername').inputValue()).toBe('student');
     await context.close();

@@ -1,7 +1,7 @@
 import { Flex, Spinner } from '@radix-ui/themes';
 import { useAtom } from 'jotai';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { Outlet } from 'react-router-dom';
+import { Outlet, useLocation, useNavigationType } from 'react-router-dom';
 import { Breadcrumbs } from '../components/shell/Breadcrumbs';
 import { LiveUpdates } from '../components/shell/LiveUpdates';
 import { ProgressBar } from '../components/shell/ProgressBar';
@@ -48,7 +48,24 @@ function ReplayEarlyClick() {
   return null;
 }
 
+/**
+ * A new page opens at its top, as a page loaded from the server would: the router keeps the window's scroll, so the
+ * desk came back mid-page after the customer saved their profile at its bottom. Back and forward (POP) leave the
+ * browser's own restoring alone, and a change of the query alone (a table's filter or page) keeps the place.
+ */
+function useNewPageAtTop() {
+  const { pathname } = useLocation();
+  const navigationType = useNavigationType();
+  const previous = useRef(pathname);
+  useEffect(() => {
+    if (previous.current === pathname) return;
+    previous.current = pathname;
+    if (navigationType !== 'POP') window.scrollTo(0, 0);
+  }, [pathname, navigationType]);
+}
+
 export function Shell() {
+  useNewPageAtTop();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [loginOpen, setLoginOpen] = useAtom(loginDialogOpenAtom);
   const menuButton = useRef<HTMLButtonElement>(null);
