@@ -287,10 +287,38 @@ describe('paying requests', () => {
     const id = await submitToefl(page, '60');
     const before = await purchaseOf(me, id);
     await toBank(page);
+    // The moment the form is sent the page says it is leaving and marks its buttons; a second send while waiting
+    // is refused. What the page showed is kept in the tab's sessionStorage (the bank and the app share an origin) by
+    // a listener that runs after the page's own, and read back once the customer has landed.
+    await page.evaluate(() => {
+      const form = document.querySelector('form')!;
+      let sends = 0;
+      let tappedAgain = false;
+      form.addEventListener('submit', (e) => {
+        if (!e.defaultPrevented) sends++;
+        const status = document.querySelector<HTMLElement>('[role=status]#leaving')!;
+        const seen = {
+          leaving: status.hidden ? null : status.textContent,
+          buttons: [...form.querySelectorAll('button')].map((b) => b.getAttribute('aria-disabled')),
+          sends,
+        };
+        sessionStorage.setItem('bank-leaving', JSON.stringify(seen));
+        // A second tap, on pay, while the first send is on its way (after this event: a form cannot be sent again
+        // from within its own submit event).
+        if (!tappedAgain) {
+          tappedAgain = true;
+          setTimeout(() => form.requestSubmit(form.querySelector<HTMLButtonElement>('#pay')));
+        }
+      });
+    });
     await page.getByRole('button', { name: 'انصراف', exact: true }).click();
-
     await page.waitForURL(`${server.url}/request/myRequests?purchase=${id}&payment=cancelled`);
     await outcome(page).getByText('پرداخت را در درگاه بانک لغو کردید.').waitFor();
+    expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('bank-leaving')))!)).toEqual({
+      leaving: 'در حال انصراف و بازگشت به سایت پذیرنده…',
+      buttons: ['true', 'true'],
+      sends: 1,
+    });
     await page.getByTestId('request-detail').getByTestId('request-state').getByText('در انتظار پرداخت').waitFor();
     await page.getByTestId('request-detail').getByTestId('pay-purchase').waitFor();
     const after = await purchaseOf(me, id);

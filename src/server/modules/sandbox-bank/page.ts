@@ -65,6 +65,12 @@ button,.button{font:inherit;font-weight:700;font-size:16px;border-radius:10px;pa
 .expired{display:block;color:#c62828;font-weight:700;font-size:13px;margin-top:6px}
 .expired[hidden]{display:none}
 footer{text-align:center;font-size:12px;color:#7a8896;margin-top:8px}
+.leaving{display:flex;gap:8px;align-items:center;justify-content:center;margin:12px 0 0;font-size:14px;font-weight:700;color:#0b3d91}
+.leaving[hidden]{display:none}
+.leaving::before{content:'';flex:none;width:16px;height:16px;border:2px solid #c3ccd7;border-top-color:#1565c0;border-radius:50%;animation:spin .8s linear infinite}
+@keyframes spin{to{transform:rotate(360deg)}}
+@media (prefers-reduced-motion:reduce){.leaving::before{animation:none}}
+button[aria-disabled=true]{opacity:.6;cursor:progress}
 .ref{text-align:center;font-size:12px;color:#7a8896;margin:0}
 .ref code{font-family:inherit;direction:ltr;unicode-bidi:embed;overflow-wrap:anywhere}
 `;
@@ -117,6 +123,13 @@ const clock = (seconds: number) => {
   const s = Math.max(0, Math.floor(seconds));
   return toPersianDigits(`${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`);
 };
+
+/**
+ * Once the form is sent the bank answers and the merchant verifies, which takes seconds: the page says so at once and
+ * a second tap sends nothing. The buttons are marked, not disabled: a disabled submit button would drop its own
+ * value (pay or cancel) from the form.
+ */
+const LEAVING = `(function(){var f=document.querySelector('form.card');var l=document.getElementById('leaving');if(!f||!l)return;f.addEventListener('submit',function(e){if(f.getAttribute('data-busy')){e.preventDefault();return}f.setAttribute('data-busy','1');var c=e.submitter&&e.submitter.value==='cancel';l.textContent=c?'در حال انصراف و بازگشت به سایت پذیرنده…':'در حال پرداخت و بازگشت به سایت پذیرنده…';l.hidden=false;Array.prototype.forEach.call(f.querySelectorAll('button'),function(b){b.setAttribute('aria-disabled','true')})})})();`;
 
 /** Counts the seconds down on the page; at zero it says so and disables the pay button (the bank refuses anyway). */
 const COUNTDOWN = `(function(){var el=document.getElementById('left');if(!el)return;var end=Date.now()+Number(el.getAttribute('data-seconds'))*1000;var fa=function(s){return s.replace(/[0-9]/g,function(d){return String.fromCharCode(0x6F0+Number(d))})};var pad=function(n){return (n<10?'0':'')+n};function tick(){var s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=fa(pad(Math.floor(s/60))+':'+pad(s%60));if(s===0){clearInterval(t);document.getElementById('expired').hidden=false;document.getElementById('pay').disabled=true}}var t=setInterval(tick,1000);tick()})();`;
@@ -175,9 +188,15 @@ ${
 }
 <p class="hint">در این درگاه آزمایشی رمز دوم، CVV2 و تاریخ انقضا لازم نیست.</p>
 <div class="actions"><button type="submit" class="pay" id="pay" name="action" value="pay">پرداخت</button><button type="submit" class="cancel" name="action" value="cancel">انصراف</button></div>
+<p class="leaving" id="leaving" role="status" hidden></p>
 </form>
 <p class="ref">شمارهٔ درخواست: <code>${escapeHtml(input.authority)}</code></p>`;
-  return layout(input.nonce, `پرداخت ${toPersianDigits(formatRial(input.amount))} — درگاه آزمایشی`, body, COUNTDOWN);
+  return layout(
+    input.nonce,
+    `پرداخت ${toPersianDigits(formatRial(input.amount))} — درگاه آزمایشی`,
+    body,
+    COUNTDOWN + LEAVING,
+  );
 }
 
 export interface NoticeInput {
