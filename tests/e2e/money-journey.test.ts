@@ -99,6 +99,11 @@ describe('money, part 2: a customer from paying to withdrawing', () => {
     const currency = detail.getByTestId('currency-payment');
     await currency.waitFor();
     expect(await currency.getByTestId('currency-payment-reference').textContent()).toBe('ETS-2026-7788');
+    // Two codes on one request: it says which one to give the university, and what the other is for.
+    expect(await currency.getByTestId('currency-payment-reference-hint').textContent()).toContain(
+      'این شماره را به دانشگاه، سفارت یا مرکز آزمون بدهید',
+    );
+    await detail.getByTestId('receipt-verification').waitFor();
     expect(await currency.getByTestId('currency-payment-real-price').textContent()).toBe(
       formatRial(priceDone - difference),
     );

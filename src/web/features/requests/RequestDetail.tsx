@@ -120,11 +120,18 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
                     </DataList.Value>
                   </DataList.Item>
                   <DataList.Item>
-                    <DataList.Label>شماره پیگیری پرداخت</DataList.Label>
+                    <DataList.Label>شماره پیگیری نزد پذیرنده</DataList.Label>
                     <DataList.Value>
-                      <bdi dir="ltr" data-testid="currency-payment-reference">
-                        {data.currencyPayment.reference}
-                      </bdi>
+                      <Flex direction="column" gap="1">
+                        <bdi dir="ltr" data-testid="currency-payment-reference">
+                          {data.currencyPayment.reference}
+                        </bdi>
+                        {/* A finished request shows two codes; say which one the university wants. */}
+                        <Text size="1" color="gray" weight="regular" data-testid="currency-payment-reference-hint">
+                          این شماره را به دانشگاه، سفارت یا مرکز آزمون بدهید؛ پرداخت شما را با همین شماره می‌شناسند. کد
+                          بررسی رسید (پایین‌تر) فقط برای بررسی درستی رسید ارزپی است.
+                        </Text>
+                      </Flex>
                     </DataList.Value>
                   </DataList.Item>
                   <DataList.Item>
