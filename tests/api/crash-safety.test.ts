@@ -30,6 +30,7 @@ import { type Customer, moneyHelpers, type PayResult, type Purchase } from '../s
 import { skipEmbeddedCases } from '../support/stages';
 import { announceSeed, type Choices, envInteger, envSeed, replayable, seededChoices } from '../support/seeded';
 import { ADMIN_MOBILE, ADMIN_PASSWORD, bearer, type RunningServer } from '../support/server';
+import { isLoginCodeSms, loginCodeIn } from '../support/sms-code';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const KILLS = envInteger('CRASH_KILLS', 5, 1);
@@ -152,7 +153,7 @@ class Supervised {
       const line = this.lines[i]!;
       if (!line.includes('"msg":"sms"') || !line.includes(mobileNo)) continue;
       const parsed = JSON.parse(line) as { mobileNo?: string; text?: string };
-      if (parsed.mobileNo === mobileNo) return /(\d{5})/.exec(String(parsed.text))?.[1] ?? null;
+      if (parsed.mobileNo === mobileNo && isLoginCodeSms(parsed.text)) return loginCodeIn(parsed.text);
     }
     return null;
   }

@@ -19,6 +19,7 @@ import { adminQuery, databaseUrlOn } from '../support/postgres-admin';
 import { killLeft, listening, type ServerProcess, startServerProcess } from '../support/server-process';
 import { ADMIN_MOBILE, ADMIN_PASSWORD, bearer, type RunningServer } from '../support/server';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { isLoginCodeSms, loginCodeIn } from '../support/sms-code';
 
 const testUrl = process.env.TEST_DATABASE_URL ?? '';
 const redisUrl = process.env.TEST_REDIS_URL ?? '';
@@ -83,7 +84,8 @@ describe.runIf(onRealServices)('Redis and PostgreSQL going away while customers 
       const lines = child.output().stdout.split('\n').reverse();
       for (const line of lines) {
         if (!line.includes('"msg":"sms"') || !line.includes(mobileNo)) continue;
-        return /(\d{5})/.exec(String((JSON.parse(line) as { text?: string }).text))?.[1] ?? null;
+        const { text } = JSON.parse(line) as { text?: string };
+        if (isLoginCodeSms(text)) return loginCodeIn(text);
       }
       return null;
     };

@@ -43,7 +43,9 @@ describe('log-in by SMS code', () => {
     expect(first.body.data).toEqual({ expirationDuration: 120, activeCodeExists: false });
     const sms = server.logs.filter((l) => l.msg === 'sms' && l.mobileNo === mobileNo);
     expect(sms).toHaveLength(1);
-    expect(String(sms[0]?.text)).toMatch(/\d{5}/);
+    // Said in Persian digits, as every number a customer reads.
+    expect(String(sms[0]?.text)).toMatch(/^کد ورود شما به ارزپی: [۰-۹]{5}\n/);
+    expect(String(sms[0]?.text)).not.toMatch(/[0-9]/);
 
     const again = await post(server, '/api/public/sendMobileValidationCode', { mobileNo });
     expect(again.body.data).toMatchObject({ activeCodeExists: true });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notify, type NotificationInput } from '../../src/server/modules/notifications/notify';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
 import { bearer, loginByCode, post, type RunningServer, staffWithActions, startServer } from '../support/server';
+import { isLoginCodeSms } from '../support/sms-code';
 
 let server: RunningServer;
 let events = 0;
@@ -29,7 +30,7 @@ const write = (input: Omit<NotificationInput, 'eventKey'>, now?: Date, s = serve
     .transaction()
     .execute((trx) => notify(trx, { ...input, eventKey: `test:${events++}` }, now));
 const smsLines = (mobileNo: string, s = server) =>
-  s.logs.filter((l) => l.msg === 'sms' && l.mobileNo === mobileNo && !/\d{5}/.test(String(l.text)));
+  s.logs.filter((l) => l.msg === 'sms' && l.mobileNo === mobileNo && !isLoginCodeSms(l.text));
 const userIdOf = async (token: string) =>
   ((await post(server, '/api/me/fetchUserData', undefined, bearer(token))).body.data as { id: number; uid: string }).id;
 const search = async (token: string, body: object = {}) =>

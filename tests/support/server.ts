@@ -3,6 +3,7 @@
  * or, when TEST_DATABASE_URL is set (tests/run.ts sets it to a database it created), PostgreSQL.
  * Builds the web app first when dist/web is missing so e2e tests always have a UI to drive.
  */
+import { isLoginCodeSms, loginCodeIn } from './sms-code';
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
@@ -165,10 +166,8 @@ export async function startServer(
     rawLogs: logs.raw,
     lastSmsCode(mobileNo: string) {
       // A notification's SMS (no log-in code in it) may have gone to the same number since.
-      const sms = logs.lines
-        .filter((l) => l.msg === 'sms' && l.mobileNo === mobileNo && /\d{5}/.test(String(l.text)))
-        .at(-1);
-      return sms ? (/(\d{5})/.exec(String(sms.text))?.[1] ?? null) : null;
+      const sms = logs.lines.filter((l) => l.msg === 'sms' && l.mobileNo === mobileNo && isLoginCodeSms(l.text)).at(-1);
+      return sms ? loginCodeIn(sms.text) : null;
     },
     async stop() {
       await app.fastify.close();

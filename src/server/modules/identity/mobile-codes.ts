@@ -8,6 +8,7 @@ import { HttpError, tooManyRequests } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { numericCode, safeEqual, sha256 } from '../../lib/crypto';
 import type { RateLimiter } from '../../lib/rate-limit';
+import { toPersianDigits } from '../../../shared/digits';
 import { readSetting } from '../settings/service';
 import type { SmsSender } from './sms';
 
@@ -66,7 +67,7 @@ export async function sendMobileValidationCode(
     .returning('id')
     .executeTakeFirstOrThrow();
   try {
-    await deps.sms.sendLoginCode({ mobileNo, code, text: msg('sms.loginCode', { code }) });
+    await deps.sms.sendLoginCode({ mobileNo, code, text: msg('sms.loginCode', { code: toPersianDigits(code) }) });
   } catch {
     // An SMS that never left must not block the customer from asking again.
     await db.updateTable('mobileValidationCodes').set({ burnedAt: new Date() }).where('id', '=', inserted.id).execute();
