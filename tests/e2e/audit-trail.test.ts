@@ -4,6 +4,7 @@
  * ← after» with Persian names, Persian digits and Jalali dates, each value isolated in its direction and wrapped only
  * between words. Screenshot: audit-trail-desktop.png.
  */
+import { latinDigits } from '../support/page-checks';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { animationsDone, DESKTOP } from '../support/browser';
@@ -48,6 +49,8 @@ describe('the audit trail', () => {
       ]);
     }
     await animationsDone(page);
+    // Ids, dates and amounts in Persian digits; only what is Latin by nature (an IBAN, a file address) stays so.
+    expect((await latinDigits(page)).found).toEqual([]);
     await page.screenshot({ path: `${shots}/audit-trail-desktop.png`, fullPage: true });
 
     // The filter lists Persian names; choosing one shows only those entries.

@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
+import { latinDigits } from '../support/page-checks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_FOREIGN_CARDS, SANDBOX_UNANSWERED_CARDS } from '../../src/server/modules/cards/inquiry';
 import { toPersianDigits } from '../../src/shared/digits';
@@ -115,6 +116,7 @@ describe('the card rule on a phone', () => {
     const dialog = staff.getByTestId('card-review');
     await dialog.getByText('بانک پاسارگاد').waitFor();
     expect(await dialog.getByTestId('review-card-number').textContent()).toBe('۵۰۲۲ ۲۹۱۰ ۱۲۳۴ ۵۶۷۲');
+    expect((await latinDigits(staff)).found).toEqual([]);
     await dialog.getByTestId('approve-card').click();
     await dialog.waitFor({ state: 'hidden' });
     const cards = await post(server, '/api/me/searchUserCards', undefined, bearer(token));

@@ -5,6 +5,7 @@
  * dialog, the fulfilment dialog), the day is the customer's until its end, and staff see who and how urgent.
  */
 import type { Browser } from 'playwright-core';
+import { latinDigits } from '../support/page-checks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, keepSignedIn, launchBrowser, PHONE, takeScreenshots } from '../support/browser';
 import { type Customer, moneyHelpers } from '../support/money';
@@ -127,6 +128,8 @@ describe('deadlines', () => {
     // Tomorrow ends 24 to 48 hours from now: «۱ روز …», never hours only (the day counted from its first minute).
     expect(await detail.getByTestId('deadline-countdown').textContent()).toMatch(/^۱ روز( و [۰-۹]+ ساعت)? تا مهلت/);
     await field.scrollIntoViewIfNeeded();
+    // Every number on the request with its deadline reads in Persian digits.
+    expect((await latinDigits(phone)).found).toEqual([]);
     if (takeScreenshots) await phone.screenshot({ path: `${shots}/customer-request-jalali.png` });
     await customer.close();
 
@@ -171,6 +174,7 @@ describe('deadlines', () => {
     expect(await whoLine.getByTestId('request-deadline').locator('.ltr').textContent()).toBe(jalali);
     await whoLine.getByTestId('deadline-at-risk').waitFor();
     expect(await dialog.locator('[data-field-date="deadlineDate"]').textContent()).toBe(jalali);
+    expect((await latinDigits(page)).found).toEqual([]);
     if (takeScreenshots) await page.screenshot({ path: `${shots}/staff-request-dialog.png` });
 
     // The fulfilment dialog opened from it: the same date, the same who and how urgent.
@@ -181,6 +185,7 @@ describe('deadlines', () => {
     expect(await fields.textContent()).not.toContain(soonDate);
     const fulfilmentDeadline = page.getByTestId('request-deadline').last();
     expect(await fulfilmentDeadline.locator('.ltr').textContent()).toBe(jalali);
+    expect((await latinDigits(page)).found).toEqual([]);
     if (takeScreenshots) await page.screenshot({ path: `${shots}/fulfilment-dialog.png` });
     await staff.close();
   });

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { readSheet } from 'read-excel-file/node';
+import { latinDigits } from '../support/page-checks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPersianDigits } from '../../src/shared/digits';
 import { newAuthority } from '../../src/server/modules/sandbox-bank/bank';
@@ -108,6 +109,7 @@ describe('daily reconciliation page', () => {
     expect(await evidence.textContent()).toContain('دریافتی ثبت نشده است.');
     expect(await evidence.getByTestId('evidence-collection').count()).toBe(0);
     await animationsDone(page);
+    expect((await latinDigits(page)).found).toEqual([]);
     if (takeScreenshots) await page.screenshot({ path: path.join(shots, 'reconciliation-evidence.png') });
     await page.keyboard.press('Escape');
     await evidence.waitFor({ state: 'hidden' });
@@ -126,6 +128,8 @@ describe('daily reconciliation page', () => {
     expect(await row.getByTestId('reconciliation-resolve').count()).toBe(0);
     await day.getByTestId('total-unresolved').filter({ hasText: '۰' }).waitFor();
     await animationsDone(page);
+    // The day's rows, totals and notes in Persian digits.
+    expect((await latinDigits(page)).found).toEqual([]);
     if (takeScreenshots)
       await page.screenshot({ path: path.join(shots, 'reconciliation-desktop.png'), fullPage: true });
 
@@ -215,6 +219,7 @@ describe('daily reconciliation page', () => {
     expect(await evidence.getByTestId('evidence-bank').textContent()).toContain(toPersianDigits('E2E-STRAY-1'));
     expect(await row.textContent()).toContain(`مرجع ${toPersianDigits('E2E-STRAY-1')}`);
     await animationsDone(page);
+    expect((await latinDigits(page)).found).toEqual([]);
     if (takeScreenshots) await page.screenshot({ path: path.join(shots, 'reconciliation-bank-evidence.png') });
     expect(await evidence.textContent()).toContain('دریافتی ثبت نشده است.');
     await context.close();

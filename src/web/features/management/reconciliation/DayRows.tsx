@@ -20,7 +20,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toPersianDigits } from '../../../../shared/digits';
-import { formatNumber } from '../../../../shared/format';
+import { formatNumber, formatPhone } from '../../../../shared/format';
 import { TableView } from '../../../components/data-table/TableView';
 import { DateText } from '../../../components/date/DateText';
 import { DialogActions } from '../../../components/DialogActions';
@@ -98,6 +98,9 @@ function Subject({ row }: { row: Row }) {
   );
 }
 
+/** Staff without a name on file are named by their mobile, read in Persian digits. */
+const nameOrMobile = (name: string) => (/^09\d{9}$/.test(name) ? formatPhone(name) : name);
+
 function Resolution({ row }: { row: Row }) {
   if (!row.resolvedAt) {
     return (
@@ -115,7 +118,8 @@ function Resolution({ row }: { row: Row }) {
         {row.resolvedNote}
       </Text>
       <Text size="1" color="gray">
-        {row.resolvedByName ?? '—'}، <DateText value={row.resolvedAt} format="dateTime" />
+        {row.resolvedByName ? nameOrMobile(row.resolvedByName) : '—'}،{' '}
+        <DateText value={row.resolvedAt} format="dateTime" />
       </Text>
     </Flex>
   );
