@@ -13,7 +13,7 @@ import type { DB as Database } from '../../src/generated/db';
 import { openDatabase } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
 import { adminQuery, databasesNamed, databaseUrlOn } from './postgres-admin';
-import { fileDatabasePrefix, type TemplateInfo } from './template-database';
+import { commitWithoutWaitingForDisk, fileDatabasePrefix, type TemplateInfo } from './template-database';
 
 /** Migrates a new in-memory PGlite and dumps its data directory (uncompressed: loading skips the inflate). */
 async function migratedPgliteImage(): Promise<Buffer> {
@@ -37,6 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (testUrl?.startsWith('postgres')) {
     const template = `arzpay_template_${process.pid}_${Date.now()}`;
     await adminQuery(testUrl, `create database ${template}`);
+    await commitWithoutWaitingForDisk(testUrl, template);
     const handle = await openDatabase({ databaseUrl: databaseUrlOn(testUrl, template), dataDir: '' });
     try {
       await migrate(handle);
