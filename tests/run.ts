@@ -13,6 +13,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { withFreshDatabase } from './support/postgres-admin';
 import { judgeVitestStage } from './support/stage-verdict';
@@ -131,7 +132,13 @@ function reportTimes(): void {
   );
 }
 
+// One migrated PGlite image for every API and e2e stage of this run (tests/support/global-setup.ts): the first stage
+// makes it, the others load it instead of running initdb and the migrations again.
+const sharedImage = path.join(os.tmpdir(), `arzpay-stages-${process.pid}-${Date.now()}.tar`);
+process.env.TEST_PGLITE_IMAGE = sharedImage;
+
 function finish(code: number): never {
+  rmSync(sharedImage, { force: true });
   reportTimes();
   console.log(`\ntests: ${passed} passed, ${failed} failed`);
   process.exit(code);

@@ -17,7 +17,8 @@
  * And once per role and size, the drawer's digits. Every class drawn on those pages and dialogs must have kept its
  * rules in the trimmed stylesheet. One test per route and visitor, so a finding names its page; each visitor keeps one
  * tab across routes, moving in the app as its links do, and the six visitors walk side by side. Every axe finding is
- * also written to tests/artifacts/axe-findings.json.
+ * also written to tests/artifacts/axe-findings.json, and the seconds each part of the visits took, summed over the
+ * visitors, to tests/artifacts/page-walk-times.json (where to look when the walk grows slow).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -142,22 +143,22 @@ const allFindings: Finding[] = [];
 let dialogsChecked = 0;
 /** Every class name seen on a page or an open dialog, and where first; checked against the trimmed stylesheet. */
 const classesSeen = new Map<string, string>();
-/** axe's findings by what it analysed (size and the page's markup): the same page drawn again is not analysed again. */
-const axeByMarkup = new Map<string, Promise<AxeFinding[]>>();
+/** Route visits made, for the count the walk must reach (every address once per visitor). */
+let visits = 0;
+/** Milliseconds spent in each part of the visits, summed over the six visitors walking side by side. */
+const spent: Record<string, number> = {};
+
+async function timed<T>(part: string, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  try {
+    return await work();
+  } finally {
+    spent[part] = (spent[part] ?? 0) + Date.now() - started;
+  }
+}
 
 async function collectClasses(page: Page, where: string): Promise<void> {
   for (const name of await classNames(page)) if (!classesSeen.has(name)) classesSeen.set(name, where);
-}
-
-async function axeOnce(page: Page, size: Size): Promise<AxeFinding[]> {
-  const markup = await page.evaluate(() => document.documentElement.outerHTML);
-  const key = `${size}\n${page.url()}\n${markup}`;
-  let found = axeByMarkup.get(key);
-  if (!found) {
-    found = seriousViolations(page);
-    axeByMarkup.set(key, found);
-  }
-  return found;
 }
 
 /**
@@ -174,19 +175,25 @@ async function dialogChecks(page: Page, where: string, as: string, digits: strin
     const name = ((await trigger.getAttribute('aria-label')) ?? (await trigger.innerText()).trim()) || `#${i}`;
     if (seen.has(name)) continue;
     seen.add(name);
-    await trigger.click();
     // What a person waits for: the dialog open (the drawer loads lazily, slowly on a busy machine), then closed.
     const dialog = page.locator('[role=dialog]:visible, [role=alertdialog]:visible').first();
-    await dialog.waitFor();
-    await settled(page);
-    await animationsDone(page);
-    for (const f of await seriousViolations(page)) found.push({ ...f, page: where, as, dialog: name });
+    await timed('dialog open', async () => {
+      await trigger.click();
+      await dialog.waitFor();
+      await settled(page);
+      await animationsDone(page);
+    });
+    for (const f of await timed('dialog axe', () => seriousViolations(page))) {
+      found.push({ ...f, page: where, as, dialog: name });
+    }
     for (const text of (await latinDigits(page)).found) digits.push(`dialog ${name} → ${text}`);
     await collectClasses(page, `${where} (${as}), dialog ${name}`);
     dialogsChecked += 1;
-    await page.keyboard.press('Escape');
-    await page.locator('[role=dialog]:visible, [role=alertdialog]:visible').first().waitFor({ state: 'detached' });
-    await animationsDone(page);
+    await timed('dialog close', async () => {
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      await animationsDone(page);
+    });
   }
   return found;
 }
@@ -197,6 +204,8 @@ afterAll(() => {
     path.join(artifacts, 'axe-findings.json'),
     JSON.stringify({ dialogsChecked, findings: allFindings }, null, 2),
   );
+  const seconds = Object.fromEntries(Object.entries(spent).map(([part, ms]) => [part, Math.round(ms / 100) / 10]));
+  writeFileSync(path.join(artifacts, 'page-walk-times.json'), JSON.stringify({ visits, seconds }, null, 2));
 });
 
 // Six visitors walk side by side, each on its one tab, route after route (the desktop ones, which open dialogs too,
@@ -217,19 +226,21 @@ describe('every page, once per role and size: status, banner, digits, axe, conso
             const address = addressOf(route);
             v.errors.length = 0;
             // What the server answers for the address itself: the page's status, with the banner in it.
-            const answer = await v.context.request.get(e2e.server.url + address);
+            const answer = await timed('status', () => v.context.request.get(e2e.server.url + address));
             expect(answer.status(), address).toBe(route.name === 'notFound' ? 404 : 200);
             expect(await answer.text(), address).toContain('id="test-instance-banner"');
-            await v.tab.go(address);
-            await animationsDone(page);
+            await timed('navigation', async () => {
+              await v.tab.go(address);
+              await animationsDone(page);
+            });
             const where = `${address} (${as})`;
             expect(await page.getAttribute('html', 'dir'), where).toBe('rtl');
-            await expectBanner(page, where);
-            const digits = await latinDigits(page);
+            await timed('banner', () => expectBanner(page, where));
+            const digits = await timed('digits', () => latinDigits(page));
             v.persian += digits.persian;
             const problems = digits.found.map((text) => `digits → ${text}`);
             await collectClasses(page, where);
-            const findings: Finding[] = (await axeOnce(page, size)).map((f) => ({
+            const findings: Finding[] = (await timed('axe', () => seriousViolations(page))).map((f) => ({
               ...f,
               page: address,
               as,
@@ -256,6 +267,7 @@ describe('every page, once per role and size: status, banner, digits, axe, conso
             expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
             expect(problems, problems.join('\n')).toEqual([]);
             expect(v.errors, `console errors on ${where}`).toEqual([]);
+            visits += 1;
             if (takeScreenshots && route.name === 'dashboard') {
               const { width, height } = SIZES[size];
               await page.screenshot({ path: path.join(shots, `test-instance-${role}-${width}x${height}.png`) });
@@ -285,6 +297,12 @@ describe('every page, once per role and size: status, banner, digits, axe, conso
 });
 
 describe('what the walk saw', () => {
+  it('visited every address once per visitor (42 addresses × 6 visitors = 252 when the walk was made one)', () => {
+    console.log(`page walk: ${visits} visits, ${walk.length} addresses × ${VISITORS.length} visitors`);
+    expect(walk.length).toBeGreaterThanOrEqual(42);
+    expect(visits).toBe(walk.length * VISITORS.length);
+  });
+
   it('the pages were really drawn with their numbers (rates, prices, dates), not checked while loading', async () => {
     for (const { role, size, as } of VISITORS) {
       expect((await visitor(role, size)).persian, as).toBeGreaterThan(role === 'guest' ? 20 : 60);

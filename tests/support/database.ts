@@ -4,6 +4,7 @@
  */
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/database';
 import { adminQuery, databaseUrlOn } from './postgres-admin';
+import { commitWithoutWaitingForDisk } from './template-database';
 
 export interface TestDatabase {
   kind: 'pglite' | 'postgres';
@@ -34,6 +35,7 @@ export async function emptyDatabase(label: string): Promise<TestDatabase> {
   const name = `${label}_${process.pid}_${++created}`;
   await adminQuery(testUrl, `drop database if exists ${name}`);
   await adminQuery(testUrl, `create database ${name}`);
+  await commitWithoutWaitingForDisk(testUrl, name);
   const url = databaseUrlOn(testUrl, name);
   return {
     kind: 'postgres',

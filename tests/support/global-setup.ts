@@ -2,7 +2,7 @@
  * Vitest global setup of the api and e2e projects: migrates one database for the whole stage (see
  * tests/support/template-database.ts) and removes it when the stage ends.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -13,7 +13,7 @@ import type { DB as Database } from '../../src/generated/db';
 import { openDatabase } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
 import { adminQuery, databasesNamed, databaseUrlOn } from './postgres-admin';
-import { fileDatabasePrefix, type TemplateInfo } from './template-database';
+import { commitWithoutWaitingForDisk, fileDatabasePrefix, type TemplateInfo } from './template-database';
 
 /** Migrates a new in-memory PGlite and dumps its data directory (uncompressed: loading skips the inflate). */
 async function migratedPgliteImage(): Promise<Buffer> {
@@ -29,14 +29,18 @@ async function migratedPgliteImage(): Promise<Buffer> {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = Date.now();
-  const pgliteImagePath = path.join(os.tmpdir(), `arzpay-template-${process.pid}-${Date.now()}.tar`);
-  writeFileSync(pgliteImagePath, await migratedPgliteImage());
+  // `npm test` (tests/run.ts) names one image for all its stages: the first stage makes it, the others load it.
+  const shared = process.env.TEST_PGLITE_IMAGE;
+  const pgliteImagePath = shared || path.join(os.tmpdir(), `arzpay-template-${process.pid}-${Date.now()}.tar`);
+  const image = shared && existsSync(shared) ? null : migratedPgliteImage();
 
   let postgres: TemplateInfo['postgres'] = null;
   const testUrl = process.env.TEST_DATABASE_URL;
+  // PostgreSQL migrates in its own processes while PGlite migrates in this one: side by side.
   if (testUrl?.startsWith('postgres')) {
     const template = `arzpay_template_${process.pid}_${Date.now()}`;
     await adminQuery(testUrl, `create database ${template}`);
+    await commitWithoutWaitingForDisk(testUrl, template);
     const handle = await openDatabase({ databaseUrl: databaseUrlOn(testUrl, template), dataDir: '' });
     try {
       await migrate(handle);
@@ -45,11 +49,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }
     postgres = { adminUrl: testUrl, template };
   }
+  if (image) writeFileSync(pgliteImagePath, await image);
   project.provide('databaseTemplate', { pgliteImagePath, postgres });
   console.log(`migrated template database${postgres ? 's' : ''} ready in ${Date.now() - started} ms`);
 
   return async () => {
-    rmSync(pgliteImagePath, { force: true });
+    if (!shared) rmSync(pgliteImagePath, { force: true });
     if (!postgres) return;
     // Each file drops its own copy when it ends, but vitest runs no afterAll of a file whose every test is skipped
     // (a PGlite-only file in this stage): what is left of this stage's copies goes here.
