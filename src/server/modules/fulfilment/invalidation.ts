@@ -4,12 +4,12 @@
  * (releaseOnProfileRejection); identity does not know fulfilment. The rejection holds the profile task and the
  * user row before the requests.
  */
-import type { DB } from '../../db/database';
+import type { DB, Trx } from '../../db/database';
 import { audit } from '../../lib/audit';
 import { numericCode } from '../../lib/crypto';
 import type { LiveEvents } from '../../realtime/events';
 import type { ProfileRejected } from '../identity/profile-review';
-import { postTransaction, type Trx, userBalance } from '../ledger/service';
+import { postTransaction, userBalance } from '../ledger/service';
 import { Tx } from '../ledger/types';
 import { ledgerKey } from '../ledger/keys';
 import { changePurchaseState, lockPurchase, moneyOwnerOf, purchaseTraceCode } from '../requests/purchase-state';

@@ -8,8 +8,7 @@
  * (app.ts) fills with their reactions.
  */
 import type { Handlers } from '../../contract/handlers';
-import type { DB } from '../../db/database';
-import type { Trx } from '../ledger/service';
+import type { DB, Trx } from '../../db/database';
 import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';

@@ -8,7 +8,6 @@ import { numericCode } from '../../lib/crypto';
 import { lockedWalletBalance, postTransaction } from '../ledger/service';
 import { Tx } from '../ledger/types';
 import { ledgerKey } from '../ledger/keys';
-import type { Trx } from '../ledger/service';
 import { changePurchaseState, type LockedPurchase, purchaseTraceCode } from '../requests/purchase-state';
 import { notifyIfDeadlineAtRisk } from '../tasks/deadlines';
 import { openPurchaseTask } from '../tasks/service';
@@ -17,6 +16,7 @@ import { notify } from '../notifications/notify';
 import { firstNameAndInitial } from '../../../shared/masked-name';
 import { linkPayerMayPay, markLinkPaid } from './link-claims';
 import { receiptCodeOf } from './receipt-verification';
+import type { Trx } from '../../db/database';
 
 /**
  * The staff task that fulfils a paid request: a Google Ads recharge is charged to the account, cash delivery is
