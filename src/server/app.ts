@@ -17,70 +17,74 @@ import { JSON_BODY_LIMIT, registerContractRoutes } from './contract/router';
 import { type DatabaseHandle, openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { logDestination, loggerOptions } from './http/log-options';
-import { FormValidatorModules, registerFormValidators } from './modules/desks/form-validators';
+import {
+  CATALOGUE_PUBLISHED,
+  catalogueEditorHandlers,
+  CatalogueSource,
+  FormValidatorModules,
+  registerFormValidators,
+} from './modules/desks';
 import { registerSecurityHeaders } from './http/security-headers';
 import { markedPages } from './http/test-instance';
 import { registerCompression } from './http/compression';
 import { msg } from './http/messages';
 import { lockDataDir } from './lib/data-dir-lock';
 import { databaseFailureBackoff, databaseRateLimiter, redisFailureBackoff, redisRateLimiter } from './lib/rate-limit';
-import { createCardInquiry } from './modules/cards/inquiry';
-import { resealCards } from './modules/cards/reseal';
-import { openMissingCardReviews } from './modules/cards/service';
-import { seedAccess } from './modules/access/seed';
-import { seedDemoReferenceData } from './modules/reference-data/seed';
-import { CATALOGUE_PUBLISHED, CatalogueSource } from './modules/desks/live-source';
-import { manualGoogleAdsOperations } from './modules/google-ads/operations';
-import { chargeableAccount } from './modules/google-ads/charges';
-import type { FulfilmentDeps } from './modules/fulfilment/deps';
-import { releaseOnProfileRejection } from './modules/fulfilment/invalidation';
-import { loginGuard } from './modules/identity/login-limits';
-import { createSmsSender } from './modules/identity/sms';
-import { startNotificationDelivery } from './modules/notifications/delivery';
-import { notificationHandlers } from './modules/notifications/handlers';
-import type { SmsWorker } from './modules/notifications/sms-worker';
-import { tokenAuthenticator } from './modules/identity/tokens';
-import { createPaymentGateway } from './modules/payments/choose-gateway';
-import type { PaymentDeps } from './modules/payments/context';
-import type { PriceSourceKind } from './modules/requests/price-sources';
-import { QuoteSigner } from './modules/requests/quote-token';
-import { sealStoredSecrets } from './modules/requests/sealed-fields';
-import { requestDeps } from './modules/requests/deps';
+import { cardHandlers, createCardInquiry, openMissingCardReviews, resealCards } from './modules/cards';
+import { accessHandlers, seedAccess } from './modules/access';
+import { referenceDataHandlers, referenceHandlers, seedDemoReferenceData } from './modules/reference-data';
+import { chargeableAccount, googleAdsHandlers, manualGoogleAdsOperations } from './modules/google-ads';
+import { type FulfilmentDeps, fulfilmentHandlers, releaseOnProfileRejection } from './modules/fulfilment';
+import {
+  createSmsSender,
+  identityHandlers,
+  loginGuard,
+  profileReviewHandlers,
+  tokenAuthenticator,
+} from './modules/identity';
+import { notificationHandlers, type SmsWorker, startNotificationDelivery } from './modules/notifications';
+import {
+  collectionHandlers,
+  countUnconfirmedPayments,
+  createPaymentGateway,
+  manualCompletionHandlers,
+  type PaymentDeps,
+  paymentHandlers,
+  receiptVerificationHandlers,
+} from './modules/payments';
+import {
+  conversationHandlers,
+  type PriceSourceKind,
+  QuoteSigner,
+  requestDeps,
+  requestHandlers,
+  sealStoredSecrets,
+} from './modules/requests';
 import { registerSandboxBank } from './modules/sandbox-bank';
-import { seedSystemParameters } from './modules/settings/service';
-import { scheduleCleanup } from './modules/storage/cleanup';
-import { Storage } from './modules/storage/storage';
-import { scheduleDeadlineSweep, sweepDeadlines } from './modules/tasks/deadlines';
-import { taskTypes } from './modules/tasks/task-types';
+import { seedSystemParameters, settingsHandlers } from './modules/settings';
+import { scheduleCleanup, Storage } from './modules/storage';
+import {
+  scheduleDeadlineSweep,
+  sweepDeadlines,
+  taskHandlers,
+  taskTypes,
+  waitingWorkHandlers,
+  type WorkQueue,
+} from './modules/tasks';
 import { staffEventActions } from './realtime/channels';
 import { LiveEvents } from './realtime/events';
 import { attachRealtime } from './realtime/server';
-import { accessHandlers } from './modules/access/handlers';
-import { bankAccountHandlers } from './modules/bank-accounts/handlers';
-import { reconciliationHandlers } from './modules/reconciliation/handlers';
-import { runNightlyReconciliation, scheduleNightlyReconciliation } from './modules/reconciliation/nightly';
-import { type DaySummary, runReconciliation } from './modules/reconciliation/runs';
-import { cardHandlers } from './modules/cards/handlers';
-import { referenceDataHandlers } from './modules/reference-data/handlers';
-import { referenceHandlers } from './modules/reference-data/reference-handlers';
-import { catalogueEditorHandlers } from './modules/desks/handlers';
-import { fulfilmentHandlers } from './modules/fulfilment/handlers';
-import { googleAdsHandlers } from './modules/google-ads/handlers';
-import { profileReviewHandlers } from './modules/identity/profile-review';
-import { identityHandlers } from './modules/identity/handlers';
-import { ledgerHandlers } from './modules/ledger/handlers';
-import { paymentHandlers, receiptVerificationHandlers } from './modules/payments/handlers';
-import { planHandlers } from './modules/plans/handlers';
-import { PlanTemplates } from './modules/plans/templates';
-import { collectionHandlers } from './modules/payments/staff-handlers';
-import { requestHandlers } from './modules/requests/handlers';
-import { conversationHandlers } from './modules/requests/conversation-handlers';
-import { settingsHandlers } from './modules/settings/handlers';
-import { taskHandlers } from './modules/tasks/handlers';
-import { waitingWorkHandlers, type WorkQueue } from './modules/tasks/waiting-work';
+import { bankAccountHandlers, countRequestedWithdrawals } from './modules/bank-accounts';
+import {
+  type DaySummary,
+  reconciliationHandlers,
+  runNightlyReconciliation,
+  runReconciliation,
+  scheduleNightlyReconciliation,
+} from './modules/reconciliation';
+import { ledgerHandlers } from './modules/ledger';
+import { planHandlers, PlanTemplates } from './modules/plans';
 import { loadPageRoutes } from './http/page-routes';
-import { countUnconfirmedPayments, manualCompletionHandlers } from './modules/payments/manual-completion';
-import { countRequestedWithdrawals } from './modules/bank-accounts/waiting-withdrawals';
 import { healthCheck } from './health';
 import { serveBackups } from './backup/socket';
 import { lastBackupAt, scheduleNightlyBackups } from './backup/nightly';

@@ -17,7 +17,7 @@ import { canonicalMobile } from '../../../shared/mobile';
 import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
-import { lockPurchase } from '../requests/purchase-state';
+import { lockPurchase } from '../requests';
 import { canonicalTrackingCode } from './tracking-code';
 import type { Trx } from '../../db/database';
 

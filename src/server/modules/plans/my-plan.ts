@@ -11,9 +11,8 @@ import type { components } from '../../../generated/api';
 import type { DB as Database } from '../../../generated/db';
 import { TEHRAN_OFFSET_MS } from '../../../shared/calendar';
 import { HttpError } from '../../http/errors';
-import type { Catalogue } from '../desks/catalogue';
-import type { RequestDeps } from '../requests/deps';
-import { estimateFee, maxRequestAmountMinor } from '../requests/quotes';
+import type { Catalogue } from '../desks';
+import { estimateFee, maxRequestAmountMinor, type RequestDeps } from '../requests';
 import { type PlanTemplate, type PlanTemplates, type PlanTemplateStep, stepDesks } from './templates';
 
 type Db = Kysely<Database>;

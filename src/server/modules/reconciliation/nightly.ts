@@ -6,7 +6,7 @@
  */
 import { TEHRAN_OFFSET_MS } from '../../../shared/calendar';
 import type { DB } from '../../db/database';
-import { tehranDayOf } from '../sandbox-bank/statement';
+import { tehranDayOf } from '../sandbox-bank';
 import { type DaySummary, runReconciliation } from './runs';
 
 const DAY_MS = 86_400_000;

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { DB } from '../../db/database';
 import { gregorianToJalali } from '../../../shared/calendar';
 import { audit } from '../../lib/audit';
-import { notifyStaffHolding } from '../notifications/notify';
+import { notifyStaffHolding } from '../notifications';
 import { type FindingKind, matchDay } from './matching';
 
 /** The staff action of the reconciliation page; its holders are told of new unmatched rows. */

@@ -1,0 +1,12 @@
+/**
+ * The front door of fulfilment (staff deciding a paid request: done, failed, invalidated, and its settlement): what
+ * other modules and the composition may use, and only that (docs/decisions/038-module-front-doors.md). Files inside
+ * the module import one another directly.
+ */
+export { customerCurrencyPayment } from './currency-payments';
+export { failed } from './decisions';
+export { type FulfilmentDeps, purchaseOf } from './deps';
+export { fulfilmentHandlers } from './handlers';
+export { announcePurchasesChanged, releaseOnProfileRejection } from './invalidation';
+export { costsOf, fulfilmentSplit, lockForDecision, postSettlement, reservationOf } from './settlement';
+export { taskData } from './task-view';
