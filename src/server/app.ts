@@ -12,78 +12,41 @@ import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 
 import { Redis } from 'ioredis';
 import type { AppConfig } from './config';
 import { loadContract } from './contract/contract';
-import type { AnyHandler, Authenticator, Handlers } from './contract/handlers';
+import type { AnyHandler, Authenticator } from './contract/handlers';
 import { JSON_BODY_LIMIT, registerContractRoutes } from './contract/router';
 import { type DatabaseHandle, openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { logDestination, loggerOptions } from './http/log-options';
-import {
-  CATALOGUE_PUBLISHED,
-  catalogueEditorHandlers,
-  CatalogueSource,
-  FormValidatorModules,
-  registerFormValidators,
-} from './modules/desks';
 import { registerSecurityHeaders } from './http/security-headers';
 import { markedPages } from './http/test-instance';
 import { registerCompression } from './http/compression';
 import { msg } from './http/messages';
 import { lockDataDir } from './lib/data-dir-lock';
 import { databaseFailureBackoff, databaseRateLimiter, redisFailureBackoff, redisRateLimiter } from './lib/rate-limit';
-import { cardHandlers, createCardInquiry, openMissingCardReviews, resealCards } from './modules/cards';
-import { accessHandlers, seedAccess } from './modules/access';
-import { referenceDataHandlers, referenceHandlers, seedDemoReferenceData } from './modules/reference-data';
-import { chargeableAccount, googleAdsHandlers, manualGoogleAdsOperations } from './modules/google-ads';
-import { type FulfilmentDeps, fulfilmentHandlers, releaseOnProfileRejection } from './modules/fulfilment';
-import {
-  createSmsSender,
-  identityHandlers,
-  loginGuard,
-  profileReviewHandlers,
-  tokenAuthenticator,
-} from './modules/identity';
-import { notificationHandlers, type SmsWorker, startNotificationDelivery } from './modules/notifications';
-import {
-  collectionHandlers,
-  countUnconfirmedPayments,
-  createPaymentGateway,
-  manualCompletionHandlers,
-  type PaymentDeps,
-  paymentHandlers,
-  receiptVerificationHandlers,
-} from './modules/payments';
-import {
-  conversationHandlers,
-  type PriceSourceKind,
-  QuoteSigner,
-  requestDeps,
-  requestHandlers,
-  sealStoredSecrets,
-} from './modules/requests';
-import { registerSandboxBank } from './modules/sandbox-bank';
-import { seedSystemParameters, settingsHandlers } from './modules/settings';
-import { scheduleCleanup, Storage } from './modules/storage';
-import {
-  scheduleDeadlineSweep,
-  sweepDeadlines,
-  taskHandlers,
-  taskTypes,
-  waitingWorkHandlers,
-  type WorkQueue,
-} from './modules/tasks';
 import { staffEventActions } from './realtime/channels';
 import { LiveEvents } from './realtime/events';
 import { attachRealtime } from './realtime/server';
-import { bankAccountHandlers, countRequestedWithdrawals } from './modules/bank-accounts';
+import { createCardInquiry, openMissingCardReviews, resealCards } from './modules/cards';
+import { seedAccess } from './modules/access';
+import { CATALOGUE_PUBLISHED, CatalogueSource, FormValidatorModules, registerFormValidators } from './modules/desks';
+import { seedDemoReferenceData } from './modules/reference-data';
+import { chargeableAccount, manualGoogleAdsOperations } from './modules/google-ads';
+import { type FulfilmentDeps, releaseOnProfileRejection } from './modules/fulfilment';
+import { createSmsSender, loginGuard, tokenAuthenticator } from './modules/identity';
+import { type SmsWorker, startNotificationDelivery } from './modules/notifications';
+import { createPaymentGateway, type PaymentDeps } from './modules/payments';
+import { type PriceSourceKind, QuoteSigner, requestDeps, sealStoredSecrets } from './modules/requests';
+import { registerSandboxBank } from './modules/sandbox-bank';
+import { seedSystemParameters } from './modules/settings';
+import { scheduleCleanup, Storage } from './modules/storage';
+import { scheduleDeadlineSweep, sweepDeadlines, taskTypes } from './modules/tasks';
 import {
   type DaySummary,
-  reconciliationHandlers,
   runNightlyReconciliation,
   runReconciliation,
   scheduleNightlyReconciliation,
 } from './modules/reconciliation';
-import { ledgerHandlers } from './modules/ledger';
-import { planHandlers, PlanTemplates } from './modules/plans';
+import { type Composition, composeHandlers, WORK_QUEUES } from './compose';
 import { loadPageRoutes } from './http/page-routes';
 import { healthCheck } from './health';
 import { serveBackups } from './backup/socket';
@@ -113,21 +76,6 @@ export interface App {
   /** The nightly reconciliation of the Tehran day before `now` (null: already claimed); tests run it with their clock. */
   reconcileNightly: (now?: Date) => Promise<DaySummary | null>;
 }
-/** The queues of waiting work the staff home counts besides tasks and paid requests (modules/tasks/waiting-work). */
-const WORK_QUEUES: readonly WorkQueue[] = [
-  {
-    identifier: 'withdrawals',
-    title: 'برداشت‌های در انتظار واریز',
-    action: 'manageWithdrawals',
-    count: countRequestedWithdrawals,
-  },
-  {
-    identifier: 'unconfirmedPayments',
-    title: 'پرداخت‌های تاییدنشده برای تکمیل دستی',
-    action: 'manageCollections',
-    count: countUnconfirmedPayments,
-  },
-];
 
 export interface BuildOptions {
   /** Where JSON log lines go (default stdout); tests capture them to read SMS codes of the log driver. */
@@ -316,8 +264,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     cipher,
     publicUrl: config.payments.publicUrl,
   };
-  // Google's API is out of reach: staff act in Google's console and record it (decision 018).
-  const googleAds = manualGoogleAdsOperations;
   const fulfilment: FulfilmentDeps = { db, catalogue, requests, storage, live, cipher, log: fastify.log };
   const deskTitle = (desk: string) => catalogue.deskForm(desk)?.desk.title ?? desk;
   const health = healthCheck({ config, database, redis });
@@ -340,76 +286,51 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const nightly = scheduleNightlyReconciliation(() => reconcileNightly(), config.nightlyReconciliation, fastify.log);
     fastify.addHook('preClose', async () => nightly.stop());
   }
-  const handlers: Handlers = {
+  const composition: Composition = {
+    config,
+    db,
+    log: fastify.log,
+    live,
+    storage,
+    cipher,
+    catalogue,
+    catalogueSource,
+    requests,
+    payments,
+    fulfilment,
+    gateway,
+    gatewayNeedsCard: gateway.requiresNamedCard,
+    cardInquiry,
+    // Google's API is out of reach: staff act in Google's console and record it (decision 018).
+    googleAds: manualGoogleAdsOperations,
+    sms,
+    loginGuard: metrics.countLoginFailures(
+      loginGuard(redis ? redisFailureBackoff(redis) : databaseFailureBackoff(db), config.loginLimits),
+    ),
+    rateLimiter: redis ? redisRateLimiter(redis) : databaseRateLimiter(db),
+    deskTitle,
+    actionsUsedByContract,
+    workQueues: WORK_QUEUES,
+    currencyUpdated: (currency) => {
+      pricesChanged('currencies');
+      live.currencyUpdated(currency);
+    },
+    systemParametersUpdated: () => {
+      pricesChanged('parameters');
+      live.systemParametersUpdated();
+    },
+    // Identity's ProfileRejected port: fulfilment releases the customer's unfulfilled paid requests.
+    profileRejected: releaseOnProfileRejection(db, live, catalogue),
+    draftPassed: (kind, document) => formValidators.rememberDraft(kind, document),
+  };
+  const handlers = composeHandlers(composition, {
     getHealth: async () => {
       const report = await health();
       if (report.status === 'down') throw HttpError.of(503, 'health.databaseDown', {}, report);
       return { result: true, msg: '', data: report };
     },
     getLiveness: async () => ({ result: true, msg: '', data: { live: true } }),
-    ...referenceDataHandlers(db, {
-      currencyUpdated: (currency) => {
-        pricesChanged('currencies');
-        live.currencyUpdated(currency);
-      },
-    }),
-    ...settingsHandlers(db, {
-      systemParametersUpdated: () => {
-        pricesChanged('parameters');
-        live.systemParametersUpdated();
-      },
-    }),
-    ...identityHandlers({
-      db,
-      storage,
-      live,
-      sessions: config.sessions,
-      loginGuard: metrics.countLoginFailures(
-        loginGuard(redis ? redisFailureBackoff(redis) : databaseFailureBackoff(db), config.loginLimits),
-      ),
-      inquiryLimits: config.inquiryLimits,
-      codes: {
-        db,
-        sms,
-        rateLimiter: redis ? redisRateLimiter(redis) : databaseRateLimiter(db),
-        limits: config.smsLimits,
-      },
-    }),
-    ...accessHandlers(db, actionsUsedByContract),
-    ...taskHandlers(db),
-    // Identity's ProfileRejected port: fulfilment releases the customer's unfulfilled paid requests.
-    ...profileReviewHandlers(db, storage, live, releaseOnProfileRejection(db, live, catalogue)),
-    ...referenceHandlers(db, catalogue),
-    ...requestHandlers(db, catalogue, requests, live),
-    ...ledgerHandlers(db),
-    ...bankAccountHandlers(db, live),
-    ...reconciliationHandlers(db),
-    ...cardHandlers({ db, cipher, inquiry: cardInquiry, log: fastify.log, staffReview: cardStaffReview }, live, {
-      gatewayNeedsCard: gateway.requiresNamedCard,
-    }),
-    ...paymentHandlers(payments, (request) => config.payments.publicUrl ?? `${request.protocol}://${request.host}`),
-    ...receiptVerificationHandlers({
-      db,
-      deskTitle,
-      rateLimiter: redis ? redisRateLimiter(redis) : databaseRateLimiter(db),
-      limits: config.receiptVerifyLimits,
-    }),
-    ...collectionHandlers(db, payments, gateway),
-    ...waitingWorkHandlers(db, deskTitle, WORK_QUEUES),
-    ...manualCompletionHandlers(db, deskTitle),
-    ...fulfilmentHandlers(fulfilment),
-    ...planHandlers({ db, templates: new PlanTemplates(catalogue), catalogue, requests }),
-    ...googleAdsHandlers(db, live, googleAds, fulfilment),
-    ...catalogueEditorHandlers(db, catalogueSource, (kind, document) => formValidators.rememberDraft(kind, document)),
-    ...conversationHandlers({
-      db,
-      storage,
-      live,
-      deskTitle,
-      rateLimiter: redis ? redisRateLimiter(redis) : databaseRateLimiter(db),
-    }),
-    ...notificationHandlers(db),
-  };
+  });
   registerContractRoutes(fastify, {
     contract,
     handlers: handlers as unknown as Record<string, AnyHandler>,

@@ -3,5 +3,11 @@
  * and the composition may use, and only that (docs/decisions/038-module-front-doors.md). Files inside the module
  * import one another directly.
  */
-export { accessHandlers } from './handlers';
+import type { DB } from '../../db/database';
+import { accessHandlers } from './handlers';
+
 export { seedAccess } from './seed';
+
+/** The module's operations of the contract: app.ts composes every module this one way, `routes(composition)`. */
+export const routes = (deps: { db: DB; actionsUsedByContract: ReadonlySet<string> }) =>
+  accessHandlers(deps.db, deps.actionsUsedByContract);

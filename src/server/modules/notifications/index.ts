@@ -3,7 +3,12 @@
  * and the composition may use, and only that (docs/decisions/038-module-front-doors.md). Files inside the module
  * import one another directly.
  */
+import type { DB } from '../../db/database';
+import { notificationHandlers } from './handlers';
+
 export { startNotificationDelivery } from './delivery';
-export { notificationHandlers } from './handlers';
 export { notify, notifyStaffHolding } from './notify';
 export type { SmsWorker } from './sms-worker';
+
+/** The module's operations of the contract: app.ts composes every module this one way, `routes(composition)`. */
+export const routes = (deps: { db: DB }) => notificationHandlers(deps.db);

@@ -3,6 +3,10 @@
  * use, and only that (docs/decisions/038-module-front-doors.md). Files inside the module import one another
  * directly.
  */
+import type { DB } from '../../db/database';
+import { taskHandlers } from './handlers';
+import { waitingWorkHandlers, type WorkQueue } from './waiting-work';
+
 export {
   atRiskHours,
   notifyIfDeadlineAtRisk,
@@ -10,7 +14,6 @@ export {
   scheduleDeadlineSweep,
   sweepDeadlines,
 } from './deadlines';
-export { taskHandlers } from './handlers';
 export {
   announceTaskClaimed,
   claimedByOther,
@@ -31,4 +34,10 @@ export {
   toTaskDtos,
 } from './service';
 export { taskTypeOf, taskTypes } from './task-types';
-export { waitingWorkHandlers, type WorkQueue } from './waiting-work';
+export { type WorkQueue } from './waiting-work';
+
+/** The module's operations of the contract: app.ts composes every module this one way, `routes(composition)`. */
+export const routes = (deps: { db: DB; deskTitle: (desk: string) => string; workQueues: readonly WorkQueue[] }) => ({
+  ...taskHandlers(deps.db),
+  ...waitingWorkHandlers(deps.db, deps.deskTitle, deps.workQueues),
+});
