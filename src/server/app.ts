@@ -27,13 +27,13 @@ import { staffEventActions } from './realtime/channels';
 import { LiveEvents } from './realtime/events';
 import { attachRealtime } from './realtime/server';
 import { createCardInquiry, openMissingCardReviews, resealCards } from './modules/cards';
-import { seedAccess } from './modules/access';
+import { actionsHeldBy, seedAccess, staffHolding } from './modules/access';
 import { CATALOGUE_PUBLISHED, CatalogueSource, FormValidatorModules, registerFormValidators } from './modules/desks';
 import { seedDemoReferenceData } from './modules/reference-data';
 import { chargeableAccount, manualGoogleAdsOperations } from './modules/google-ads';
 import { type FulfilmentDeps, releaseOnProfileRejection } from './modules/fulfilment';
 import { createSmsSender, loginGuard, tokenAuthenticator } from './modules/identity';
-import { type SmsWorker, startNotificationDelivery } from './modules/notifications';
+import { type SmsWorker, startNotificationDelivery, attachStaffHolding } from './modules/notifications';
 import { createPaymentGateway, type PaymentDeps } from './modules/payments';
 import { type PriceSourceKind, QuoteSigner, requestDeps, sealStoredSecrets } from './modules/requests';
 import { registerSandboxBank } from './modules/sandbox-bank';
@@ -204,7 +204,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const actionsUsedByContract = new Set(
     contract.operations.flatMap((op) => (op.access.kind === 'staff' ? [op.access.action] : [])),
   );
-  const authenticate: Authenticator = tokenAuthenticator(db, config.sessions);
+  // Identity and notifications sit below access: they are handed its reads of who holds which action.
+  const authenticate: Authenticator = tokenAuthenticator(db, config.sessions, actionsHeldBy);
+  attachStaffHolding(staffHolding);
   // Realtime imports no module: it is handed the staff action of each task type.
   const taskActions = new Map(taskTypes.map((t) => [t.identifier, t.action]));
   const { io, broadcaster, peers } = attachRealtime(
