@@ -12,7 +12,8 @@ import { sql } from 'kysely';
 import type { DB } from '../../db/database';
 import { canonicalTrackingCode } from '../../../shared/tracking-code';
 import { ledgerKey, Tx } from '../ledger';
-import { settledByReference, settlementStatement, tehranDayWindow } from '../sandbox-bank';
+import { tehranDayWindow } from '../../../shared/calendar/tehran-day';
+import { settledByReference, settlementStatement } from '../sandbox-bank';
 import { type StoredLine, storedLines } from './statements';
 /** The gateway name payments records on collections taken through the sandbox bank (payments/choose-gateway.ts). */
 export const SANDBOX_GATEWAY = 'sandbox';

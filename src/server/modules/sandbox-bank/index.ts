@@ -310,4 +310,4 @@ export function registerSandboxBank(fastify: FastifyInstance, db: DB, options: S
 }
 
 // The front door also offers the settlement statement (docs/decisions/038-module-front-doors.md).
-export { settledByReference, settlementStatement, tehranDayOf, tehranDayWindow } from './statement';
+export { settledByReference, settlementStatement } from './statement';
