@@ -6,8 +6,8 @@
 import type { DB } from '../../db/database';
 import { accessHandlers } from './handlers';
 
-export { seedAccess } from './seed';
 export { actionsHeldBy, staffHolding } from './holders';
+export { seedAccess } from './seed';
 
 /** The module's operations of the contract: app.ts composes every module this one way, `routes(composition)`. */
 export const routes = (deps: { db: DB; actionsUsedByContract: ReadonlySet<string> }) =>

@@ -7,7 +7,7 @@ import type { DB } from '../../db/database';
 import { notificationHandlers } from './handlers';
 
 export { startNotificationDelivery } from './delivery';
-export { notify, notifyStaff, notifyStaffHolding, type StaffHolding, attachStaffHolding } from './notify';
+export { attachStaffHolding, notify, notifyStaff, notifyStaffHolding, type StaffHolding } from './notify';
 export type { SmsWorker } from './sms-worker';
 
 /** The module's operations of the contract: app.ts composes every module this one way, `routes(composition)`. */
