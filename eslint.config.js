@@ -57,7 +57,25 @@ const disallow = (from, to, message) => ({
   disallow: { to: { element: { types: to } } },
   message,
 });
+/**
+ * Front doors (docs/decisions/038-module-front-doors.md): from outside a module, only its index.ts may be imported.
+ * Policies are last-match-wins, so these two come first and the floors below still refuse a door on a higher floor.
+ */
+const frontDoors = [
+  {
+    to: { element: { types: ['module'] } },
+    disallow: { to: { element: { types: ['module'] } } },
+    message:
+      'Import another module through its front door (its index.ts): `../ledger`, not `../ledger/service`; ' +
+      'export from that index what other modules may use (docs/decisions/038-module-front-doors.md).',
+  },
+  {
+    to: { element: { types: ['module'] } },
+    allow: { to: { element: { types: ['module'], fileInternalPath: 'index.ts' } } },
+  },
+];
 const layers = [
+  ...frontDoors,
   disallow(server, web, 'The server does not import the web; what both need lives in src/shared.'),
   disallow(web, server, 'The web does not import the server; what both need lives in src/shared.'),
   disallow(['shared'], [...server, ...web], 'src/shared imports neither the server nor the web.'),

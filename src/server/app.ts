@@ -12,75 +12,42 @@ import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 
 import { Redis } from 'ioredis';
 import type { AppConfig } from './config';
 import { loadContract } from './contract/contract';
-import type { AnyHandler, Authenticator, Handlers } from './contract/handlers';
+import type { AnyHandler, Authenticator } from './contract/handlers';
 import { JSON_BODY_LIMIT, registerContractRoutes } from './contract/router';
 import { type DatabaseHandle, openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { logDestination, loggerOptions } from './http/log-options';
-import { FormValidatorModules, registerFormValidators } from './modules/desks/form-validators';
 import { registerSecurityHeaders } from './http/security-headers';
 import { markedPages } from './http/test-instance';
 import { registerCompression } from './http/compression';
 import { msg } from './http/messages';
 import { lockDataDir } from './lib/data-dir-lock';
 import { databaseFailureBackoff, databaseRateLimiter, redisFailureBackoff, redisRateLimiter } from './lib/rate-limit';
-import { createCardInquiry } from './modules/cards/inquiry';
-import { resealCards } from './modules/cards/reseal';
-import { openMissingCardReviews } from './modules/cards/service';
-import { seedAccess } from './modules/access/seed';
-import { seedDemoReferenceData } from './modules/reference-data/seed';
-import { CATALOGUE_PUBLISHED, CatalogueSource } from './modules/desks/live-source';
-import { manualGoogleAdsOperations } from './modules/google-ads/operations';
-import { chargeableAccount } from './modules/google-ads/charges';
-import type { FulfilmentDeps } from './modules/fulfilment/deps';
-import { releaseOnProfileRejection } from './modules/fulfilment/invalidation';
-import { loginGuard } from './modules/identity/login-limits';
-import { createSmsSender } from './modules/identity/sms';
-import { startNotificationDelivery } from './modules/notifications/delivery';
-import { notificationHandlers } from './modules/notifications/handlers';
-import type { SmsWorker } from './modules/notifications/sms-worker';
-import { tokenAuthenticator } from './modules/identity/tokens';
-import { createPaymentGateway } from './modules/payments/choose-gateway';
-import type { PaymentDeps } from './modules/payments/context';
-import type { PriceSourceKind } from './modules/requests/price-sources';
-import { QuoteSigner } from './modules/requests/quote-token';
-import { sealStoredSecrets } from './modules/requests/sealed-fields';
-import { requestDeps } from './modules/requests/deps';
-import { registerSandboxBank } from './modules/sandbox-bank';
-import { seedSystemParameters } from './modules/settings/service';
-import { scheduleCleanup } from './modules/storage/cleanup';
-import { Storage } from './modules/storage/storage';
-import { scheduleDeadlineSweep, sweepDeadlines } from './modules/tasks/deadlines';
-import { taskTypes } from './modules/tasks/task-types';
 import { staffEventActions } from './realtime/channels';
 import { LiveEvents } from './realtime/events';
 import { attachRealtime } from './realtime/server';
-import { accessHandlers } from './modules/access/handlers';
-import { bankAccountHandlers } from './modules/bank-accounts/handlers';
-import { reconciliationHandlers } from './modules/reconciliation/handlers';
-import { runNightlyReconciliation, scheduleNightlyReconciliation } from './modules/reconciliation/nightly';
-import { type DaySummary, runReconciliation } from './modules/reconciliation/runs';
-import { cardHandlers } from './modules/cards/handlers';
-import { referenceDataHandlers } from './modules/reference-data/handlers';
-import { referenceHandlers } from './modules/reference-data/reference-handlers';
-import { catalogueEditorHandlers } from './modules/desks/handlers';
-import { fulfilmentHandlers } from './modules/fulfilment/handlers';
-import { googleAdsHandlers } from './modules/google-ads/handlers';
-import { profileReviewHandlers } from './modules/identity/profile-review';
-import { identityHandlers } from './modules/identity/handlers';
-import { ledgerHandlers } from './modules/ledger/handlers';
-import { paymentHandlers, receiptVerificationHandlers } from './modules/payments/handlers';
-import { planHandlers } from './modules/plans/handlers';
-import { PlanTemplates } from './modules/plans/templates';
-import { collectionHandlers } from './modules/payments/staff-handlers';
-import { requestHandlers } from './modules/requests/handlers';
-import { conversationHandlers } from './modules/requests/conversation-handlers';
-import { settingsHandlers } from './modules/settings/handlers';
-import { taskHandlers } from './modules/tasks/handlers';
-import { waitingWorkHandlers, type WorkQueue } from './modules/tasks/waiting-work';
+import { createCardInquiry, openMissingCardReviews, resealCards } from './modules/cards';
+import { actionsHeldBy, seedAccess, staffHolding } from './modules/access';
+import { CATALOGUE_PUBLISHED, CatalogueSource, FormValidatorModules, registerFormValidators } from './modules/desks';
+import { seedDemoReferenceData } from './modules/reference-data';
+import { chargeableAccount, manualGoogleAdsOperations } from './modules/google-ads';
+import { type FulfilmentDeps, releaseOnProfileRejection } from './modules/fulfilment';
+import { createSmsSender, loginGuard, tokenAuthenticator } from './modules/identity';
+import { type SmsWorker, startNotificationDelivery, attachStaffHolding } from './modules/notifications';
+import { createPaymentGateway, type PaymentDeps } from './modules/payments';
+import { type PriceSourceKind, QuoteSigner, requestDeps, sealStoredSecrets } from './modules/requests';
+import { registerSandboxBank } from './modules/sandbox-bank';
+import { seedSystemParameters } from './modules/settings';
+import { scheduleCleanup, Storage } from './modules/storage';
+import { scheduleDeadlineSweep, sweepDeadlines, taskTypes } from './modules/tasks';
+import {
+  type DaySummary,
+  runNightlyReconciliation,
+  runReconciliation,
+  scheduleNightlyReconciliation,
+} from './modules/reconciliation';
+import { type Composition, composeHandlers, WORK_QUEUES } from './compose';
 import { loadPageRoutes } from './http/page-routes';
-import { countUnconfirmedPayments, manualCompletionHandlers } from './modules/payments/manual-completion';
-import { countRequestedWithdrawals } from './modules/bank-accounts/waiting-withdrawals';
 import { healthCheck } from './health';
 import { serveBackups } from './backup/socket';
 import { lastBackupAt, scheduleNightlyBackups } from './backup/nightly';
@@ -109,21 +76,6 @@ export interface App {
   /** The nightly reconciliation of the Tehran day before `now` (null: already claimed); tests run it with their clock. */
   reconcileNightly: (now?: Date) => Promise<DaySummary | null>;
 }
-/** The queues of waiting work the staff home counts besides tasks and paid requests (modules/tasks/waiting-work). */
-const WORK_QUEUES: readonly WorkQueue[] = [
-  {
-    identifier: 'withdrawals',
-    title: 'برداشت‌های در انتظار واریز',
-    action: 'manageWithdrawals',
-    count: countRequestedWithdrawals,
-  },
-  {
-    identifier: 'unconfirmedPayments',
-    title: 'پرداخت‌های تاییدنشده برای تکمیل دستی',
-    action: 'manageCollections',
-    count: countUnconfirmedPayments,
-  },
-];
 
 export interface BuildOptions {
   /** Where JSON log lines go (default stdout); tests capture them to read SMS codes of the log driver. */
@@ -252,7 +204,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const actionsUsedByContract = new Set(
     contract.operations.flatMap((op) => (op.access.kind === 'staff' ? [op.access.action] : [])),
   );
-  const authenticate: Authenticator = tokenAuthenticator(db, config.sessions);
+  // Identity and notifications sit below access: they are handed its reads of who holds which action.
+  const authenticate: Authenticator = tokenAuthenticator(db, config.sessions, actionsHeldBy);
+  attachStaffHolding(staffHolding);
   // Realtime imports no module: it is handed the staff action of each task type.
   const taskActions = new Map(taskTypes.map((t) => [t.identifier, t.action]));
   const { io, broadcaster, peers } = attachRealtime(
@@ -312,8 +266,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     cipher,
     publicUrl: config.payments.publicUrl,
   };
-  // Google's API is out of reach: staff act in Google's console and record it (decision 018).
-  const googleAds = manualGoogleAdsOperations;
   const fulfilment: FulfilmentDeps = { db, catalogue, requests, storage, live, cipher, log: fastify.log };
   const deskTitle = (desk: string) => catalogue.deskForm(desk)?.desk.title ?? desk;
   const health = healthCheck({ config, database, redis });
@@ -336,76 +288,51 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const nightly = scheduleNightlyReconciliation(() => reconcileNightly(), config.nightlyReconciliation, fastify.log);
     fastify.addHook('preClose', async () => nightly.stop());
   }
-  const handlers: Handlers = {
+  const composition: Composition = {
+    config,
+    db,
+    log: fastify.log,
+    live,
+    storage,
+    cipher,
+    catalogue,
+    catalogueSource,
+    requests,
+    payments,
+    fulfilment,
+    gateway,
+    gatewayNeedsCard: gateway.requiresNamedCard,
+    cardInquiry,
+    // Google's API is out of reach: staff act in Google's console and record it (decision 018).
+    googleAds: manualGoogleAdsOperations,
+    sms,
+    loginGuard: metrics.countLoginFailures(
+      loginGuard(redis ? redisFailureBackoff(redis) : databaseFailureBackoff(db), config.loginLimits),
+    ),
+    rateLimiter: redis ? redisRateLimiter(redis) : databaseRateLimiter(db),
+    deskTitle,
+    actionsUsedByContract,
+    workQueues: WORK_QUEUES,
+    currencyUpdated: (currency) => {
+      pricesChanged('currencies');
+      live.currencyUpdated(currency);
+    },
+    systemParametersUpdated: () => {
+      pricesChanged('parameters');
+      live.systemParametersUpdated();
+    },
+    // Identity's ProfileRejected port: fulfilment releases the customer's unfulfilled paid requests.
+    profileRejected: releaseOnProfileRejection(db, live, catalogue),
+    draftPassed: (kind, document) => formValidators.rememberDraft(kind, document),
+  };
+  const handlers = composeHandlers(composition, {
     getHealth: async () => {
       const report = await health();
       if (report.status === 'down') throw HttpError.of(503, 'health.databaseDown', {}, report);
       return { result: true, msg: '', data: report };
     },
     getLiveness: async () => ({ result: true, msg: '', data: { live: true } }),
-    ...referenceDataHandlers(db, {
-      currencyUpdated: (currency) => {
-        pricesChanged('currencies');
-        live.currencyUpdated(currency);
-      },
-    }),
-    ...settingsHandlers(db, {
-      systemParametersUpdated: () => {
-        pricesChanged('parameters');
-        live.systemParametersUpdated();
-      },
-    }),
-    ...identityHandlers({
-      db,
-      storage,
-      live,
-      sessions: config.sessions,
-      loginGuard: metrics.countLoginFailures(
-        loginGuard(redis ? redisFailureBackoff(redis) : databaseFailureBackoff(db), config.loginLimits),
-      ),
-      inquiryLimits: config.inquiryLimits,
-      codes: {
-        db,
-        sms,
-        rateLimiter: redis ? redisRateLimiter(redis) : databaseRateLimiter(db),
-        limits: config.smsLimits,
-      },
-    }),
-    ...accessHandlers(db, actionsUsedByContract),
-    ...taskHandlers(db),
-    // Identity's ProfileRejected port: fulfilment releases the customer's unfulfilled paid requests.
-    ...profileReviewHandlers(db, storage, live, releaseOnProfileRejection(db, live, catalogue)),
-    ...referenceHandlers(db, catalogue),
-    ...requestHandlers(db, catalogue, requests, live),
-    ...ledgerHandlers(db),
-    ...bankAccountHandlers(db, live),
-    ...reconciliationHandlers(db),
-    ...cardHandlers({ db, cipher, inquiry: cardInquiry, log: fastify.log, staffReview: cardStaffReview }, live, {
-      gatewayNeedsCard: gateway.requiresNamedCard,
-    }),
-    ...paymentHandlers(payments, (request) => config.payments.publicUrl ?? `${request.protocol}://${request.host}`),
-    ...receiptVerificationHandlers({
-      db,
-      deskTitle,
-      rateLimiter: redis ? redisRateLimiter(redis) : databaseRateLimiter(db),
-      limits: config.receiptVerifyLimits,
-    }),
-    ...collectionHandlers(db, payments, gateway),
-    ...waitingWorkHandlers(db, deskTitle, WORK_QUEUES),
-    ...manualCompletionHandlers(db, deskTitle),
-    ...fulfilmentHandlers(fulfilment),
-    ...planHandlers({ db, templates: new PlanTemplates(catalogue), catalogue, requests }),
-    ...googleAdsHandlers(db, live, googleAds, fulfilment),
-    ...catalogueEditorHandlers(db, catalogueSource, (kind, document) => formValidators.rememberDraft(kind, document)),
-    ...conversationHandlers({
-      db,
-      storage,
-      live,
-      deskTitle,
-      rateLimiter: redis ? redisRateLimiter(redis) : databaseRateLimiter(db),
-    }),
-    ...notificationHandlers(db),
-  };
+  });
   registerContractRoutes(fastify, {
     contract,
     handlers: handlers as unknown as Record<string, AnyHandler>,

@@ -1,7 +1,7 @@
 /** What the server keeps in memory between changes, and how the processes tell each other to forget it. */
 import type { DatabaseHandle } from './db/database';
-import { SESSION_CACHE_MS, sessionCache } from './modules/identity/tokens';
-import { balanceCache } from './modules/ledger/service';
+import { SESSION_CACHE_MS, sessionCache } from './modules/identity';
+import { balanceCache } from './modules/ledger';
 import type { Peers } from './realtime/server';
 
 /** A customer's balances on a quote are only shown, so they may be this much older than a posting nobody announced. */

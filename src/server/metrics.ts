@@ -12,8 +12,8 @@ import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DB } from './db/database';
 import { notFound } from './http/errors';
-import type { LoginGuard } from './modules/identity/login-limits';
-import { GatewayUnavailableError, type PaymentGateway } from './modules/payments/payment-gateway';
+import type { LoginGuard } from './modules/identity';
+import { GatewayUnavailableError, type PaymentGateway } from './modules/payments';
 
 export interface MetricsSources {
   db: DB;

@@ -10,7 +10,7 @@ import { askServer } from './backup/socket';
 import { configOrFail } from './backup/common';
 import { openDatabase } from './db/database';
 import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock';
-import { type DaySummary, runReconciliation } from './modules/reconciliation/runs';
+import { type DaySummary, runReconciliation } from './modules/reconciliation';
 
 function usage(message: string): never {
   console.error(`arzpay: ${message}`);

@@ -6,7 +6,7 @@
  * is left before it. The form engine sends dates as ISO Gregorian `YYYY-MM-DD`.
  */
 import { toPersianDigits } from './digits';
-import { TEHRAN_OFFSET_MS } from './calendar';
+import { DAY_MS, tehranInstant } from './calendar/tehran-day';
 
 type Node = Record<string, unknown>;
 
@@ -32,10 +32,8 @@ export function deadlineInstant(value: unknown): Date | null {
   const utc = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
   // Date.UTC rolls 30 February over into March: a day that does not exist is no deadline.
   if (Number.isNaN(utc) || new Date(utc).getUTCDate() !== Number(match[3])) return null;
-  return new Date(utc - TEHRAN_OFFSET_MS);
+  return tehranInstant(value);
 }
-
-const DAY_MS = 86_400_000;
 
 /** The last second (23:59:59 Tehran) of a deadline date (`YYYY-MM-DD`): until then the day is the customer's. */
 export function deadlineEnd(value: unknown): Date | null {

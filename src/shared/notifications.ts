@@ -4,7 +4,7 @@
  * renders a notification's text once, when it is written; the web reads the labels. Placeholders are `{name}`;
  * numbers are written in Persian digits and amounts with «ریال» by `renderNotification`.
  */
-import { TEHRAN_OFFSET_MS } from './calendar';
+import { addTehranDays, tehranDayOf, tehranHour, tehranInstant } from './calendar/tehran-day';
 import { formatRial, toPersianDigits } from './format';
 
 export type NotificationChannel = 'inApp' | 'sms';
@@ -159,12 +159,9 @@ export const QUIET_HOURS = { from: 22, to: 8 } as const;
  */
 export function smsDueAt(now: Date, kind: NotificationKind, deadline?: Date | null): Date {
   if (isSecurityKind(kind)) return now;
-  const tehran = new Date(now.getTime() + TEHRAN_OFFSET_MS);
-  const hour = tehran.getUTCHours();
+  const hour = tehranHour(now);
   if (hour >= QUIET_HOURS.to && hour < QUIET_HOURS.from) return now;
-  const morning = new Date(tehran);
-  morning.setUTCHours(QUIET_HOURS.to, 0, 0, 0);
-  if (hour >= QUIET_HOURS.from) morning.setUTCDate(morning.getUTCDate() + 1);
-  const due = new Date(morning.getTime() - TEHRAN_OFFSET_MS);
+  const today = tehranDayOf(now);
+  const due = tehranInstant(hour >= QUIET_HOURS.from ? addTehranDays(today, 1) : today, QUIET_HOURS.to);
   return deadline && deadline.getTime() <= due.getTime() ? now : due;
 }

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/database';
 import { resolveRow } from '../../src/server/modules/reconciliation/runs';
 import { newAuthority } from '../../src/server/modules/sandbox-bank/bank';
-import { tehranDayOf } from '../../src/server/modules/sandbox-bank/statement';
+import { tehranDayOf } from '../../src/shared/calendar/tehran-day';
 import { gregorianToJalali } from '../../src/shared/calendar';
 import { type RunningServer, startServer } from '../support/server';
 import { skipEmbeddedCases } from '../support/stages';

@@ -10,7 +10,7 @@ import type { DB } from '../../src/server/db/database';
 import { postTransaction } from '../../src/server/modules/ledger/service';
 import { Tx } from '../../src/server/modules/ledger/types';
 import { newAuthority } from '../../src/server/modules/sandbox-bank/bank';
-import { tehranDayOf } from '../../src/server/modules/sandbox-bank/statement';
+import { tehranDayOf } from '../../src/shared/calendar/tehran-day';
 import { RECONCILIATION_KINDS } from '../../src/web/features/management/reconciliation/kinds';
 import { type Customer, type MoneyHelpers, withMoneyServer } from '../support/money';
 import { bearer, post, type RunningServer } from '../support/server';

@@ -7,7 +7,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
 import { newAuthority } from '../../src/server/modules/sandbox-bank/bank';
-import { tehranDayWindow } from '../../src/server/modules/sandbox-bank/statement';
+import { tehranDayWindow } from '../../src/shared/calendar/tehran-day';
 import { dayBefore, nextNightlyAt } from '../../src/server/modules/reconciliation/nightly';
 import { withMoneyServer } from '../support/money';
 import { bearer, post, type RunningServer } from '../support/server';

@@ -14,7 +14,7 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
-import { tehranDayOf, tehranDayWindow } from '../../src/server/modules/sandbox-bank/statement';
+import { tehranDayOf, tehranDayWindow } from '../../src/shared/calendar/tehran-day';
 import { gregorianToJalali, TEHRAN_OFFSET_MS } from '../../src/shared/calendar';
 import { toPersianDigits } from '../../src/shared/digits';
 import { type Customer, type MoneyHelpers, nationalCodeFor, testIban, withMoneyServer } from '../support/money';

@@ -15,7 +15,7 @@ import { latinDigits } from '../support/page-checks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPersianDigits } from '../../src/shared/digits';
 import { newAuthority } from '../../src/server/modules/sandbox-bank/bank';
-import { tehranDayWindow } from '../../src/server/modules/sandbox-bank/statement';
+import { tehranDayWindow } from '../../src/shared/calendar/tehran-day';
 import { animationsDone, DESKTOP, keepSignedIn, launchBrowser, PHONE, takeScreenshots } from '../support/browser';
 import { moneyHelpers } from '../support/money';
 import { bearer, post, type RunningServer, staffWithActions, startServer } from '../support/server';

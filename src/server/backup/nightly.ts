@@ -10,16 +10,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config';
 import type { DatabaseHandle } from '../db/database';
 import { takeBackup } from './backup';
-import { TEHRAN_OFFSET_MS } from '../../shared/calendar';
+import { nextTehranTime } from '../../shared/calendar/tehran-day';
 
-const DAY_MS = 86_400_000;
 const BACKUP_NAME = /^arzpay-\d{4}-\d\d-\d\dT\d{6}Z\.backup$/;
 
 /** The next moment after `now` that is `hour`:00 in Tehran. */
 export function nextRunAt(now: Date, hour: number): Date {
-  const tehran = new Date(now.getTime() + TEHRAN_OFFSET_MS);
-  const today = Date.UTC(tehran.getUTCFullYear(), tehran.getUTCMonth(), tehran.getUTCDate(), hour) - TEHRAN_OFFSET_MS;
-  return new Date(today > now.getTime() ? today : today + DAY_MS);
+  return nextTehranTime(now, hour);
 }
 
 /** When the newest backup this server named in `dir` was taken (from its name), or null when there is none. */

@@ -24,7 +24,7 @@ import { type DatabaseHandle, openDatabase } from '../db/database';
 import { MIGRATIONS_DIR } from '../db/migrate';
 import { DataDirLockedError, lockDataDir } from '../lib/data-dir-lock';
 import { KEY_FILE_NAME } from '../lib/field-cipher';
-import { checkInvariants } from '../modules/ledger/invariants';
+import { checkInvariants } from '../modules/ledger';
 import { filesUnder, FORMAT, KEY_ENTRY, MANIFEST, type Manifest, STORAGE_PREFIX } from './common';
 import { type DatabaseDescription, describeDatabase, notEmptyBecause } from './describe';
 import { BackupError, restorePostgres, whereIs, withClient } from './postgres';

@@ -5,13 +5,18 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
+import { CamelCasePlugin, Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { DB as Database } from '../../generated/db';
 import { trackCommits } from './after-commit';
 
 export type DB = Kysely<Database>;
+/**
+ * A database transaction: posting and locking take only this, never the root handle, on which each statement
+ * would commit alone and `FOR UPDATE` would protect nothing.
+ */
+export type Trx = Transaction<Database>;
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;

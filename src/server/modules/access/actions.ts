@@ -7,7 +7,7 @@ import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import { listOf } from '../../lib/paging';
-import { sessionsChanged } from '../identity/tokens';
+import { sessionsChanged } from '../identity';
 
 type Body<K extends keyof Handlers> = NonNullable<Parameters<Handlers[K]>[0]['body']>;
 const actor = (p: Principal | null) => p?.userId ?? null;

@@ -7,7 +7,7 @@ import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import { listOf } from '../../lib/paging';
-import { sessionsChanged } from '../identity/tokens';
+import { sessionsChanged } from '../identity';
 import { assertAdministratorRemains, isAdminGroup, lockAccessChanges, MANAGE_ACCESS } from './guards';
 import { GROUP_ACTIONS, GROUP_USERS, replaceJoinRows } from './join-rows';
 import { requireGroup, requireUser } from './lookups';

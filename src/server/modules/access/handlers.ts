@@ -6,7 +6,7 @@ import type { Handlers } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
-import { balancesOf } from '../ledger/service';
+import { balancesOf } from '../ledger';
 import { getActions, removeAction, saveAction } from './actions';
 import { searchAuditLog } from './audit-trail';
 import { getGroups, removeGroup, saveGroup, saveGroupActions, saveGroupUsers } from './groups';

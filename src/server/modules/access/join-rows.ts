@@ -6,7 +6,7 @@ import type { AuditAction } from '../../../shared/audit/names';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/database';
 import { audit } from '../../lib/audit';
-import { sessionsChanged } from '../identity/tokens';
+import { sessionsChanged } from '../identity';
 
 /** One side of a join table: the rows whose `owner` column holds the owner's id list its members in `member`. */
 export interface JoinSide {

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import actionCatalogue from '../../../../schemas/access/actions.json' with { type: 'json' };
 import type { DB } from '../../db/database';
 import { hashPassword, randomToken } from '../../lib/crypto';
-import { ensureAdministratorAccount } from '../identity/accounts';
+import { ensureAdministratorAccount } from '../identity';
 import { ADMIN_GROUP } from './menu';
 
 export async function seedAccess(

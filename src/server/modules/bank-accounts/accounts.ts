@@ -9,8 +9,8 @@ import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import { type ListEnvelope } from '../../lib/paging';
 import { formatIban, parseIban } from '../../../shared/iban';
-import { notify } from '../notifications/notify';
-import { claimTask, decideTask, openBankAccountTask } from '../tasks/service';
+import { notify } from '../notifications';
+import { claimTask, decideTask, openBankAccountTask } from '../tasks';
 
 export interface BankAccountDto {
   id: number;

@@ -17,10 +17,8 @@ import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import { whereContains } from '../../lib/sql';
 import { formatIban } from '../../../shared/iban';
 import { displayName } from '../../lib/person-names';
-import { lockedWalletBalance, postTransaction } from '../ledger/service';
-import { Tx } from '../ledger/types';
-import { notify } from '../notifications/notify';
-import { ledgerKey } from '../ledger/keys';
+import { ledgerKey, lockedWalletBalance, postTransaction, Tx } from '../ledger';
+import { notify } from '../notifications';
 import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
 
 export type WithdrawalState = 'requested' | 'done' | 'refused';

@@ -3,10 +3,9 @@ import type { Handlers } from '../../contract/handlers';
 import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import type { LiveEvents } from '../../realtime/events';
-import { userBalance } from '../ledger/service';
-import { loadUserDto } from '../identity/users-store';
-import { announceTaskClaimed, toTaskDtos } from '../tasks/service';
-import { taskTypeOf } from '../tasks/task-types';
+import { userBalance } from '../ledger';
+import { loadUserDto } from '../identity';
+import { announceTaskClaimed, taskTypeOf, toTaskDtos } from '../tasks';
 import { type CardServices, claimCardTask, decideCard, saveCard, searchCards, type UserCardDto } from './service';
 
 export function cardHandlers(

@@ -16,7 +16,7 @@ import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';
 import type { FieldCipher } from '../../lib/field-cipher';
 import type { ListEnvelope } from '../../lib/paging';
-import { claimTask, decideTask, openCardTask } from '../tasks/service';
+import { claimTask, decideTask, openCardTask } from '../tasks';
 import { cardHashOf } from './card-hash';
 import { CardInquiryUnavailableError, type CardOwnerInquiry } from './inquiry';
 

@@ -11,13 +11,10 @@ import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import { numericCode } from '../../lib/crypto';
-import { postTransaction } from '../ledger/service';
-import { Tx } from '../ledger/types';
-import { ledgerKey } from '../ledger/keys';
-import { changePurchaseState, moneyOwnerOf, purchaseTraceCode } from '../requests/purchase-state';
-import { notifyRequestStep } from '../requests/request-steps';
-import { CURRENCY_PAYMENT_RECEIPT } from '../storage/storage';
-import { closePurchaseTask } from '../tasks/service';
+import { ledgerKey, postTransaction, Tx } from '../ledger';
+import { changePurchaseState, moneyOwnerOf, notifyRequestStep, purchaseTraceCode } from '../requests';
+import { CURRENCY_PAYMENT_RECEIPT } from '../storage';
+import { closePurchaseTask } from '../tasks';
 import { type FulfilmentDeps, purchaseOf } from './deps';
 import { announcePurchasesChanged } from './invalidation';
 import {

@@ -9,10 +9,9 @@ import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import type { FieldCipher } from '../../lib/field-cipher';
 import type { LiveEvents } from '../../realtime/events';
-import type { Catalogue } from '../desks/catalogue';
-import type { RequestDeps } from '../requests/deps';
-import { searchPurchases } from '../requests/purchase-search';
-import type { Storage } from '../storage/storage';
+import type { Catalogue } from '../desks';
+import { type RequestDeps, searchPurchases } from '../requests';
+import type { Storage } from '../storage';
 
 type Purchase = components['schemas']['Purchase'];
 

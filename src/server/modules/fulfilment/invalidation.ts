@@ -4,17 +4,21 @@
  * (releaseOnProfileRejection); identity does not know fulfilment. The rejection holds the profile task and the
  * user row before the requests.
  */
-import type { DB } from '../../db/database';
+import type { DB, Trx } from '../../db/database';
 import { audit } from '../../lib/audit';
 import { numericCode } from '../../lib/crypto';
 import type { LiveEvents } from '../../realtime/events';
-import type { ProfileRejected } from '../identity/profile-review';
-import { postTransaction, type Trx, userBalance } from '../ledger/service';
-import { Tx } from '../ledger/types';
-import { ledgerKey } from '../ledger/keys';
-import { changePurchaseState, lockPurchase, moneyOwnerOf, purchaseTraceCode } from '../requests/purchase-state';
-import { type DeskTitles, notifyRequestStep } from '../requests/request-steps';
-import { closePurchaseTask } from '../tasks/service';
+import type { ProfileRejected } from '../identity';
+import { ledgerKey, postTransaction, Tx, userBalance } from '../ledger';
+import {
+  changePurchaseState,
+  type DeskTitles,
+  lockPurchase,
+  moneyOwnerOf,
+  notifyRequestStep,
+  purchaseTraceCode,
+} from '../requests';
+import { closePurchaseTask } from '../tasks';
 import { reservationOf, UNFULFILLED } from './settlement';
 
 /**

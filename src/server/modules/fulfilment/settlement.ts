@@ -13,11 +13,10 @@ import { toPersianDigits } from '../../../shared/digits';
 import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
 import { numericCode } from '../../lib/crypto';
-import { postTransaction, purchaseReservation, type Trx } from '../ledger/service';
-import { Tx } from '../ledger/types';
-import { ledgerKey, type PurchaseStep } from '../ledger/keys';
-import { type LockedPurchase, lockPurchase, moneyOwnerOf, purchaseTraceCode } from '../requests/purchase-state';
-import { claimedByOther, lockPurchaseTask } from '../tasks/service';
+import { ledgerKey, postTransaction, purchaseReservation, type PurchaseStep, Tx } from '../ledger';
+import { type LockedPurchase, lockPurchase, moneyOwnerOf, purchaseTraceCode } from '../requests';
+import { claimedByOther, lockPurchaseTask } from '../tasks';
+import type { Trx } from '../../db/database';
 
 type Db = Kysely<Database>;
 

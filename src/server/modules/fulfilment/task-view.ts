@@ -9,11 +9,10 @@ import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import { UnsealError } from '../../lib/field-cipher';
-import { purchaseReservation } from '../ledger/service';
-import { notifyRequestStep } from '../requests/request-steps';
-import { openSecret } from '../requests/sealed-fields';
+import { purchaseReservation } from '../ledger';
+import { notifyRequestStep, openSecret } from '../requests';
 import type { DB } from '../../db/database';
-import { announceTaskClaimed, claimTaskAudited, CURRENCY_PAYMENT_TASK_TYPES, toTaskDtos } from '../tasks/service';
+import { announceTaskClaimed, claimTaskAudited, CURRENCY_PAYMENT_TASK_TYPES, toTaskDtos } from '../tasks';
 import { currencyPaymentOf } from './currency-payments';
 import { type FulfilmentDeps, purchaseOf } from './deps';
 

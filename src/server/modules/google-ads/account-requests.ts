@@ -6,7 +6,7 @@ import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import { nameOrMobile } from '../../lib/person-names';
-import { openGoogleAdsAccountRequestTask } from '../tasks/service';
+import { openGoogleAdsAccountRequestTask } from '../tasks';
 import { type Db, type GoogleAdsAccountRequestDto, iso } from './common';
 
 /** Splits a checked comma-separated list (the Persian comma too) into trimmed addresses. */

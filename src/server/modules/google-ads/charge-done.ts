@@ -6,12 +6,18 @@
 import type { components } from '../../../generated/api';
 import type { Principal } from '../../contract/handlers';
 import { audit } from '../../lib/audit';
-import { type FulfilmentDeps, purchaseOf } from '../fulfilment/deps';
-import { announcePurchasesChanged } from '../fulfilment/invalidation';
-import { costsOf, fulfilmentSplit, lockForDecision, postSettlement, reservationOf } from '../fulfilment/settlement';
-import { changePurchaseState } from '../requests/purchase-state';
-import { notifyRequestStep } from '../requests/request-steps';
-import { closePurchaseTask } from '../tasks/service';
+import {
+  announcePurchasesChanged,
+  costsOf,
+  type FulfilmentDeps,
+  fulfilmentSplit,
+  lockForDecision,
+  postSettlement,
+  purchaseOf,
+  reservationOf,
+} from '../fulfilment';
+import { changePurchaseState, notifyRequestStep } from '../requests';
+import { closePurchaseTask } from '../tasks';
 import type { GoogleAdsOperations } from './operations';
 import { recordCharge } from './charges';
 

@@ -7,7 +7,7 @@ import type { Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
-import { claimTaskAudited, decideTask } from '../tasks/service';
+import { claimTaskAudited, decideTask } from '../tasks';
 import type { GoogleAdsOperations } from './operations';
 import { type Db, type GoogleAdsAccountRequestDto, MAKE_ACCOUNT_TASK, type StaffGoogleAdsAccountDto } from './common';
 import { emailsOf, requestOf } from './account-requests';

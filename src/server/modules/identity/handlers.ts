@@ -9,10 +9,9 @@ import { HttpError, ok, tooManyRequests, tooManyRequestsFor } from '../../http/e
 import { msg } from '../../http/messages';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import type { LiveEvents } from '../../realtime/events';
-import { notify } from '../notifications/notify';
-import { isPdf, MAX_IMAGE_BYTES, PDF_PURPOSES, reencodeImage, sniffImageKind } from '../storage/images';
-import type { Storage } from '../storage/storage';
-import { taskTypeOf } from '../tasks/task-types';
+import { notify } from '../notifications';
+import { isPdf, MAX_IMAGE_BYTES, PDF_PURPOSES, reencodeImage, sniffImageKind, type Storage } from '../storage';
+import { taskTypeOf } from '../tasks';
 import { updateAccount } from './accounts';
 import { CAPTCHA_LIFETIME_SECONDS, captchaImage, consumeCaptcha, createCaptcha } from './captcha';
 import type { LoginGuard } from './login-limits';

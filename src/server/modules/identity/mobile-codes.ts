@@ -9,7 +9,7 @@ import { msg } from '../../http/messages';
 import { numericCode, safeEqual, sha256 } from '../../lib/crypto';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { toPersianDigits } from '../../../shared/digits';
-import { readSetting } from '../settings/service';
+import { readSetting } from '../settings';
 import type { SmsSender } from './sms';
 
 export const MAX_WRONG_CODES = 5;

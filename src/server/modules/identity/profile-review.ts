@@ -8,16 +8,15 @@
  * (app.ts) fills with their reactions.
  */
 import type { Handlers } from '../../contract/handlers';
-import type { DB } from '../../db/database';
-import type { Trx } from '../ledger/service';
+import type { DB, Trx } from '../../db/database';
 import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';
 import type { LiveEvents } from '../../realtime/events';
-import type { Storage } from '../storage/storage';
-import { announceTaskClaimed, claimTaskAudited, decideTask, toTaskDtos } from '../tasks/service';
+import type { Storage } from '../storage';
+import { announceTaskClaimed, claimTaskAudited, decideTask, toTaskDtos } from '../tasks';
 import { approveProfileLevel1, rejectProfileLevel1 } from './profile';
-import { notify } from '../notifications/notify';
+import { notify } from '../notifications';
 import { loadUserDto, PROFILE_REVIEW_TASK } from './users-store';
 
 /** The rejection of a customer's level-1 profile, as its reactions see it. */

@@ -7,7 +7,7 @@ import type { Principal } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
-import { openTaskOnce } from '../tasks/service';
+import { openTaskOnce } from '../tasks';
 import { findUserById, PROFILE_REVIEW_TASK, toUserDto, type UserDto } from './users-store';
 
 export const MINIMUM_AGE_YEARS = 18;

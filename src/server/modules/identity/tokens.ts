@@ -186,17 +186,8 @@ export async function listSessions(
   return views.sort((a, b) => Number(b.current) - Number(a.current));
 }
 
-export async function actionsOf(db: DB, userId: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('groupUsers')
-    .innerJoin('groupActions', 'groupActions.groupId', 'groupUsers.groupId')
-    .innerJoin('actions', 'actions.id', 'groupActions.actionId')
-    .select('actions.name')
-    .distinct()
-    .where('groupUsers.userId', '=', userId)
-    .execute();
-  return rows.map((r) => r.name).sort();
-}
+/** The actions a user holds: access's read (modules/access/holders.ts), handed over by the composition. */
+export type ActionsHeldBy = (db: DB, userId: number) => Promise<string[]>;
 
 function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -208,7 +199,7 @@ function bearerToken(request: FastifyRequest): string | null {
 /** How long this process trusts a session it read (bounded also by the session's own expiry). */
 export const SESSION_CACHE_MS = 10_000;
 
-export function tokenAuthenticator(db: DB, policy: SessionPolicy) {
+export function tokenAuthenticator(db: DB, policy: SessionPolicy, actionsHeldBy: ActionsHeldBy) {
   const cache = sessionCache(db);
   const read = async (tokenHash: string) => {
     const { idleSince, issuedSince } = live(policy);
@@ -241,7 +232,7 @@ export function tokenAuthenticator(db: DB, policy: SessionPolicy) {
         .execute();
       lastUsed = now;
     }
-    const actions = row.isStaff ? await actionsOf(db, row.userId) : [];
+    const actions = row.isStaff ? await actionsHeldBy(db, row.userId) : [];
     const session: CachedSession = {
       tokenId: row.tokenId,
       userId: row.userId,

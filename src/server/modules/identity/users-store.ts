@@ -5,7 +5,7 @@ import type { DB } from '../../db/database';
 import type { DB as Database, Users } from '../../../generated/db';
 import { randomToken } from '../../lib/crypto';
 import { displayName, fullNameOf } from '../../lib/person-names';
-import { findPendingTask } from '../tasks/service';
+import { findPendingTask } from '../tasks';
 
 export type UserDto = components['schemas']['User'];
 export type UserRow = Selectable<Users>;

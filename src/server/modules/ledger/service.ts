@@ -8,9 +8,10 @@
  * never goes below zero (checked here with a Persian 422, and by a CHECK constraint underneath). On PGlite there
  * is one connection, so transactions run one at a time anyway.
  */
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB as Database } from '../../../generated/db';
 import { afterCommit } from '../../db/after-commit';
+import type { Trx } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { numericCode } from '../../lib/crypto';
 import { cachePerDatabase, type ReadThroughCache } from '../../lib/read-through-cache';
@@ -26,11 +27,6 @@ import {
 } from './types';
 
 type Db = Kysely<Database>;
-/**
- * A database transaction: posting and locking take only this, never the root handle, on which each statement
- * would commit alone and `FOR UPDATE` would protect nothing.
- */
-export type Trx = Transaction<Database>;
 
 /** Descriptive fields of SPEC's Transaction that move no money themselves. */
 export interface TransactionDetails {

@@ -5,7 +5,7 @@
  * has committed, the listener the composition attached to this database (live event, waking the SMS worker) hears of
  * it; a rolled-back change tells nobody.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB as Database } from '../../../generated/db';
 import {
   isSecurityKind,
@@ -120,19 +120,28 @@ export async function notify(
   return written;
 }
 
-/** The active staff who hold `action` (through a group), for staff notifications. */
-export async function staffHolding(trx: Kysely<Database>, action: string): Promise<number[]> {
-  const rows = await trx
-    .selectFrom('groupActions')
-    .innerJoin('actions', 'actions.id', 'groupActions.actionId')
-    .innerJoin('groupUsers', 'groupUsers.groupId', 'groupActions.groupId')
-    .innerJoin('users', 'users.id', 'groupUsers.userId')
-    .select(sql<number>`distinct users.id`.as('id'))
-    .where('actions.name', '=', action)
-    .where('users.isStaff', '=', true)
-    .where('users.deactivatedAt', 'is', null)
-    .execute();
-  return rows.map((r) => Number(r.id));
+/** Who holds a staff action: access's read (modules/access/holders.ts), a port the composition fills. */
+export type StaffHolding = (db: Kysely<Database>, action: string) => Promise<number[]>;
+let staffHolding: StaffHolding | null = null;
+
+/** The composition (app.ts) hands notifications access's read of who holds an action. */
+export function attachStaffHolding(read: StaffHolding): void {
+  staffHolding = read;
+}
+
+/** Notifies each of `userIds` (the event key is shared; each person gets one). */
+export async function notifyStaff(
+  trx: Kysely<Database>,
+  userIds: readonly number[],
+  input: Omit<NotificationInput, 'userId'>,
+  now: Date = new Date(),
+): Promise<WrittenNotification[]> {
+  const written: WrittenNotification[] = [];
+  for (const userId of userIds) {
+    const one = await notify(trx, { ...input, userId }, now);
+    if (one) written.push(one);
+  }
+  return written;
 }
 
 /** Notifies every active staff member who holds `action` (the event key is shared; each person gets one). */
@@ -142,10 +151,7 @@ export async function notifyStaffHolding(
   input: Omit<NotificationInput, 'userId'>,
   now: Date = new Date(),
 ): Promise<WrittenNotification[]> {
-  const written: WrittenNotification[] = [];
-  for (const userId of await staffHolding(trx, action)) {
-    const one = await notify(trx, { ...input, userId }, now);
-    if (one) written.push(one);
-  }
-  return written;
+  if (!staffHolding)
+    throw new Error('notifyStaffHolding: the composition has not handed notifications attachStaffHolding');
+  return notifyStaff(trx, await staffHolding(trx, action), input, now);
 }

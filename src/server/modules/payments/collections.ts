@@ -10,7 +10,7 @@ import { HttpError } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { type ListEnvelope, pageOf } from '../../lib/paging';
 import { whereWithinDays, textOrId } from '../../lib/sql';
-import { searchTransactions, userBalance } from '../ledger/service';
+import { searchTransactions, userBalance } from '../ledger';
 import { nameOrMobile } from '../../lib/person-names';
 import { SANDBOX_GATEWAY } from './choose-gateway';
 

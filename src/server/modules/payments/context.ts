@@ -7,10 +7,9 @@ import type { components } from '../../../generated/api';
 import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import type { LiveEvents } from '../../realtime/events';
-import { userBalance } from '../ledger/service';
-import type { RequestDeps } from '../requests/deps';
-import { searchPurchases } from '../requests/purchase-search';
-import { taskTypes } from '../tasks/task-types';
+import { userBalance } from '../ledger';
+import { type RequestDeps, searchPurchases } from '../requests';
+import { taskTypes } from '../tasks';
 import type { PaymentGateway } from './payment-gateway';
 import type { FieldCipher } from '../../lib/field-cipher';
 

@@ -3,7 +3,7 @@
  * holds the request's row: whether the link still lets its payer pay, and marking it used once they have.
  */
 import { sql } from 'kysely';
-import type { Trx } from '../ledger/service';
+import type { Trx } from '../../db/database';
 
 /** Inside the settlement's transaction: the payer claimed the request's link and it was not revoked since. */
 export async function linkPayerMayPay(trx: Trx, purchaseId: number, payerUserId: number): Promise<boolean> {

@@ -12,7 +12,7 @@ import { HttpError, ok } from '../../http/errors';
 import { type ListEnvelope, pageOf } from '../../lib/paging';
 import { textOrId } from '../../lib/sql';
 import { canonicalMobile } from '../../../shared/mobile';
-import { userBalance } from '../ledger/service';
+import { userBalance } from '../ledger';
 import { nameOrMobile } from '../../lib/person-names';
 
 type Db = Kysely<Database>;

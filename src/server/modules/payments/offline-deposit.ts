@@ -17,9 +17,9 @@ import { canonicalMobile } from '../../../shared/mobile';
 import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
-import type { Trx } from '../ledger/service';
-import { lockPurchase } from '../requests/purchase-state';
+import { lockPurchase } from '../requests';
 import { canonicalTrackingCode } from './tracking-code';
+import type { Trx } from '../../db/database';
 
 /**
  * Staff record money a customer deposited to one of our bank accounts (api/sys/payOffline). With an online

@@ -23,14 +23,12 @@ import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { numericCode, randomToken, sha256 } from '../../lib/crypto';
-import { lockedWalletBalance } from '../ledger/service';
+import { lockedWalletBalance } from '../ledger';
 import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
-import type { Trx } from '../ledger/service';
-import { changePurchaseState, lockPurchase, purchaseTraceCode } from '../requests/purchase-state';
-import { priceInquiry } from '../requests/quotes';
-import { repriceFromQuote } from '../requests/quote-spending';
+import { changePurchaseState, lockPurchase, priceInquiry, purchaseTraceCode, repriceFromQuote } from '../requests';
 import { GatewayUnavailableError } from './payment-gateway';
-import { type PayingCard, payingCard } from '../cards/service';
+import { type PayingCard, payingCard } from '../cards';
+import type { Trx } from '../../db/database';
 
 /** Thrown inside the payment's transaction to roll it back when the request's quote has expired. */
 class QuoteExpired extends Error {}

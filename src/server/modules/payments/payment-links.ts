@@ -17,14 +17,13 @@ import { HttpError } from '../../http/errors';
 import { msg, type MessageKey } from '../../http/messages';
 import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
 import { numericCode, randomToken, sha256 } from '../../lib/crypto';
-import { lockedWalletBalance, shownUserBalance, type Trx } from '../ledger/service';
-import { lockPurchase, purchaseTraceCode } from '../requests/purchase-state';
-import { priceInquiry } from '../requests/quotes';
-import { repriceFromQuote } from '../requests/quote-spending';
-import { type PayingCard, payingCard } from '../cards/service';
+import { lockedWalletBalance, shownUserBalance } from '../ledger';
+import { lockPurchase, priceInquiry, purchaseTraceCode, repriceFromQuote } from '../requests';
+import { type PayingCard, payingCard } from '../cards';
 import { type PaymentDeps, type TaskOpened, announceMoney, announceTask } from './context';
 import { abandoned, openGatewayPayment, reclaimAbandoned } from './paying';
 import { reserveAndMarkPaid } from './receiving';
+import type { Trx } from '../../db/database';
 
 type CreatedPaymentLink = components['schemas']['CreatedPaymentLink'];
 type OwnPaymentLink = components['schemas']['OwnPaymentLink'];

@@ -10,12 +10,11 @@ import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { toEnglishDigits } from '../../../shared/digits';
-import { PURCHASE_TASK_TYPES } from '../tasks/service';
-import { atRiskHours, OPEN_PURCHASE_STATES } from '../tasks/deadlines';
+import { atRiskHours, OPEN_PURCHASE_STATES, PURCHASE_TASK_TYPES } from '../tasks';
 import { isAtRisk } from '../../../shared/deadline';
 import { fullNameOf, nameOrMobile } from '../../lib/person-names';
-import { customerCurrencyPayment } from '../fulfilment/currency-payments';
-import { requestTimeline } from '../requests/request-steps';
+import { customerCurrencyPayment } from '../fulfilment';
+import { requestTimeline } from '../requests';
 import { ownPaymentLink, payerNameOf } from './payment-links';
 import { receiptCodeOf, verificationUrlOf } from './receipt-verification';
 

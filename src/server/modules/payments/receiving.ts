@@ -5,18 +5,21 @@
  */
 import { type PaymentDeps, type PaymentOutcome, type TaskOpened } from './context';
 import { numericCode } from '../../lib/crypto';
-import { lockedWalletBalance, postTransaction } from '../ledger/service';
-import { Tx } from '../ledger/types';
-import { ledgerKey } from '../ledger/keys';
-import type { Trx } from '../ledger/service';
-import { changePurchaseState, type LockedPurchase, purchaseTraceCode } from '../requests/purchase-state';
-import { notifyIfDeadlineAtRisk } from '../tasks/deadlines';
-import { openPurchaseTask } from '../tasks/service';
-import { notifyRequestStep, paidHowOf, requestTitle } from '../requests/request-steps';
-import { notify } from '../notifications/notify';
+import { ledgerKey, lockedWalletBalance, postTransaction, Tx } from '../ledger';
+import {
+  changePurchaseState,
+  type LockedPurchase,
+  notifyRequestStep,
+  paidHowOf,
+  purchaseTraceCode,
+  requestTitle,
+} from '../requests';
+import { notifyIfDeadlineAtRisk, openPurchaseTask } from '../tasks';
+import { notify } from '../notifications';
 import { firstNameAndInitial } from '../../../shared/masked-name';
 import { linkPayerMayPay, markLinkPaid } from './link-claims';
 import { receiptCodeOf } from './receipt-verification';
+import type { Trx } from '../../db/database';
 
 /**
  * The staff task that fulfils a paid request: a Google Ads recharge is charged to the account, cash delivery is

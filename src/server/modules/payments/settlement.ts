@@ -13,9 +13,9 @@ import {
 } from './context';
 import { receive } from './receiving';
 import { toEnglishDigits } from '../../../shared/digits';
-import { lockPurchase } from '../requests/purchase-state';
+import { lockPurchase } from '../requests';
 import type { VerifyResult } from './payment-gateway';
-import { namedCard } from '../cards/service';
+import { namedCard } from '../cards';
 import { sameMaskedCard } from '../../../shared/cards/card-number';
 
 /** Thrown inside the settlement's transaction when another settlement of the same payment won. */

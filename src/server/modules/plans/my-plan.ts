@@ -9,11 +9,10 @@
 import { type Kysely, sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import type { DB as Database } from '../../../generated/db';
-import { TEHRAN_OFFSET_MS } from '../../../shared/calendar';
+import { addTehranDays, DAY_MS, tehranToday } from '../../../shared/calendar/tehran-day';
 import { HttpError } from '../../http/errors';
-import type { Catalogue } from '../desks/catalogue';
-import type { RequestDeps } from '../requests/deps';
-import { estimateFee, maxRequestAmountMinor } from '../requests/quotes';
+import type { Catalogue } from '../desks';
+import { estimateFee, maxRequestAmountMinor, type RequestDeps } from '../requests';
 import { type PlanTemplate, type PlanTemplates, type PlanTemplateStep, stepDesks } from './templates';
 
 type Db = Kysely<Database>;
@@ -29,14 +28,8 @@ export interface PlanDeps {
   requests: RequestDeps;
 }
 
-const DAY_MS = 86_400_000;
 /** A start date may be at most this far ahead. */
 const MAX_YEARS_AHEAD = 3;
-
-/** Today's date in Tehran, 'YYYY-MM-DD'. */
-const tehranToday = (now = Date.now()) => new Date(now + TEHRAN_OFFSET_MS).toISOString().slice(0, 10);
-const addDays = (isoDate: string, days: number) =>
-  new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** A template as the public reads it: its steps with their desks' titles. */
 export function templateView(deps: Pick<PlanDeps, 'catalogue'>, template: PlanTemplate): TemplateView {
@@ -73,7 +66,7 @@ export async function saveMyPlan(
   if (!deps.templates.get(input.plan)) throw HttpError.of(404, 'plan.unknown');
   const today = tehranToday();
   if (input.startDate < today) throw HttpError.of(422, 'plan.startDatePast');
-  if (input.startDate > addDays(today, Math.round(MAX_YEARS_AHEAD * 365.25)))
+  if (input.startDate > addTehranDays(today, Math.round(MAX_YEARS_AHEAD * 365.25)))
     throw HttpError.of(422, 'plan.startDateFar');
   await deps.db
     .insertInto('customerPlans')
@@ -194,7 +187,7 @@ export async function fetchMyPlan(deps: PlanDeps, userId: number): Promise<MyPla
           }
         : null,
       ...(step.deadlineDaysBeforeStart !== undefined
-        ? { deadline: addDays(row.startDate, -step.deadlineDaysBeforeStart) }
+        ? { deadline: addTehranDays(row.startDate, -step.deadlineDaysBeforeStart) }
         : {}),
       state: furthest.state,
       ...(furthest.id ? { purchaseId: furthest.id } : {}),

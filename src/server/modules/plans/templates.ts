@@ -5,7 +5,7 @@
  * list is kept per snapshot.
  */
 import type { Plan } from '../../../generated/schemas/plan';
-import type { Catalogue, CatalogueSnapshot } from '../desks/catalogue';
+import type { Catalogue, CatalogueSnapshot } from '../desks';
 
 export type PlanTemplate = Plan;
 export type PlanTemplateStep = Plan['steps'][number];

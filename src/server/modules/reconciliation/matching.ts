@@ -11,9 +11,9 @@
 import { sql } from 'kysely';
 import type { DB } from '../../db/database';
 import { canonicalTrackingCode } from '../../../shared/tracking-code';
-import { ledgerKey } from '../ledger/keys';
-import { Tx } from '../ledger/types';
-import { settledByReference, settlementStatement, tehranDayWindow } from '../sandbox-bank/statement';
+import { ledgerKey, Tx } from '../ledger';
+import { tehranDayWindow } from '../../../shared/calendar/tehran-day';
+import { settledByReference, settlementStatement } from '../sandbox-bank';
 import { type StoredLine, storedLines } from './statements';
 /** The gateway name payments records on collections taken through the sandbox bank (payments/choose-gateway.ts). */
 export const SANDBOX_GATEWAY = 'sandbox';

@@ -4,12 +4,9 @@
  * one whose claim is inserted runs it, so several processes on one PostgreSQL reconcile a day once. New unmatched
  * rows notify the staff who hold `reconcile` (runs.ts). A failed run is logged; staff can run the day by hand.
  */
-import { TEHRAN_OFFSET_MS } from '../../../shared/calendar';
 import type { DB } from '../../db/database';
-import { tehranDayOf } from '../sandbox-bank/statement';
+import { DAY_MS, nextTehranTime, tehranDayOf } from '../../../shared/calendar/tehran-day';
 import { type DaySummary, runReconciliation } from './runs';
-
-const DAY_MS = 86_400_000;
 
 /** A Tehran time of day, hours and minutes. */
 export interface TimeOfDay {
@@ -24,10 +21,7 @@ export function dayBefore(now: Date): string {
 
 /** The next moment after `now` that is `at` in Tehran. */
 export function nextNightlyAt(now: Date, at: TimeOfDay): Date {
-  const tehran = new Date(now.getTime() + TEHRAN_OFFSET_MS);
-  const today =
-    Date.UTC(tehran.getUTCFullYear(), tehran.getUTCMonth(), tehran.getUTCDate(), at.hour, at.minute) - TEHRAN_OFFSET_MS;
-  return new Date(today > now.getTime() ? today : today + DAY_MS);
+  return nextTehranTime(now, at.hour, at.minute);
 }
 
 /**

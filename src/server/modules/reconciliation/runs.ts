@@ -7,7 +7,8 @@ import { sql } from 'kysely';
 import type { DB } from '../../db/database';
 import { gregorianToJalali } from '../../../shared/calendar';
 import { audit } from '../../lib/audit';
-import { notifyStaffHolding } from '../notifications/notify';
+import { staffHolding } from '../access';
+import { notifyStaff } from '../notifications';
 import { type FindingKind, matchDay } from './matching';
 
 /** The staff action of the reconciliation page; its holders are told of new unmatched rows. */
@@ -107,9 +108,9 @@ async function announceNewRows(trx: DB, day: string, now: Date): Promise<void> {
     .execute();
   if (fresh.length === 0) return;
   const ids = fresh.map((r) => r.id);
-  await notifyStaffHolding(
+  await notifyStaff(
     trx,
-    RECONCILE_ACTION,
+    await staffHolding(trx, RECONCILE_ACTION),
     {
       kind: 'staffReconciliationUnmatched',
       params: { day: gregorianToJalali(day), count: ids.length },

@@ -5,7 +5,8 @@
  * stored: a missing column names the column, bad lines are named by their line number in the file.
  */
 import { parse } from 'csv-parse/sync';
-import { jalaliToGregorian, TEHRAN_OFFSET_MS } from '../../../shared/calendar';
+import { jalaliToGregorian } from '../../../shared/calendar';
+import { tehranInstant as wallClockInstant } from '../../../shared/calendar/tehran-day';
 import { toEnglishDigits } from '../../../shared/digits';
 import { canonicalTrackingCode } from '../../../shared/tracking-code';
 import type { StatementMapping } from './statement-mappings';
@@ -92,8 +93,8 @@ const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
 function tehranInstant(gregorian: string, time: string): Date | null {
   const t = TIME.exec(time || '00:00');
   if (!t || Number(t[1]) > 23 || Number(t[2]) > 59 || Number(t[3] ?? 0) > 59) return null;
-  const utc = Date.parse(`${gregorian}T${t[1]!.padStart(2, '0')}:${t[2]}:${t[3] ?? '00'}Z`);
-  return Number.isNaN(utc) ? null : new Date(utc - TEHRAN_OFFSET_MS);
+  const at = wallClockInstant(gregorian, Number(t[1]), Number(t[2]), Number(t[3] ?? 0));
+  return Number.isNaN(at.getTime()) ? null : at;
 }
 
 /** A spreadsheet's time cell: a string, or a Date whose UTC time of day is the wall-clock time written. */

@@ -5,7 +5,7 @@
  */
 import type { DB } from '../../db/database';
 import { audit } from '../../lib/audit';
-import { tehranDayOf } from '../sandbox-bank/statement';
+import { tehranDayOf } from '../../../shared/calendar/tehran-day';
 import type { StatementLine } from './statement-file';
 import type { StatementMapping } from './statement-mappings';
 

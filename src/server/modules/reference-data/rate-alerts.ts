@@ -17,7 +17,7 @@ import {
   rateMeets,
 } from '../../../shared/rate-alerts';
 import { HttpError } from '../../http/errors';
-import { notify } from '../notifications/notify';
+import { notify } from '../notifications';
 
 type Db = Kysely<Database>;
 type RateAlert = components['schemas']['RateAlert'];

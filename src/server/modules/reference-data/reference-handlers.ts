@@ -4,7 +4,7 @@ import type { DB } from '../../db/database';
 import { ok } from '../../http/errors';
 import { pageOf, pageOfArray } from '../../lib/paging';
 import { textContains, whereContains } from '../../lib/sql';
-import type { Catalogue } from '../desks/catalogue';
+import type { Catalogue } from '../desks';
 import { searchPaymentMethodGroups } from './store';
 
 export function referenceHandlers(

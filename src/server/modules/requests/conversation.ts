@@ -13,8 +13,8 @@ import { HttpError, tooManyRequestsFor } from '../../http/errors';
 import { nameOrMobile } from '../../lib/person-names';
 import type { RateLimiter } from '../../lib/rate-limit';
 import type { LiveEvents } from '../../realtime/events';
-import { notify } from '../notifications/notify';
-import type { Storage } from '../storage/storage';
+import { notify } from '../notifications';
+import type { Storage } from '../storage';
 
 export type PurchaseMessage = components['schemas']['PurchaseMessage'];
 

@@ -7,7 +7,7 @@
 import type { components } from '../../../generated/api';
 import type { DB } from '../../db/database';
 import type { FieldCipher } from '../../lib/field-cipher';
-import type { Catalogue } from '../desks/catalogue';
+import type { Catalogue } from '../desks';
 import { type FormCache, formCache } from './forms';
 import type { ChargeableAccount } from './ports';
 import { PriceSources } from './price-sources';

@@ -15,7 +15,7 @@ import { HttpError } from '../../http/errors';
 import { type MessageKey, msg } from '../../http/messages';
 import messageCatalogue from '../../../../schemas/messages/fa.json' with { type: 'json' };
 import { createAjv } from '../../../shared/validation/ajv';
-import type { Catalogue, DeskForm } from '../desks/catalogue';
+import type { Catalogue, DeskForm } from '../desks';
 
 /** The form a request keeps (table form_versions): what validated its fields and titles them later. */
 export interface StoredForm {

@@ -5,7 +5,7 @@ import { ok } from '../../http/errors';
 import { msg } from '../../http/messages';
 import { listOf } from '../../lib/paging';
 import type { LiveEvents } from '../../realtime/events';
-import type { Catalogue } from '../desks/catalogue';
+import type { Catalogue } from '../desks';
 import type { RequestDeps } from './deps';
 import { searchPurchases } from './purchase-search';
 import { priceInquiry } from './quotes';

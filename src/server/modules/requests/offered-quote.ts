@@ -10,7 +10,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB as Database } from '../../../generated/db';
 import { priceOf } from '../../../shared/pricing';
-import type { Settings } from '../settings/service';
+import type { Settings } from '../settings';
 import type { RequestDeps } from './deps';
 import type { QuoteTerms } from './quote-token';
 

@@ -5,7 +5,7 @@
  * through Redis, see realtime/server.ts) or, as a safety net for hand edits of the database, after `maxAgeMs`.
  */
 import type { DB } from '../../db/database';
-import { readSettings, type Settings } from '../settings/service';
+import { readSettings, type Settings } from '../settings';
 
 export interface PricedCurrency {
   id: number;

@@ -14,8 +14,8 @@ import {
 } from '../../../shared/pricing';
 import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
-import { shownUserBalance } from '../ledger/service';
-import type { DeskForm } from '../desks/catalogue';
+import { shownUserBalance } from '../ledger';
+import type { DeskForm } from '../desks';
 import type { Quote, RequestDeps } from './deps';
 import { deskFormOrThrow, validatePriceInputs } from './forms';
 import { offeredByUs } from './offered-quote';

@@ -22,9 +22,9 @@ import {
 import type { NotificationKind, NotificationParams } from '../../../shared/notifications';
 import { displayName } from '../../lib/person-names';
 import { firstNameAndInitial } from '../../../shared/masked-name';
-import { notify } from '../notifications/notify';
-import type { Catalogue } from '../desks/catalogue';
-import { PURCHASE_TASK_TYPES } from '../tasks/service';
+import { notify } from '../notifications';
+import type { Catalogue } from '../desks';
+import { PURCHASE_TASK_TYPES } from '../tasks';
 
 type Db = Kysely<Database>;
 type Timeline = components['schemas']['RequestTimeline'];

@@ -308,3 +308,6 @@ export function registerSandboxBank(fastify: FastifyInstance, db: DB, options: S
     { prefix: '/sandbox-bank' },
   );
 }
+
+// The front door also offers the settlement statement (docs/decisions/038-module-front-doors.md).
+export { settledByReference, settlementStatement } from './statement';

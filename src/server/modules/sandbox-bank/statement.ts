@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { DB } from '../../db/database';
-import { TEHRAN_OFFSET_MS } from '../../../shared/calendar';
+import { tehranDayWindow } from '../../../shared/calendar/tehran-day';
 
 export interface SettledPayment {
   authority: string;
@@ -14,20 +14,6 @@ export interface SettledPayment {
   amount: number;
   cardNo: string | null;
   settledAt: Date;
-}
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** The instants [from, to) of a Tehran day given as its Gregorian date (YYYY-MM-DD). */
-export function tehranDayWindow(day: string): { from: Date; to: Date } {
-  if (!DAY.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) throw new Error(`not a date: ${day}`);
-  const from = new Date(Date.parse(`${day}T00:00:00Z`) - TEHRAN_OFFSET_MS);
-  return { from, to: new Date(from.getTime() + 24 * 3600_000) };
-}
-
-/** The Gregorian date (YYYY-MM-DD) of the Tehran day an instant falls in. */
-export function tehranDayOf(at: Date): string {
-  return new Date(at.getTime() + TEHRAN_OFFSET_MS).toISOString().slice(0, 10);
 }
 
 const settled = (db: DB) =>
@@ -67,6 +53,8 @@ export async function settledByReference(db: DB, references: string[]): Promise<
   if (references.length === 0) return [];
   return toSettled(await settled(db).where('referenceId', 'in', references).execute());
 }
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The statement over HTTP, as a PSP's merchant panel offers it. */
 export function registerSettlementReport(bank: FastifyInstance, db: DB): void {

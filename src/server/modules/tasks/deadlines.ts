@@ -9,8 +9,8 @@
 import { sql } from 'kysely';
 import { isAtRisk } from '../../../shared/deadline';
 import type { DB } from '../../db/database';
-import { notify, notifyStaffHolding } from '../notifications/notify';
-import { readSetting } from '../settings/service';
+import { notify, notifyStaffHolding } from '../notifications';
+import { readSetting } from '../settings';
 import { taskTypes } from './task-types';
 
 /** The request states in which a deadline still matters (paid, not yet done, failed or refunded). */

@@ -12,7 +12,8 @@ import { useAtomValue } from 'jotai';
 import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import daysTable from '../../../../../schemas/tables/reconciliationDays.json';
-import { gregorianToJalali, TEHRAN_OFFSET_MS } from '../../../../shared/calendar';
+import { gregorianToJalali } from '../../../../shared/calendar';
+import { addTehranDays, tehranToday } from '../../../../shared/calendar/tehran-day';
 import { formatNumber } from '../../../../shared/format';
 import { displayDate } from '../../../../shared/format/dates';
 import { asTableDef, DataTable } from '../../../components/data-table/DataTable';
@@ -30,10 +31,9 @@ import { kindLabel } from './kinds';
 import { StatementUpload } from './StatementUpload';
 
 const TABLE = asTableDef(daysTable);
-const DAY_MS = 86_400_000;
 
 /** The Tehran day before today (Gregorian YYYY-MM-DD): what the nightly run reconciles, and the page opens on. */
-const yesterday = () => new Date(Date.now() + TEHRAN_OFFSET_MS - DAY_MS).toISOString().slice(0, 10);
+const yesterday = () => addTehranDays(tehranToday(), -1);
 const isDay = (text: string | null): text is string => !!text && /^\d{4}-\d{2}-\d{2}$/.test(text);
 
 /** The day and its rows, or null when it was never run (the server's 404). */

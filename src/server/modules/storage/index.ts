@@ -1,0 +1,7 @@
+/**
+ * The front door of storage (uploaded files): what other modules and the composition may use, and only that
+ * (docs/decisions/038-module-front-doors.md). Files inside the module import one another directly.
+ */
+export { scheduleCleanup } from './cleanup';
+export { isPdf, MAX_IMAGE_BYTES, PDF_PURPOSES, reencodeImage, sniffImageKind } from './images';
+export { CURRENCY_PAYMENT_RECEIPT, Storage } from './storage';
