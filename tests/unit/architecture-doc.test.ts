@@ -46,3 +46,13 @@ describe('docs/architecture.md', () => {
     expect(areas.filter((name) => !text.includes(`- **\`${name}/\`** —`))).toEqual([]);
   });
 });
+
+describe("README.md's notification table", () => {
+  it('lists every notification kind of src/shared/notifications.ts', async () => {
+    const { NOTIFICATION_KINDS } = await import('../../src/shared/notifications');
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('\n## Notifications\n'));
+    const listed = [...table.matchAll(/^\| `([a-zA-Z]+)` +\|/gm)].map((m) => m[1]);
+    expect(Object.keys(NOTIFICATION_KINDS).filter((kind) => !listed.includes(kind))).toEqual([]);
+  });
+});
