@@ -1,5 +1,5 @@
 /**
- * Rate alerts (issue 35): a customer's alert fires once when a saved rate crosses it (in the app and by SMS, in the
+ * Rate alerts (decision 029): a customer's alert fires once when a saved rate crosses it (in the app and by SMS, in the
  * save's transaction), not again while the rate stays beyond, again after it comes back and crosses anew; a paused
  * or expired alert stays silent; the sixth alert is refused and another customer's cannot be removed.
  */

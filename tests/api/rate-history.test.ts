@@ -1,5 +1,5 @@
 /**
- * Rate history (issue 35): every rate staff save is kept, in order, and read back by the public `searchRateHistory`
+ * Rate history (decision 029): every rate staff save is kept, in order, and read back by the public `searchRateHistory`
  * with the rate in effect at the start of the range; a range over a year is refused with a Persian 422.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

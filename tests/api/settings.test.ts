@@ -1,5 +1,5 @@
 /**
- * System parameters have one set of defaults (issue 16): a key missing from the database or holding something
+ * System parameters have one set of defaults (docs/architecture.md, settings): a key missing from the database or holding something
  * that is not a number reads as its default in schemas/config/systemParameters.json, for pricing as for the SMS
  * code lifetime; before, pricing fell back to its own 0 % fee and 1-cent minimum.
  */
