@@ -107,7 +107,6 @@ export const LEGACY_UNTYPED_API_TESTS = [
   'tests/api/accounts.test.ts',
   'tests/api/amount-limits.test.ts',
   'tests/api/audit-log.test.ts',
-  'tests/api/bank-accounts.test.ts',
   'tests/api/card-rule.test.ts',
   'tests/api/catalogue.test.ts',
   'tests/api/conversations.test.ts',
