@@ -132,7 +132,6 @@ export const LEGACY_UNTYPED_API_TESTS = [
   'tests/api/payments.test.ts',
   'tests/api/plan-templates-catalogue.test.ts',
   'tests/api/plans.test.ts',
-  'tests/api/public.test.ts',
   'tests/api/rate-limits-shared.test.ts',
   'tests/api/realtime.test.ts',
   'tests/api/receipt-verification.test.ts',
