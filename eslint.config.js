@@ -130,7 +130,6 @@ export const LEGACY_UNTYPED_API_TESTS = [
   'tests/api/offline-collections.test.ts',
   'tests/api/payment-links.test.ts',
   'tests/api/payments.test.ts',
-  'tests/api/plan-templates-catalogue.test.ts',
   'tests/api/plans.test.ts',
   'tests/api/rate-limits-shared.test.ts',
   'tests/api/realtime.test.ts',
