@@ -1024,7 +1024,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What anyone holding a payment link sees before logging in (issue 44 point 4): the service, the foreign amount, the price, the link's expiry and the requester's first name and last initial, never the request's form fields, a mobile number or an id. A link that cannot be paid answers with its state and a Persian message. The 192-bit token is the only key; an unknown one is 404. */
+        /** What anyone holding a payment link sees before logging in (decision 028): the service, the foreign amount, the price, the link's expiry and the requester's first name and last initial, never the request's form fields, a mobile number or an id. A link that cannot be paid answers with its state and a Persian message. The 192-bit token is the only key; an unknown one is 404. */
         post: operations["previewPaymentLink"];
         delete?: never;
         options?: never;

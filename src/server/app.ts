@@ -152,7 +152,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await unlockDataDir();
   });
   const { db } = database;
-  // The signing keys derive from the field key, so a backup without it holds nothing that signs (issue 43).
+  // The signing keys derive from the field key, so a backup without it holds nothing that signs (decision 031).
   const cipher = fieldCipher(config, fastify.log);
   const storage = new Storage(
     path.join(config.dataDir, 'storage'),

@@ -8,7 +8,7 @@ import type { Peers } from './realtime/server';
 const BALANCE_CACHE_MS = 60_000;
 
 /**
- * Sessions and customers' balances are read from memory between changes (issue 10: a price inquiry costs no query).
+ * Sessions and customers' balances are read from memory between changes (decision 022: a price inquiry costs no query).
  * Only where every change reaches this process: the embedded database has one process, and several processes on
  * PostgreSQL tell each other through Redis. Without Redis another process's logout would go unheard, so nothing
  * is kept.

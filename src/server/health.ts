@@ -1,5 +1,5 @@
 /**
- * What `/api/health` answers (issue 33): each dependency the server leans on, with its state and how long the check
+ * What `/api/health` answers (docs/operations.md, «Is it up?»): each dependency the server leans on, with its state and how long the check
  * took — the database, Redis when configured, the SMS driver, the bank gateway and free space in DATA_DIR. The
  * database down makes the answer 503 (nothing works without it); a side dependency down makes it 200 "degraded"
  * with that part named, so a load balancer keeps the process while an operator sees what is wrong. Outside

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (issue 33), served as text at `GET /metrics` to whoever shows `METRICS_TOKEN` (unset: the
+ * Prometheus metrics (docs/operations.md, «What the metrics say»), served as text at `GET /metrics` to whoever shows `METRICS_TOKEN` (unset: the
  * route does not exist). One registry per app, so test servers in one process do not share counters. What is
  * counted as it happens: requests by operation and status with their latency (RED), gateway calls by outcome,
  * log-in failures. What is read when scraped (a few indexed counts): open sockets, SMS waiting in the outbox and the

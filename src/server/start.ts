@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${adminPasswordNotice(config.admin.username, app.generatedAdminPassword)}\n`);
   }
 
-  // The last line of defence (issue 43): a dependency that went away (a PostgreSQL connection reset, Redis out of
+  // The last line of defence (decision 032): a dependency that went away (a PostgreSQL connection reset, Redis out of
   // reach) must not end the process through a rejection or an 'error' nobody awaited. Each known source is handled
   // where it arises; one found here is logged as an error to be fixed, and the process stays up. Anything else is
   // a bug of unknown reach: logged, and the process ends as Node would end it.

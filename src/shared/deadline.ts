@@ -1,5 +1,5 @@
 /**
- * A request's deadline (issue 31): the one top-level date field a form type marks `"x-deadline": true` (registration
+ * A request's deadline (decision 033): the one top-level date field a form type marks `"x-deadline": true` (registration
  * closes, an appointment's date). A form gives a day, not a time, and the day is the customer's until it ends (issue
  * 44): the server stores the last second of that day in Tehran (23:59:59), the customer sees a countdown to it, the
  * staff queue is ordered by it, and a request is "at risk" when less than the `deadlineAtRiskHours` system parameter

@@ -68,7 +68,7 @@ function viewOfValue(
     };
   }
   if (isRecord(value)) return { path, title, fields: viewOfFields(schema, ui, value, `${path}/`) };
-  // A date as a person reads it (issue 44): Jalali, Persian digits, slashes — never the form's ISO `2026-11-29`.
+  // A date as a person reads it (decision 020): Jalali, Persian digits, slashes — never the form's ISO `2026-11-29`.
   const jalali = isDateField(schema) && typeof value === 'string' ? displayDate(value, 'slashDate', 'fa') : '';
   if (jalali) return { path, title, text: jalali, date: value as string };
   return { path, title, text: scalarText(schema, value) };

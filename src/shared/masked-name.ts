@@ -12,7 +12,7 @@ export function maskedName(firstName: string | null | undefined, lastName: strin
 }
 
 /**
- * What a payment link shows of its requester, to a guest and to the payer alike (issue 44 point 4, as Wise and
+ * What a payment link shows of its requester, to a guest and to the payer alike (decision 028, as Wise and
  * Flywire do): the first name and the last name's initial («سارا کریمی» → «سارا ک.»). Nothing else identifies them.
  */
 export function firstNameAndInitial(firstName: string | null | undefined, lastName: string | null | undefined): string {

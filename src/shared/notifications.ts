@@ -33,7 +33,7 @@ export const NOTIFICATION_KINDS = {
       'درخواست «{title}» را {payerName} با پیوند پرداخت، پرداخت کرد؛ مبلغ {amount}. رسید آن در «پرداخت‌های آنلاین» همین درخواست است.',
     audience: 'customer',
   },
-  // The payer's own word that their payment through someone's link went through (issue 44 point 4): the request
+  // The payer's own word that their payment through someone's link went through (decision 028): the request
   // is not theirs to open, so the receipt is named where they can open it, their wallet's transactions.
   purchasePaidForOther: {
     label: 'پرداخت درخواست دیگری با پیوند پرداخت',
@@ -155,7 +155,7 @@ export const QUIET_HOURS = { from: 22, to: 8 } as const;
 /**
  * When an SMS written at `now` may go out: at once, unless it is quiet time in Tehran (22:00–08:00) and the kind is
  * not a security notice, then at the next 08:00 Tehran time. A `deadline` the SMS warns of that falls before that
- * 08:00 is a reason to send at night: held until morning, the warning would arrive after it (issue 43).
+ * 08:00 is a reason to send at night: held until morning, the warning would arrive after it (decision 033).
  */
 export function smsDueAt(now: Date, kind: NotificationKind, deadline?: Date | null): Date {
   if (isSecurityKind(kind)) return now;

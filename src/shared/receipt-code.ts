@@ -1,5 +1,5 @@
 /**
- * A receipt's verification code (issue 34): 16 characters of Crockford's base32 (80 random bits), shown in four
+ * A receipt's verification code (decision 027): 16 characters of Crockford's base32 (80 random bits), shown in four
  * groups of four (`7K3M-Q9TX-…`). What a reader types back is normalised the same way on both sides: spaces,
  * dashes and case do not matter, Persian and Arabic-Indic digits are digits, and the letters Crockford leaves out
  * read as the digits they look like (O → 0, I and L → 1).

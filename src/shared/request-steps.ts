@@ -122,7 +122,7 @@ export function stepNotification(
 
 /**
  * What comes after the last step, and whether its usual wait (from the desk's recent requests) applies. While a
- * payment link is live the request waits for its payer, not for the customer (issue 44 point 4).
+ * payment link is live the request waits for its payer, not for the customer (decision 028).
  */
 export function nextStepOf(
   last: RequestStepKind,

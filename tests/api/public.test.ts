@@ -1,57 +1,58 @@
+/**
+ * The public catalogue reads through the typed client, and the failure envelope of what the contract refuses
+ * (unknown or mistyped fields, malformed JSON, another content type, an unknown route) sent raw.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, type RunningServer, startServer } from '../support/server';
+import { dataOf, type TypedApi, typedApi } from '../support/typed-api';
 
 let server: RunningServer;
+let guest: TypedApi;
 beforeAll(async () => {
   server = await startServer({ web: false });
+  guest = typedApi(server);
 });
 afterAll(async () => server?.stop());
 
 describe('public catalogue endpoints', () => {
   it('lists the seeded currencies with integer rial rates', async () => {
-    const { status, body } = await post(server, '/api/public/searchCurrencies', {});
-    expect(status).toBe(200);
-    expect(body.result).toBe(true);
-    const data = body.data as { items: Array<Record<string, unknown>>; total: number };
-    expect(data.total).toBeGreaterThanOrEqual(5);
-    const usd = data.items.find((c) => c.code === 'USD');
+    const { data, response } = await guest.POST('/api/public/searchCurrencies', { body: {} });
+    expect(response.status).toBe(200);
+    expect(data!.result).toBe(true);
+    expect(data!.data.total).toBeGreaterThanOrEqual(5);
+    const usd = data!.data.items.find((c) => c.code === 'USD');
     expect(usd).toMatchObject({ title: 'دلار آمریکا', useForUafCpr: true, useForGoogleAdsAccountCr: true });
     expect(Number.isInteger(usd?.rate)).toBe(true);
     expect(new Date(String(usd?.rateUpdatedAt)).getTime()).not.toBeNaN();
   });
 
   it('filters currencies by flag and search text, and pages', async () => {
-    const ads = await post(server, '/api/public/searchCurrencies', { useForGoogleAdsAccountCr: true });
-    const adsItems = (ads.body.data as { items: Array<{ useForGoogleAdsAccountCr: boolean }> }).items;
-    expect(adsItems.length).toBeGreaterThan(0);
-    expect(adsItems.every((c) => c.useForGoogleAdsAccountCr)).toBe(true);
+    const ads = await dataOf(guest.POST('/api/public/searchCurrencies', { body: { useForGoogleAdsAccountCr: true } }));
+    expect(ads.items.length).toBeGreaterThan(0);
+    expect(ads.items.every((c) => c.useForGoogleAdsAccountCr)).toBe(true);
 
-    const search = await post(server, '/api/public/searchCurrencies', { search: 'یورو' });
-    expect((search.body.data as { items: Array<{ code: string }> }).items.map((c) => c.code)).toEqual(['EUR']);
+    const search = await dataOf(guest.POST('/api/public/searchCurrencies', { body: { search: 'یورو' } }));
+    expect(search.items.map((c) => c.code)).toEqual(['EUR']);
 
-    const page2 = await post(server, '/api/public/searchCurrencies', { page: 2, perPage: 2 });
-    const data = page2.body.data as { items: unknown[]; total: number };
-    expect(data.items).toHaveLength(2);
-    expect(data.total).toBeGreaterThan(2);
+    const page2 = await dataOf(guest.POST('/api/public/searchCurrencies', { body: { page: 2, perPage: 2 } }));
+    expect(page2.items).toHaveLength(2);
+    expect(page2.total).toBeGreaterThan(2);
   });
 
   it('treats a LIKE wildcard in the search text literally', async () => {
-    const { body } = await post(server, '/api/public/searchCurrencies', { search: '%' });
-    expect((body.data as { total: number }).total).toBe(0);
+    const found = await dataOf(guest.POST('/api/public/searchCurrencies', { body: { search: '%' } }));
+    expect(found.total).toBe(0);
   });
 
   it('lists payment method groups, cash ones marked', async () => {
-    const { status, body } = await post(server, '/api/public/searchPaymentMethodGroups');
-    expect(status).toBe(200);
-    const items = (body.data as { items: Array<{ isCash: boolean; title: string }> }).items;
-    expect(items.length).toBeGreaterThan(0);
-    expect(items.some((g) => g.isCash)).toBe(true);
+    const groups = await dataOf(guest.POST('/api/public/searchPaymentMethodGroups'));
+    expect(groups.items.length).toBeGreaterThan(0);
+    expect(groups.items.some((g) => g.isCash)).toBe(true);
   });
 
   it('exposes only the public system parameters', async () => {
-    const { status, body } = await post(server, '/api/public/fetchSystemParameters');
-    expect(status).toBe(200);
-    expect(body.data).toMatchObject({ quoteLifetimeSeconds: 300, mobileValidationCodeLifetimeSeconds: 120 });
+    const parameters = await dataOf(guest.POST('/api/public/fetchSystemParameters'));
+    expect(parameters).toMatchObject({ quoteLifetimeSeconds: 300, mobileValidationCodeLifetimeSeconds: 120 });
   });
 });
 

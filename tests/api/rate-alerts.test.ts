@@ -1,20 +1,21 @@
 /**
- * Rate alerts (issue 35): a customer's alert fires once when a saved rate crosses it (in the app and by SMS, in the
+ * Rate alerts (decision 029): a customer's alert fires once when a saved rate crosses it (in the app and by SMS, in the
  * save's transaction), not again while the rate stays beyond, again after it comes back and crosses anew; a paused
  * or expired alert stays silent; the sixth alert is refused and another customer's cannot be removed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
+import { type RunningServer, startServer } from '../support/server';
+import { adminApi, type BodyOf, dataOf, refusal, signedInApi, type TypedApi, typedApi } from '../support/typed-api';
 
 let server: RunningServer;
-let admin: string;
+let admin: TypedApi;
 let currency: { id: number; title: string; code: string; rate: number };
 
 beforeAll(async () => {
   // The SMS worker's timer is off: the test reads the outbox rows the save wrote.
   server = await startServer({ web: false, env: { NOTIFICATION_SMS_INTERVAL_MS: '3600000' } });
-  admin = await loginAdmin(server);
-  const list = (await post(server, '/api/public/searchCurrencies')).body.data as { items: Array<typeof currency> };
+  admin = await adminApi(server);
+  const list = await dataOf(typedApi(server).POST('/api/public/searchCurrencies', { body: {} }));
   currency = list.items.find((c) => c.code === 'GBP')!;
 }, 180_000);
 afterAll(async () => {
@@ -23,10 +24,8 @@ afterAll(async () => {
 
 const db = () => server.app.database.db;
 const setRate = async (rate: number) => {
-  const res = await post(
-    server,
-    '/api/sys/saveCurrency',
-    {
+  const res = await admin.POST('/api/sys/saveCurrency', {
+    body: {
       id: currency.id,
       title: currency.title,
       code: currency.code,
@@ -34,12 +33,10 @@ const setRate = async (rate: number) => {
       useForUafCpr: true,
       useForGoogleAdsAccountCr: true,
     },
-    bearer(admin),
-  );
-  expect(res.status).toBe(200);
+  });
+  expect(res.response.status).toBe(200);
 };
-const userIdOf = async (token: string) =>
-  ((await post(server, '/api/me/fetchUserData', undefined, bearer(token))).body.data as { id: number }).id;
+const userIdOf = async (api: TypedApi) => (await dataOf(api.POST('/api/me/fetchUserData'))).id;
 const alertsOf = async (userId: number) =>
   db()
     .selectFrom('notifications')
@@ -56,16 +53,17 @@ const smsOf = async (userId: number) =>
     .where('notifications.userId', '=', userId)
     .where('notifications.kind', '=', 'rateAlert')
     .execute();
-const save = (token: string, body: object) => post(server, '/api/me/saveRateAlert', body, bearer(token));
+const save = (api: TypedApi, body: BodyOf<'saveRateAlert'>) => api.POST('/api/me/saveRateAlert', { body });
+const listOf = (api: TypedApi) => dataOf(api.POST('/api/me/searchRateAlerts'));
 
 describe('rate alerts', () => {
   it('fires once per crossing: not again while beyond, again after the rate comes back and crosses anew', async () => {
     await setRate(1_300_000);
-    const token = await loginByCode(server, '09171350001');
-    const userId = await userIdOf(token);
-    const set = await save(token, { currencyId: currency.id, direction: 'below', threshold: 1_250_000 });
-    expect(set.status).toBe(200);
-    expect(set.body.data).toMatchObject({ direction: 'below', threshold: 1_250_000, paused: false, beyond: false });
+    const customer = await signedInApi(server, '09171350001');
+    const userId = await userIdOf(customer);
+    const set = await save(customer, { currencyId: currency.id, direction: 'below', threshold: 1_250_000 });
+    expect(set.response.status).toBe(200);
+    expect(set.data!.data).toMatchObject({ direction: 'below', threshold: 1_250_000, paused: false, beyond: false });
 
     await setRate(1_270_000); // still above: nothing
     expect(await alertsOf(userId)).toHaveLength(0);
@@ -85,10 +83,7 @@ describe('rate alerts', () => {
     expect(await alertsOf(userId)).toHaveLength(2);
     expect(await smsOf(userId)).toHaveLength(2);
 
-    const listed = (await post(server, '/api/me/searchRateAlerts', undefined, bearer(token))).body.data as {
-      items: Array<{ firedCount: number; beyond: boolean; expired: boolean; currencyCode: string }>;
-      max: number;
-    };
+    const listed = await listOf(customer);
     expect(listed.max).toBe(5);
     expect(listed.items).toEqual([
       expect.objectContaining({ firedCount: 2, beyond: true, expired: false, currencyCode: currency.code }),
@@ -97,10 +92,10 @@ describe('rate alerts', () => {
 
   it('an "above" alert set while the rate already meets it fires only after the rate comes back and crosses', async () => {
     await setRate(1_300_000);
-    const token = await loginByCode(server, '09171350002');
-    const userId = await userIdOf(token);
-    const set = await save(token, { currencyId: currency.id, direction: 'above', threshold: 1_280_000 });
-    expect(set.body.data).toMatchObject({ beyond: true });
+    const customer = await signedInApi(server, '09171350002');
+    const userId = await userIdOf(customer);
+    const set = await save(customer, { currencyId: currency.id, direction: 'above', threshold: 1_280_000 });
+    expect(set.data!.data).toMatchObject({ beyond: true });
     await setRate(1_310_000);
     expect(await alertsOf(userId)).toHaveLength(0);
     await setRate(1_270_000);
@@ -110,21 +105,21 @@ describe('rate alerts', () => {
 
   it('a paused alert stays silent, and resuming it does not report a crossing made while paused', async () => {
     await setRate(1_300_000);
-    const token = await loginByCode(server, '09171350003');
-    const userId = await userIdOf(token);
-    const set = await save(token, { currencyId: currency.id, direction: 'below', threshold: 1_100_000 });
-    const id = (set.body.data as { id: number }).id;
-    const paused = await save(token, {
+    const customer = await signedInApi(server, '09171350003');
+    const userId = await userIdOf(customer);
+    const set = await save(customer, { currencyId: currency.id, direction: 'below', threshold: 1_100_000 });
+    const id = set.data!.data.id;
+    const paused = await save(customer, {
       alertId: id,
       currencyId: currency.id,
       direction: 'below',
       threshold: 1_100_000,
       paused: true,
     });
-    expect(paused.body.data).toMatchObject({ paused: true });
+    expect(paused.data!.data).toMatchObject({ paused: true });
     await setRate(1_050_000);
     expect(await alertsOf(userId)).toHaveLength(0);
-    await save(token, {
+    await save(customer, {
       alertId: id,
       currencyId: currency.id,
       direction: 'below',
@@ -140,10 +135,10 @@ describe('rate alerts', () => {
 
   it('an alert expires 90 days after it was set and stays silent then', async () => {
     await setRate(1_300_000);
-    const token = await loginByCode(server, '09171350004');
-    const userId = await userIdOf(token);
-    const set = await save(token, { currencyId: currency.id, direction: 'below', threshold: 1_200_000 });
-    const id = (set.body.data as { id: number }).id;
+    const customer = await signedInApi(server, '09171350004');
+    const userId = await userIdOf(customer);
+    const set = await save(customer, { currencyId: currency.id, direction: 'below', threshold: 1_200_000 });
+    const id = set.data!.data.id;
     // Set 91 days ago.
     await db()
       .updateTable('rateAlerts')
@@ -152,38 +147,35 @@ describe('rate alerts', () => {
       .execute();
     await setRate(1_100_000);
     expect(await alertsOf(userId)).toHaveLength(0);
-    const listed = (await post(server, '/api/me/searchRateAlerts', undefined, bearer(token))).body.data as {
-      items: Array<{ id: number; expired: boolean }>;
-    };
+    const listed = await listOf(customer);
     expect(listed.items).toEqual([expect.objectContaining({ id, expired: true })]);
   });
 
   it('refuses the sixth alert (expired ones do not count) and another customer’s removal (404)', async () => {
-    const token = await loginByCode(server, '09171350005');
-    const other = await loginByCode(server, '09171350006');
+    const customer = await signedInApi(server, '09171350005');
+    const other = await signedInApi(server, '09171350006');
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await save(token, { currencyId: currency.id, direction: 'above', threshold: 2_000_000 + i });
-      expect(res.status).toBe(200);
-      ids.push((res.body.data as { id: number }).id);
+      const res = save(customer, { currencyId: currency.id, direction: 'above', threshold: 2_000_000 + i });
+      ids.push((await dataOf(res)).id);
     }
-    const sixth = await save(token, { currencyId: currency.id, direction: 'above', threshold: 3_000_000 });
-    expect(sixth.status).toBe(422);
-    expect(sixth.body.msg).toBe('حداکثر ۵ هشدار نرخ می‌توانید داشته باشید؛ یکی را حذف کنید.');
+    const sixth = save(customer, { currencyId: currency.id, direction: 'above', threshold: 3_000_000 });
+    expect(await refusal(sixth)).toEqual({
+      status: 422,
+      msg: 'حداکثر ۵ هشدار نرخ می‌توانید داشته باشید؛ یکی را حذف کنید.',
+    });
 
-    const stolen = await post(server, '/api/me/removeRateAlert', { alertId: ids[0] }, bearer(other));
-    expect(stolen.status).toBe(404);
+    const stolen = await other.POST('/api/me/removeRateAlert', { body: { alertId: ids[0]! } });
+    expect(stolen.response.status).toBe(404);
     const edited = await save(other, { alertId: ids[0], currencyId: currency.id, direction: 'below', threshold: 1 });
-    expect(edited.status).toBe(404);
-    const theirs = (await post(server, '/api/me/searchRateAlerts', undefined, bearer(other))).body.data as {
-      items: unknown[];
-    };
-    expect(theirs.items).toEqual([]);
+    expect(edited.response.status).toBe(404);
+    expect((await listOf(other)).items).toEqual([]);
 
-    const removed = await post(server, '/api/me/removeRateAlert', { alertId: ids[0] }, bearer(token));
-    expect(removed.status).toBe(200);
-    expect((await save(token, { currencyId: currency.id, direction: 'above', threshold: 3_000_000 })).status).toBe(200);
-    const guest = await post(server, '/api/me/searchRateAlerts');
-    expect(guest.status).toBe(401);
+    const removed = await customer.POST('/api/me/removeRateAlert', { body: { alertId: ids[0]! } });
+    expect(removed.response.status).toBe(200);
+    const again = await save(customer, { currencyId: currency.id, direction: 'above', threshold: 3_000_000 });
+    expect(again.response.status).toBe(200);
+    const guest = await typedApi(server).POST('/api/me/searchRateAlerts');
+    expect(guest.response.status).toBe(401);
   });
 });

@@ -1,11 +1,12 @@
 /**
- * System parameters have one set of defaults (issue 16): a key missing from the database or holding something
+ * System parameters have one set of defaults (docs/architecture.md, settings): a key missing from the database or holding something
  * that is not a number reads as its default in schemas/config/systemParameters.json, for pricing as for the SMS
  * code lifetime; before, pricing fell back to its own 0 % fee and 1-cent minimum.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import defaults from '../../schemas/config/systemParameters.json' with { type: 'json' };
-import { bearer, loginByCode, post, type RunningServer, startServer } from '../support/server';
+import { type RunningServer, startServer } from '../support/server';
+import { dataOf, refusal, signedInApi, type TypedApi, typedApi } from '../support/typed-api';
 
 let server: RunningServer;
 let usd: { id: number; rate: number };
@@ -14,13 +15,10 @@ const byDefault = (key: string) => defaults.parameters.find((p) => p.key === key
 
 beforeAll(async () => {
   server = await startServer({ web: false });
-  const currencies = await post(server, '/api/public/searchCurrencies');
-  usd = (currencies.body.data as { items: Array<{ id: number; code: string; rate: number }> }).items.find(
-    (c) => c.code === 'USD',
-  )!;
-  const groups = (await post(server, '/api/public/searchPaymentMethodGroups')).body.data as {
-    items: Array<{ id: number; isCash: boolean }>;
-  };
+  const guest = typedApi(server);
+  const currencies = await dataOf(guest.POST('/api/public/searchCurrencies', { body: {} }));
+  usd = currencies.items.find((c) => c.code === 'USD')!;
+  const groups = await dataOf(guest.POST('/api/public/searchPaymentMethodGroups', { body: {} }));
   cardGroup = groups.items.find((g) => !g.isCash)!.id;
   // What a hand edit of the database could leave: a row gone, a row that is not a number.
   const { db } = server.app.database;
@@ -36,38 +34,32 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.stop());
 
-const priceInquiry = (token: string, amount: number) =>
-  post(
-    server,
-    '/api/me/desks/uafCpr/priceInquiry',
-    { currency: usd.id, amount, requestedPaymentMethodGroup: cardGroup },
-    bearer(token),
-  );
+const priceInquiry = (api: TypedApi, amount: number) =>
+  api.POST('/api/me/desks/{desk}/priceInquiry', {
+    params: { path: { desk: 'uafCpr' } },
+    body: { currency: usd.id, amount, requestedPaymentMethodGroup: cardGroup },
+  });
 
 describe('a missing or unreadable system parameter', () => {
   it('prices with the documented default fee', async () => {
-    const token = await loginByCode(server, '09150000071');
-    const res = await priceInquiry(token, 100);
-    expect(res.status).toBe(200);
+    const api = await signedInApi(server, '09150000071');
+    const quote = await dataOf(priceInquiry(api, 100));
     const gross = 100 * usd.rate;
     const fee = Math.round((gross * byDefault('feePercent')) / 100) + byDefault('fixedFee');
     expect(byDefault('feePercent')).toBeGreaterThan(0);
-    expect((res.body.data as { costs: { fee: number } }).costs.fee).toBe(fee);
+    expect(quote.costs.fee).toBe(fee);
   });
 
   it('refuses an amount under the documented default minimum', async () => {
-    const token = await loginByCode(server, '09150000072');
+    const api = await signedInApi(server, '09150000072');
     const below = (byDefault('minAmount') - 1) / 100;
-    const res = await priceInquiry(token, below);
-    expect(res.status).toBe(422);
-    expect(res.body.msg).toBe('مبلغ کمتر از حداقل مجاز است.');
-    expect((await priceInquiry(token, byDefault('minAmount') / 100)).status).toBe(200);
+    expect(await refusal(priceInquiry(api, below))).toEqual({ status: 422, msg: 'مبلغ کمتر از حداقل مجاز است.' });
+    expect((await priceInquiry(api, byDefault('minAmount') / 100)).response.status).toBe(200);
   });
 
   it('gives an SMS code the documented default lifetime', async () => {
-    const res = await post(server, '/api/public/sendMobileValidationCode', { mobileNo: '09150000073' });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({
+    const sent = typedApi(server).POST('/api/public/sendMobileValidationCode', { body: { mobileNo: '09150000073' } });
+    expect(await dataOf(sent)).toEqual({
       expirationDuration: byDefault('mobileValidationCodeLifetimeSeconds'),
       activeCodeExists: false,
     });

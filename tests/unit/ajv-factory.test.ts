@@ -1,4 +1,4 @@
-/** The one Ajv factory (issue 16): src/shared/validation/ajv.ts, used by the server, codegen and the web. */
+/** The one Ajv factory (docs/architecture.md, «Shared rules»): src/shared/validation/ajv.ts, used by the server, codegen and the web. */
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { createAjv } from '../../src/shared/validation/ajv';

@@ -1,5 +1,5 @@
 /**
- * The audit trail speaks Persian from one place (issue 44 point 6): every action and kind of record the server can
+ * The audit trail speaks Persian from one place (docs/operations.md, the audit trail): every action and kind of record the server can
  * audit has a Persian name in src/shared/audit/names.ts (found by reading every `action:`/`entity:` literal the
  * server's modules pass to audit, besides the type that makes an unnamed one fail to compile), and a change reads
  * «field: before ← after» with Persian names, Persian digits and Jalali dates.

@@ -1,5 +1,5 @@
 /**
- * Every integer in openapi/openapi.yaml carries `minimum` and `maximum` that fit its database column (issue 12):
+ * Every integer in openapi/openapi.yaml carries `minimum` and `maximum` that fit its database column (decision 017):
  * without them a number the column cannot hold (1e20, 2^53, −1e18) passes validation and reaches the database.
  * The walk covers the whole contract, so an operation added later is covered without touching this test. The shared
  * bounds live in components (Id32, Id64, Rial, Count, Seconds); reference them rather than repeating numbers.

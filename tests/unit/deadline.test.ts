@@ -1,5 +1,5 @@
 /**
- * Deadlines (issue 31, point 4): `x-deadline` is checked by schemas:check (one top-level date field, reported with
+ * Deadlines (decision 033): `x-deadline` is checked by schemas:check (one top-level date field, reported with
  * file and JSON pointer), the desks that need one have it, and the shared helpers read the date as the start of
  * its day in Tehran and say the time left in Persian.
  */
@@ -73,7 +73,7 @@ describe('deadline helpers', () => {
     expect(deadlineOf(schema, {})).toBeNull();
   });
 
-  it('give the customer the whole deadline day, up to 23:59:59 in Tehran (issue 44)', () => {
+  it('give the customer the whole deadline day, up to 23:59:59 in Tehran (decision 033)', () => {
     // 8 Azar 1405 is 2026-11-29; its last second in Tehran (UTC+03:30) is 20:29:59 UTC.
     expect(deadlineEnd('2026-11-29')?.toISOString()).toBe('2026-11-29T20:29:59.000Z');
     expect(deadlineEnd('2026-02-30')).toBeNull();

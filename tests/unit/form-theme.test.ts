@@ -1,5 +1,5 @@
 /**
- * The form engine's theme covers rjsf whole (issue 17, point 4): every widget and template of rjsf's default
+ * The form engine's theme covers rjsf whole (decision 012): every widget and template of rjsf's default
  * registry (and every button template) has the theme's own, and every one of rjsf's translatable strings has
  * Persian text. A new rjsf version that adds a name fails here until the theme draws it. Also the shared walk of a
  * form schema by path and its Persian messages, as the server and the web use them.

@@ -169,7 +169,7 @@ describe('formatToman', () => {
   });
 });
 
-describe('digits as typed (issue 32)', () => {
+describe('digits as typed (decision 020)', () => {
   it('keeps the digits a person typed in, Persian when nothing was typed', () => {
     expect(writtenInPersian('۱۳۷۲/۰۴/۱۵')).toBe(true);
     expect(writtenInPersian('1372/04/15')).toBe(false);

@@ -1,5 +1,5 @@
 /**
- * The ledger's transaction types by name (issue 30): each type has one English name and the generated `Tx` maps it
+ * The ledger's transaction types by name (docs/money.md): each type has one English name and the generated `Tx` maps it
  * (and each alias) to SPEC's stored code, covering every type once.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** The one paging and one text-search helper every server list uses (issue 16): src/server/lib/paging.ts, sql.ts. */
+/** The one paging and one text-search helper every server list uses (decision 007): src/server/lib/paging.ts, sql.ts. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PER_PAGE, listOf, pageOfArray, pageWindow } from '../../src/server/lib/paging';
 import { likePattern, textContains } from '../../src/server/lib/sql';

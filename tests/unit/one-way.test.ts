@@ -1,5 +1,5 @@
 /**
- * What every module does the same way is written once (issue 16): paging and the list envelope, text search,
+ * What every module does the same way is written once (decision 007): paging and the list envelope, text search,
  * replacing a join table's rows, making an Ajv and reading system parameters each live in one file, and no other
  * source file does them by hand. Each rule names the pattern that gives a copy away and the only files allowed it.
  */

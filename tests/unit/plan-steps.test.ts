@@ -1,5 +1,5 @@
 /**
- * «برنامه من» (issue 44, point 3): which step each of the customer's requests counts for — one step per request,
+ * «برنامه من» (decision 033): which step each of the customer's requests counts for — one step per request,
  * a step's own desk first — and a plan's steps in deadline order, numbered as shown.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The production switch (issue 29, decision 023) as pure configuration parsing: ARZPAY_ENV=production refuses a
+ * The production switch (decision 023) as pure configuration parsing: ARZPAY_ENV=production refuses a
  * start without each explicit choice, one line per missing choice naming its setting; nothing set is the demo.
  */
 import { describe, expect, it } from 'vitest';

@@ -63,7 +63,7 @@ describe('what comes next', () => {
   it('waits on staff after paying and taking, on nobody once ended', () => {
     expect(nextStepOf('submitted')).toMatchObject({ timed: false });
     expect(nextStepOf('paid')).toMatchObject({ timed: true });
-    // A live payment link: the request waits for its payer, not for the customer (issue 44 point 4).
+    // A live payment link: the request waits for its payer, not for the customer (decision 028).
     expect(nextStepOf('submitted', { paymentLinkLive: true })?.text).toBe(
       'پیوند پرداخت فرستاده شده است و درخواست منتظر پرداخت پرداخت‌کننده است',
     );

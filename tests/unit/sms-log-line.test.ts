@@ -1,5 +1,5 @@
 /**
- * Issue 43 D: the `log` SMS driver's line is written before the driver answers, so an SMS the worker records sent
+ * The `log` SMS driver's line is written before the driver answers, so an SMS the worker records sent
  * always has its line, even when the process is killed right after (one of 1,146 had none under SIGKILLs: pino
  * wrote in the background). The child process (tests/support/sms-log-child.ts) kills itself when the driver answers.
  */

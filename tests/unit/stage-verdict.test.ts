@@ -1,4 +1,4 @@
-/** `npm test` passes a vitest stage only on its report (tests/support/stage-verdict.ts, issue 42 point 4). */
+/** `npm test` passes a vitest stage only on its report (tests/support/stage-verdict.ts, decision 035). */
 import { describe, expect, it } from 'vitest';
 import { judgeVitestStage } from '../support/stage-verdict';
 

@@ -1,5 +1,5 @@
 /**
- * System parameters as people read and type them (issue 15, point 14): the one conversion between stored values
+ * System parameters as people read and type them (docs/architecture.md, settings): the one conversion between stored values
  * and rial, percent, seconds and whole currency units, and the checks against each definition.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Each table has one writer (issue 16, docs/decisions/007-table-ownership.md): every insertInto, updateTable and
+ * Each table has one writer (docs/decisions/007-table-ownership.md): every insertInto, updateTable and
  * deleteFrom call and every SQL text under src/server is read with the TypeScript compiler, its table named from
  * the argument's type (so a table picked at run time from a union of names counts as each of them), and checked
  * against src/server/db/table-owners.ts. Every table the migrations and the generated types know needs an owner,

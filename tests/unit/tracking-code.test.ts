@@ -1,4 +1,4 @@
-/** Tracking codes compared in one canonical form (issue 30): one deposit, whatever way staff type its code. */
+/** Tracking codes compared in one canonical form (decision 026): one deposit, whatever way staff type its code. */
 import { describe, expect, it } from 'vitest';
 import { canonicalTrackingCode } from '../../src/server/modules/payments/tracking-code';
 

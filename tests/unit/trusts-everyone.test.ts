@@ -1,4 +1,4 @@
-/** TRUST_PROXY lists that trust every address however written (issue 43), and lists that name proxies. */
+/** TRUST_PROXY lists that trust every address however written (decision 005), and lists that name proxies. */
 import { describe, expect, it } from 'vitest';
 import { trustsEveryAddress } from '../../src/server/lib/trusts-everyone';
 

@@ -97,7 +97,7 @@ async function restorePglite(dataDir: string, staging: string, image: Buffer): P
       restoreImage: new Blob([new Uint8Array(image)], { type: 'application/x-gzip' }),
     });
   } catch (error) {
-    // An image whose gzip is whole but whose contents PGlite cannot open: one line, not PGlite's stack (issue 43).
+    // An image whose gzip is whole but whose contents PGlite cannot open: one line, not PGlite's stack (decision 031).
     throw new BackupError(`restore refused: the backup's database image is damaged (${(error as Error).message})`);
   }
 }
@@ -167,7 +167,7 @@ function restoreKey(fd: number, entries: Map<string, TarEntry>, config: AppConfi
 /**
  * Compares what was restored with what the manifest says was backed up. The totals and the counts stay apart: both
  * have a `collections` (the amount received, the number of rows), and spread into one object the count hid the
- * amount (issue 43).
+ * amount (decision 031, «A refused restore»).
  */
 function compare(manifest: Manifest, restored: DatabaseDescription): void {
   const expected = JSON.stringify({ totals: manifest.database.totals, counts: manifest.database.counts });
@@ -192,7 +192,7 @@ export async function restoreBackup(config: AppConfig, file: string): Promise<Re
     checkMigrationsKnown(manifest);
     const dbEntry = entries.get(manifest.database.entry)!;
     // Everything lands in a staging folder beside the target first and is moved in only after every check passed:
-    // a refused restore leaves the target as empty as it was (issue 43).
+    // a refused restore leaves the target as empty as it was (decision 031).
     mkdirSync(config.dataDir, { recursive: true });
     const staging = mkdtempSync(path.join(config.dataDir, '.restore-'));
     const storage = path.join(staging, 'storage');

@@ -65,7 +65,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     },
   });
   // Without a listener a client's network error (a reset, the server restarting) would end the process: the pool's
-  // 'error' covers idle clients only, so each client gets its own for while it is checked out (issue 43). The query
+  // 'error' covers idle clients only, so each client gets its own for while it is checked out (decision 032). The query
   // in flight still fails (answered 503, http/dependency-errors.ts) and the pool drops the broken client on release.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));

@@ -1,5 +1,5 @@
 /**
- * API answers compressed for clients that accept it (issue 10): the catalogue a first page loads is ~21 kB of JSON,
+ * API answers compressed for clients that accept it (decision 015): the catalogue a first page loads is ~21 kB of JSON,
  * ~3 kB in brotli. Brotli at quality 4 costs about as much CPU as gzip and still beats it; answers under 1 kB (a
  * price quote) go out as they are, where compressing would cost more than it saves. The built web files are
  * compressed ahead of time (build/compress.ts) and sent as they are: an answer that already carries a

@@ -1,5 +1,5 @@
 /**
- * Database errors that input causes, answered as the client's fault instead of a 500 (issue 12). The contract bounds
+ * Database errors that input causes, answered as the client's fault instead of a 500 (decision 017). The contract bounds
  * every integer to its column, so these are the second line: a value the column still cannot hold, text that does
  * not convert, a reference to a row that does not exist, a duplicate. PGlite and node-postgres both throw an error
  * with the PostgreSQL SQLSTATE in `code` (five characters) and a `severity`; drivers or our code may wrap it as

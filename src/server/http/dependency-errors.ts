@@ -1,5 +1,5 @@
 /**
- * Failures of a dependency that went away for a while (issue 43): PostgreSQL's connection reset or refused, Redis out
+ * Failures of a dependency that went away for a while (decision 032): PostgreSQL's connection reset or refused, Redis out
  * of reach. Nothing is wrong with the request, and retrying it in a few seconds works (payments carry idempotency
  * keys, gateway callbacks are settled once), so it is answered 503 with a Retry-After in Persian instead of a 500.
  */

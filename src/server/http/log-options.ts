@@ -1,5 +1,5 @@
 /**
- * What the server's JSON log may hold (issue 12): never a token, a log-in code, a password or an uploaded image.
+ * What the server's JSON log may hold (decision 021): never a token, a log-in code, a password or an uploaded image.
  * Request bodies are never logged; a request line (debug level) names the method and the path without its query
  * (a signed file address or a bank's callback carries a capability there) and with a capability that is a path
  * segment (/pay/<token>, /verify/<code>, the payment callback's token) redacted; the authorization and cookie headers are
@@ -50,7 +50,7 @@ export const pathOnly = (url: string | undefined) => (url ?? '').split(/[?#]/, 1
  */
 const CAPABILITY_PATHS = [/^(\/pay\/)[^/]+/, /^(\/verify\/)[^/]+/, /^(\/api\/public\/payments\/callback\/)[^/]+/];
 
-/** A request line's path: no query, no fragment, and no capability in it (issue 43). */
+/** A request line's path: no query, no fragment, and no capability in it (decisions 027, 028). */
 export function loggedPath(url: string | undefined): string {
   let path = pathOnly(url) ?? '';
   // A path as sent may be percent-encoded or doubled (//pay/…); match the form the router resolves.
@@ -105,7 +105,7 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
 /**
  * Where the log goes when no stream is given: stdout. With the `log` SMS driver, the line is the SMS, so it is written
  * synchronously: pino's default writes in the background, and a process killed between recording an SMS sent and
- * that write lost the line of an SMS recorded sent (issue 43, one of 1,146 under SIGKILLs). Other drivers keep the
+ * that write lost the line of an SMS recorded sent (tests/api/crash-safety.test.ts found one of 1,146 under SIGKILLs). Other drivers keep the
  * faster background writes.
  */
 export function logDestination(smsDriver: string): NodeJS.WritableStream | undefined {

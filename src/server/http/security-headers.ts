@@ -1,5 +1,5 @@
 /**
- * Security headers on every response (issue 12; docs/decisions/013-security-headers.md), through helmet.
+ * Security headers on every response (docs/decisions/013-security-headers.md), through helmet.
  * The Content-Security-Policy is the web app's: scripts only from this origin, with neither 'unsafe-eval' (the
  * forms' validators are precompiled, decision 015) nor 'unsafe-inline'; styles
  * from this origin and inline (Radix Themes sets style attributes); the API and the live socket on this origin.
@@ -33,7 +33,7 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 /**
  * The headers helmet sets with our options, read once by running its middleware against a recording response.
  * None depends on the request (no nonces; HSTS is added per request below), and walking helmet's chain of a dozen
- * middlewares on every answer cost a price inquiry about 5% of its time (issue 10).
+ * middlewares on every answer cost a price inquiry about 5% of its time (decision 013, «Later»).
  */
 function helmetHeaders(): { set: Array<[string, string]>; removed: string[] } {
   const applyHeaders = helmet({
@@ -74,7 +74,7 @@ const DOCUMENT_ONLY_HEADERS = HELMET_HEADERS.set
  * stylesheet fetches fonts). Such a file is never a document: opened directly, a script or stylesheet is shown as
  * text (its type, with nosniff), so the policies that govern a document (CSP, framing, opener, the XSS and
  * download switches) say nothing there. ~500 bytes less on each of the ~60 files a first page loads over HTTP/1.1
- * (issue 10). A missing asset's 404 keeps them all.
+ * (decision 013, «Later»). A missing asset's 404 keeps them all.
  */
 export function keepSubresourceHeaders(res: { removeHeader(name: string): void }): void {
   for (const name of DOCUMENT_ONLY_HEADERS) res.removeHeader(name);
@@ -87,7 +87,7 @@ export function keepSubresourceHeaders(res: { removeHeader(name: string): void }
  * a tab loads nothing; none can be framed for drag-and-drop clickjacking), nosniff, the same-origin resource policy
  * (no cross-origin read of a customer's data into another site's process), the referrer policy (a payment callback
  * answers with a redirect), and `no-store`: a wallet or a profile is not kept in the browser's cache or a proxy's.
- * ~500 bytes less on every answer (issue 10). A route that sets its own cache-control (the captcha) keeps it.
+ * ~500 bytes less on every answer (decision 013, «Later»). A route that sets its own cache-control (the captcha) keeps it.
  * The headers shared with a page take helmet's values, configured once above.
  */
 export const API_ANSWER_HEADERS: ReadonlyArray<readonly [string, string]> = [

@@ -1,5 +1,5 @@
 /**
- * A test instance says so (issue 29, decision 023). While the sandbox bank is the gateway, every HTML page the
+ * A test instance says so (decision 023). While the sandbox bank is the gateway, every HTML page the
  * server sends carries the mark: `data-test-instance="sandbox"` on `<html>` (src/shared/test-instance.ts), which the web reads
  * (src/web/lib/test-instance.ts), and a banner as the body's first element, outside the app's root, so a prerendered
  * page shows it in its first paint, React never draws over it, and it stays on every page the app then shows.

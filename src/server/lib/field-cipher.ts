@@ -108,12 +108,12 @@ export class FieldCipher {
   }
 
   /**
-   * A signing secret derived from the current field key (issue 43): the quote and storage-URL signing keys live
+   * A signing secret derived from the current field key (decision 031): the quote and storage-URL signing keys live
    * nowhere, so a backup without the field key (`--with-key`) holds nothing that signs. Rotating the field key
    * changes them: quotes and signed addresses in flight stop verifying, as when they expire.
    */
   /**
-   * What `user_cards.card_hash` keeps of a card number (issue 43): HMAC-SHA-256 under a key derived from the current
+   * What `user_cards.card_hash` keeps of a card number (decision 031): HMAC-SHA-256 under a key derived from the current
    * field key, tagged with that key's id. A plain SHA-256 beside the first six and last four digits leaves about
    * 10⁵ candidates: a backup's holder recovered the number in seconds. Rotating the key re-hashes (cards/reseal.ts).
    */

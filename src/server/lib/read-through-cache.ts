@@ -1,5 +1,5 @@
 /**
- * A bounded in-memory cache in front of database reads, for rows read far more often than written (issue 10: a price
+ * A bounded in-memory cache in front of database reads, for rows read far more often than written (decision 016: a price
  * inquiry should not cost a query for the session and another for the wallet).
  *
  * Correctness rests on the writers: after a write commits, they `forget` the keys it changed (see db/after-commit.ts),

@@ -1,5 +1,5 @@
 /**
- * Whether a TRUST_PROXY list believes X-Forwarded-For from every address, however it is written (issue 43): one
+ * Whether a TRUST_PROXY list believes X-Forwarded-For from every address, however it is written (decision 005): one
  * 0.0.0.0/0 or ::/0, halves such as 0.0.0.0/1,128.0.0.0/1, masks in dotted form, or IPv6 ranges that hold every
  * IPv4-mapped address. With such a list any client forges its own address and escapes every per-address limit.
  * The entries are those @fastify/proxy-addr takes: an address, address/prefix, address/dotted-mask, or the names

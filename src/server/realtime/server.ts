@@ -81,7 +81,7 @@ export function attachRealtime(
     sub.unsubscribe = ((...channels: string[]) => unsubscribe(...channels).catch(() => 0)) as typeof sub.unsubscribe;
     sub.punsubscribe = ((...patterns: string[]) => punsubscribe(...patterns).catch(() => 0)) as typeof sub.punsubscribe;
     // The adapter publishes (every event, every word to the peers) without awaiting: with Redis away, the refusal
-    // ioredis gives after its retries would be an unhandled rejection that ends the process (issue 43). An event is
+    // ioredis gives after its retries would be an unhandled rejection that ends the process (decision 032). An event is
     // live news whose source of truth is the database; what the peers missed is made good on reconnection below.
     const publish = pub.publish.bind(pub);
     pub.publish = ((channel: string, message: string) =>

@@ -1,5 +1,5 @@
 /**
- * A recorded change as a person reads it (issue 44 point 6): one line per field that changed, «field: before ←
+ * A recorded change as a person reads it (docs/operations.md, the audit trail): one line per field that changed, «field: before ←
  * after» with Persian names, Persian digits, dates in the chosen calendar, yes/no for booleans and Persian names of
  * states; a long nested value (a catalogue document) is summarised rather than dumped as JSON.
  */

@@ -1,5 +1,5 @@
 /**
- * The audit trail's Persian names, in one place (issue 44 point 6): every action the server records
+ * The audit trail's Persian names, in one place (docs/operations.md, the audit trail): every action the server records
  * (`lib/audit.ts` takes only these keys, so a new action without a name does not compile), every kind of record, and
  * the fields its before/after values hold. The staff audit page, its filter and its export read them from here.
  */

@@ -1,5 +1,5 @@
 /**
- * Build-time prerender of the public pages (issue 10; build/prerender.ts runs it): the same routes and components
+ * Build-time prerender of the public pages (decision 015; build/prerender.ts runs it): the same routes and components
  * as in the browser, as a guest sees them, on a static router, with the catalogue already in the query cache. The
  * browser hydrates this HTML (main.tsx) instead of drawing the page from nothing once the scripts have run.
  */

@@ -19,7 +19,7 @@ export const paymentLinkQuery = (token: string) => ({
 
 export type PaymentLinkPreview = components['schemas']['PaymentLinkPreview'];
 
-/** The link as a guest sees it, before logging in (issue 44 point 4). */
+/** The link as a guest sees it, before logging in (decision 028). */
 export const paymentLinkPreviewQuery = (token: string) => ({
   queryKey: ['paymentLink', 'preview', token],
   queryFn: () => call<PaymentLinkPreview>(api.POST('/api/public/previewPaymentLink', { body: { token } })),

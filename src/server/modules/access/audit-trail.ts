@@ -1,5 +1,5 @@
 /**
- * Reading the audit trail (issue 33): who did what to which record and when, with the values before and after that
+ * Reading the audit trail (docs/operations.md, the audit trail): who did what to which record and when, with the values before and after that
  * `lib/audit.ts` recorded. Staff holding `viewAuditLog` search it by person (name, mobile number or id), action,
  * target (entity and its id) and days; nothing here writes it — the trail is append-only.
  */

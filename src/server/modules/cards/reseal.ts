@@ -1,7 +1,7 @@
 /**
  * Key rotation for sealed card numbers (decision 021): at start, every card sealed under a key in
  * FIELD_ENCRYPTION_OLD_KEYS is sealed again under the current key, so the old key can be dropped afterwards, and its
- * keyed hash made again under the current key (a plain SHA-256 of older versions too, issue 43). Cards
+ * keyed hash made again under the current key (a plain SHA-256 of older versions too, decision 031). Cards
  * under a key this process does not hold are left alone and counted in a warning (never which cards).
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -21,7 +21,7 @@ export async function resealCards(
       .selectFrom('userCards')
       .select(['id', 'userId', 'cardSealed', 'cardHash'])
       .where('id', '>', after)
-      // Sealed under an older key, or hashed plainly or under an older key (issue 43): both follow the current key.
+      // Sealed under an older key, or hashed plainly or under an older key (decision 031): both follow the current key.
       .where((eb) =>
         eb.or([
           eb('cardSealed', 'not like', `enc:v1:${cipher.keyId}:%`),

@@ -115,7 +115,7 @@ export async function saveCard(
   const { db, cipher, inquiry } = services;
   const parsed = parseCardNumber(input.cardNumber);
   if (!parsed.ok) throw new HttpError(422, parsed.message, { field: 'cardNumber' });
-  // Keyed: a backup without the field key cannot test candidate numbers against it (issue 43).
+  // Keyed: a backup without the field key cannot test candidate numbers against it (decision 031).
   const cardHash = cipher.cardHash(parsed.cardNumber);
   const user = await db.selectFrom('users').select(['nationalCode']).where('id', '=', userId).executeTakeFirstOrThrow();
   if (!user.nationalCode) throw HttpError.of(422, 'card.nationalCodeRequired');

@@ -1,5 +1,5 @@
 /**
- * Customers ask for Google Ads accounts (issue 11): createAccountRequest checks the googleAds terms, a Google Ads
+ * Customers ask for Google Ads accounts (decision 018): createAccountRequest checks the googleAds terms, a Google Ads
  * currency and the e-mail lists, and opens a makeGoogleAdsAccountTask; staff search the requests.
  */
 import type { DB } from '../../db/database';

@@ -1,5 +1,5 @@
 /**
- * Google Ads (issue 11): the only writer of `google_mcc_accounts`, `google_ads_account_requests`,
+ * Google Ads (decision 018): the only writer of `google_mcc_accounts`, `google_ads_account_requests`,
  * `google_ads_accounts` and `google_ads_charges`, one idea a file: account requests, manager (MCC) panels,
  * accounts, charges, the make-account task, and the recharge's use case (charge-done.ts). Here: what they share
  * (the contract's shapes, the make-account task's type, dates as ISO text).

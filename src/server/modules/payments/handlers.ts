@@ -88,7 +88,7 @@ export function paymentHandlers(
       });
       if (viaLink) {
         // Someone paying another's request through a payment link cannot open that request: their own result page,
-        // with the receipt of their payment (the collection is theirs; issue 44 point 4).
+        // with the receipt of their payment (the collection is theirs; decision 028).
         const target = new URLSearchParams();
         if (outcome !== null) target.set('payment', outcome);
         if (outcome === 'success') {

@@ -3,7 +3,7 @@
  * cover, once per Idempotency-Key (http/idempotency.ts; claims in pay_requests); cancelling one before payment.
  * The use case owns its transaction, calls the gateway outside it, and announces what changed after it commits.
  *
- * Money rules (issue 8, SPEC terms): nothing leaves the wallet unless the request ends paid. Lock order, the same
+ * Money rules (decision 010, SPEC §4): nothing leaves the wallet unless the request ends paid. Lock order, the same
  * everywhere so that two payments never wait on each other in a cycle: the online payment row, then the request
  * row, then the ledger accounts (the ledger locks those in id order).
  */

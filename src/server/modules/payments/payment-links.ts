@@ -1,5 +1,5 @@
 /**
- * Paying for someone else (issue 34 part 2, decision 028): a customer makes a payment link for a request waiting for
+ * Paying for someone else (decision 028): a customer makes a payment link for a request waiting for
  * payment; the first verified person who pays through it is its payer, pays from their own wallet or through the
  * gateway with their own card, and from then on the request's money is in their accounts (reservation, refunds).
  *

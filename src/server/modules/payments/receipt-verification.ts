@@ -1,5 +1,5 @@
 /**
- * Receipts anyone can verify (issue 34, part 1). Each receipt — a collection (money received), or a finished request
+ * Receipts anyone can verify (decision 027). Each receipt — a collection (money received), or a finished request
  * with what was paid abroad for it — carries one random code (receipt_codes, 80 bits), made when the receipt comes
  * into being or, for one made before, the first time it is shown. `verifyReceipt` answers a code with what the
  * receipt states and nothing that identifies the customer: no mobile number, national code, card or internal id, the

@@ -3,7 +3,7 @@
  * and the plan as the customer sees it — each step priced in rial by requests' own pricing (`estimateFee`, the
  * price quote's computation, never a second one), its deadline counted back from the start date, and its state from
  * the customer's own requests at the step's desks: every one made since the plan was chosen, and one paid before it
- * (issue 44: paid, then planned) — still open however old, or done within `PAID_BEFORE_WINDOW_DAYS`; one left
+ * (decision 033: paid, then planned) — still open however old, or done within `PAID_BEFORE_WINDOW_DAYS`; one left
  * unpaid before the plan does not count. Each request counts for one step only (`assignRequests`).
  */
 import { type Kysely, sql } from 'kysely';

@@ -12,7 +12,7 @@ export type PlanTemplateStep = Plan['steps'][number];
 
 /**
  * A plan's steps in their order, the ones with a deadline rearranged among their places so that deadlines come
- * earliest first (issue 44: a template may list the English test after the application it must precede), then
+ * earliest first (decision 033: a template may list the English test after the application it must precede), then
  * numbered 1, 2, 3… as shown.
  */
 export function inDeadlineOrder(steps: readonly PlanTemplateStep[]): PlanTemplateStep[] {

@@ -151,7 +151,7 @@ async function ledgerOfCollections(db: DB, ids: number[], types: string[]): Prom
 }
 
 /**
- * The ledger's side of a collection the statement agrees with (issue 43): exactly one posting moving the collection's
+ * The ledger's side of a collection the statement agrees with (docs/money.md, «Reconciliation»): exactly one posting moving the collection's
  * amount is a match; none, or another amount, or more than one is named, since a customer's money received and never
  * credited, or credited with another amount, must not pass reconciliation.
  */

@@ -1,5 +1,5 @@
 /**
- * An uploaded xlsx read off the event loop (issue 43): read-excel-file inflates and parses on a worker thread with a
+ * An uploaded xlsx read off the event loop (decision 031): read-excel-file inflates and parses on a worker thread with a
  * memory cap and a time limit, so a zip bomb whose headers lie about its sizes costs that thread, not every other
  * request. A bank's statement of a day or a week reads in well under a second; anything that needs more than the
  * limits is refused like an unreadable file.

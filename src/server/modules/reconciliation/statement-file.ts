@@ -37,7 +37,7 @@ const isXlsx = (bytes: Buffer) => bytes.length > 4 && bytes.readUInt32BE(0) === 
 
 async function rowsOf(bytes: Buffer): Promise<Cell[][] | null> {
   if (isXlsx(bytes)) {
-    // Refused from its declared sizes before a byte is inflated: a zip bomb must not hold the event loop (issue 43).
+    // Refused from its declared sizes before a byte is inflated: a zip bomb must not hold the event loop (decision 031).
     if (!zipWithinLimits(bytes)) return null;
     // Then inflated and parsed on a worker thread with its own limits, in case the sizes it declares are lies.
     return readSheetOffLoop<Cell>(bytes);

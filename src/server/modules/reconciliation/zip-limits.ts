@@ -1,6 +1,6 @@
 /**
  * How much an uploaded xlsx (a zip) says it inflates to, read from its central directory before anything is
- * inflated (issue 43): a 405 kB statement inflating to 400 MB held the event loop for two minutes and took
+ * inflated (decision 031): a 405 kB statement inflating to 400 MB held the event loop for two minutes and took
  * gigabytes. A file is refused when one entry would inflate beyond PER_ENTRY_BYTES, all of them beyond
  * TOTAL_BYTES, when it has more than MAX_ENTRIES entries, uses ZIP64 sizes, or has no readable central directory.
  * A bank's statement of a day or a week inflates to a few megabytes.

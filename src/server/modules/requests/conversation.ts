@@ -1,5 +1,5 @@
 /**
- * A conversation per request (issue 31): the customer writes to staff about one of their requests, staff answer or
+ * A conversation per request (docs/architecture.md, requests): the customer writes to staff about one of their requests, staff answer or
  * leave internal notes the customer never sees. Text is stored and returned as written and shown literally by the
  * web; an attachment is an image the sender uploaded (purpose `purchaseMessage`), marked attached so the clean-up
  * keeps it. A staff answer notifies the customer (staffReply) in the same transaction; the live event leaves after

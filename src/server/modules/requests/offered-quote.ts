@@ -1,5 +1,5 @@
 /**
- * Whether the server itself could have offered a quote's terms (issue 43). A quote is a signed token that writes
+ * Whether the server itself could have offered a quote's terms (decision 031). A quote is a signed token that writes
  * nothing when given (decision 016), so a valid signature was all a submission checked; whoever held the signing
  * key could sign any rate. Independently of the key, a spent quote's terms must be ones the server offered:
  * its rate the currency's rate at some moment of the quote's life (now, or in `currency_rate_history` since the

@@ -37,7 +37,7 @@ export async function repriceFromQuote(
     .where('id', '=', purchase.quoteId)
     .executeTakeFirstOrThrow();
   const signed = requests.signer.verify(quoteId, Number(purchase.userId), purchase.desk);
-  // A signature is not enough: the terms must be ones this server offered (issue 43).
+  // A signature is not enough: the terms must be ones this server offered (decision 031).
   const terms = signed && (await offeredByUs(requests, signed)) ? signed : null;
   const spent = terms
     ? await trx.selectFrom('quotes').select('spentAt').where('id', '=', quoteId).executeTakeFirst()

@@ -93,7 +93,7 @@ function nonce(): Buffer {
 export class QuoteSigner {
   constructor(private readonly secret: string) {}
 
-  /** The signer every process shares: its key derives from the field key, never stored (issue 43). */
+  /** The signer every process shares: its key derives from the field key, never stored (decision 031). */
   static of(cipher: FieldCipher): QuoteSigner {
     return new QuoteSigner(cipher.signingSecret('quoteSigning'));
   }

@@ -165,7 +165,7 @@ export async function maxRequestAmountMinor(deps: RequestDeps): Promise<number> 
 /**
  * The quote `quoteId` as the customer's submission to `desk` may use it: its signed terms, whether it is still
  * live, and whether a request already spent it (its row exists). Undefined for a token this server did not sign
- * for this customer and desk (changed, forged, someone else's), or whose terms it never offered (issue 43).
+ * for this customer and desk (changed, forged, someone else's), or whose terms it never offered (decision 031).
  */
 export async function checkQuote(
   deps: RequestDeps,

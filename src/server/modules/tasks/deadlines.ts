@@ -1,5 +1,5 @@
 /**
- * Deadlines of paid requests in the staff queue (issue 31, point 4). A request's deadline (`purchases.deadline_at`,
+ * Deadlines of paid requests in the staff queue (decision 033). A request's deadline (`purchases.deadline_at`,
  * written by requests from its form's `x-deadline` date) orders the fulfilment tasks, earliest first; a paid or
  * in-progress request with less than the `deadlineAtRiskHours` system parameter left is "at risk": its task shows it,
  * and entering it notifies the customer (`deadlineAtRisk`) and the staff who hold its task's action

@@ -1,5 +1,5 @@
 /**
- * An audit entry's change as staff read it (issue 44 point 6): one line per changed field, «field: before ← after»
+ * An audit entry's change as staff read it (docs/operations.md, the audit trail): one line per changed field, «field: before ← after»
  * in Persian (src/shared/audit). Each value is isolated in its own direction (a Latin code stays whole inside the
  * right-to-left line) and wraps only between words (a word longer than the cell, such as a file address, alone
  * breaks).

@@ -76,7 +76,7 @@ export function DeskFields({
   );
   // The form's first drawing is the page's heaviest render (rjsf computes its state, every field renders): as a
   // deferred render React does it in slices and the page answers taps meanwhile, instead of one long task at the
-  // moment the validator's code or the customer's last request arrives (issue 10: blocking time of the desk page).
+  // moment the validator's code or the customer's last request arrives (decision 015: blocking time of the desk page).
   const drawable = useDeferredValue(Boolean(validator) && !preparing, false);
   if (!validator || preparing || !drawable) {
     return (

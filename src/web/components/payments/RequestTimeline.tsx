@@ -1,5 +1,5 @@
 /**
- * A request's timeline (issue 31): every step it took, oldest first, in words («پرداخت شد»، «کارشناس درخواست را
+ * A request's timeline (SPEC §4, states and transitions): every step it took, oldest first, in words («پرداخت شد»، «کارشناس درخواست را
  * برداشت»، …), when (relative while recent, the Jalali or Gregorian date and time as the reader chose otherwise) and
  * who acted as a role (staff's view also names the staff member), then what comes next with its usual wait. The
  * words come from the server (src/shared/request-steps.ts), the same description its notifications come from.

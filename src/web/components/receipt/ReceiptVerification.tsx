@@ -45,7 +45,7 @@ export function ReceiptVerification({ code, url }: { code: string; url: string |
         </Text>
         <Text size="4" weight="bold" className="receipt-code">
           <Latin testId="receipt-verification-code">
-            {/* Broken, if at all, only after a group's hyphen: a line never starts with the hyphen (issue 44). */}
+            {/* Broken, if at all, only after a group's hyphen: a line never starts with the hyphen (decision 027). */}
             {code.split('-').map((group, i, groups) => (
               <Fragment key={i}>
                 {i > 0 && <wbr />}

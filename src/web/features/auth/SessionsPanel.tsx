@@ -1,5 +1,5 @@
 /**
- * The signed-in user's live sessions (issue 15, point 4): browser and system, address, log-in and last-use
+ * The signed-in user's live sessions (decision 004): browser and system, address, log-in and last-use
  * dates in the chosen calendar, "this device" for the current one; any other one can be ended, or all of them.
  * One column of cards, so it reads on a 390px phone as well as on a desk.
  */

@@ -1,5 +1,5 @@
 /**
- * One currency's panel under the home page's rates (issue 35): its chart for 30 days, 90 days or a year, the same
+ * One currency's panel under the home page's rates (decision 029): its chart for 30 days, 90 days or a year, the same
  * numbers as a table (a toggle; the chart's canvas is hidden from screen readers), and the signed-in customer's rate
  * alerts on it. Loaded lazily by the dashboard when a customer asks for a chart, with uPlot inside.
  */

@@ -1,5 +1,5 @@
 /**
- * Who staff answer and how urgent (issue 44): the customer's name and mobile (Persian digits) and the request's
+ * Who staff answer and how urgent (decision 033): the customer's name and mobile (Persian digits) and the request's
  * deadline with the time left, at the top of the staff request dialog and the fulfilment dialog.
  */
 import { Flex, Text } from '@radix-ui/themes';

@@ -1,7 +1,7 @@
 /**
  * /pay/:token — someone else's request, paid through its payment link (decision 028). Only what the payer needs: the
  * service, the price with its breakdown, until when the link holds (and how long is left) and the requester's first
- * name and last initial. A guest sees the same before anything (previewPaymentLink, issue 44 point 4) and logs in
+ * name and last initial. A guest sees the same before anything (previewPaymentLink, decision 028) and logs in
  * right here (the page stays, so the payer comes back to the link); a payer whose profile is not verified is sent to
  * verify it first, and the profile offers the way back to the link; then one button pays from the payer's wallet or,
  * for the rest, at the bank with a card of the payer's own. A paid, cancelled, expired or revoked link says which.

@@ -1,5 +1,5 @@
 /**
- * The way back to a payment link (issue 44 point 4): a payer sent from /pay/:token to verify their profile finds it
+ * The way back to a payment link (decision 028): a payer sent from /pay/:token to verify their profile finds it
  * here, after saving and after staff approve, until they are back on the link.
  */
 import { Button, Callout } from '@radix-ui/themes';

@@ -1,5 +1,5 @@
 /**
- * The countdown to a request's deadline (issue 31: the date its form marks `x-deadline`, such as the day an exam's
+ * The countdown to a request's deadline (decision 033: the date its form marks `x-deadline`, such as the day an exam's
  * registration closes or an embassy appointment): «۳ روز و ۴ ساعت تا مهلت» with the date in the customer's
  * calendar, moving while the page is open. Nothing for a request without one or already finished.
  */

@@ -74,7 +74,7 @@ const NO_ITEMS: never[] = [];
 /**
  * The rows of a list query, null while it loads, handed on as a deferred value: the select and its options are drawn
  * in a render React can slice once the answer is in, not inside the answer's own urgent render (a long task on a
- * slow phone; issue 10).
+ * slow phone; decision 015).
  */
 function useLoadedItems<T>(query: { isPending: boolean; data?: { items: T[] } }): T[] | null {
   return useDeferredValue(query.isPending ? null : (query.data?.items ?? NO_ITEMS), null);

@@ -3,7 +3,7 @@
  * changed («field: before ← after»), on the data-table engine (schemas/tables/auditLog.json) with search, the person
  * who acted, the action and kind of record (chosen from those the trail holds), a date range in the chosen calendar
  * and an xlsx export of what is shown. Actions, kinds of record and fields are named in Persian from one place,
- * src/shared/audit/names.ts (issue 44 point 6).
+ * src/shared/audit/names.ts (docs/operations.md, the audit trail).
  */
 import { Card, Flex, Heading, Select, Text, TextField } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';

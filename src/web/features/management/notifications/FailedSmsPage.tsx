@@ -1,5 +1,5 @@
 /**
- * Failed notification SMS, /management/failed-sms (issue 31): the SMS the worker gave up on after its last try
+ * Failed notification SMS, /management/failed-sms (README, «Notifications»): the SMS the worker gave up on after its last try
  * (api/sys/searchFailedNotificationSms), newest first, with the number, the tries and the provider's last error, so
  * staff can reach the customer another way or fix the provider's account.
  */

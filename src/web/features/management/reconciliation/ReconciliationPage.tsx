@@ -1,5 +1,5 @@
 /**
- * The daily reconciliation, /management/reconciliation (action reconcile; issue 33): the reconciled days with their
+ * The daily reconciliation, /management/reconciliation (action reconcile; decision 026): the reconciled days with their
  * totals (schemas/tables/reconciliationDays.json), a day picked there or typed in the chosen calendar (`?day=`), the
  * day run again by hand, its totals, and its unmatched rows, each with its kind, its evidence (the gateway's, the
  * collections' and the ledger's side) in a dialog, links to the request, and its resolution: resolved with a required

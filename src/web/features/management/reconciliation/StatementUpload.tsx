@@ -1,5 +1,5 @@
 /**
- * Uploading a statement file for the daily reconciliation (issue 33): the format chosen from the mappings in
+ * Uploading a statement file for the daily reconciliation (decision 026): the format chosen from the mappings in
  * schemas/reconciliation/statements, one CSV or xlsx file, sent to uploadReconciliationStatement. A refusal shows the
  * server's Persian message (the missing column, or each bad line's number) under the form; success names the days
  * the file covers, which `onUploaded` receives so the page can run them again. Mounted by the reconciliation page.
