@@ -117,13 +117,14 @@ function lifecycleCheck(schemasDir: string, parsed: Map<string, unknown>): Schem
   const doc = parsed.get(file) as RequestLifecycle | undefined;
   if (!doc?.events || !doc.states) return [];
   const ledger = parsed.get(path.join(schemasDir, 'ledger/transactionTypes.json')) as
-    | { transactionTypes?: Array<{ name: string; aliases?: Array<{ name: string }> }> }
-    | undefined;
+    { transactionTypes?: Array<{ name: string; aliases?: Array<{ name: string }> }> } | undefined;
   const tasks = parsed.get(path.join(schemasDir, 'tasks/taskTypes.json')) as
-    | { taskTypes?: Array<{ identifier: string }> }
-    | undefined;
+    { taskTypes?: Array<{ identifier: string }> } | undefined;
   return lifecycleProblems(doc, {
-    transactionNames: (ledger?.transactionTypes ?? []).flatMap((t) => [t.name, ...(t.aliases ?? []).map((a) => a.name)]),
+    transactionNames: (ledger?.transactionTypes ?? []).flatMap((t) => [
+      t.name,
+      ...(t.aliases ?? []).map((a) => a.name),
+    ]),
     notificationKinds: NOTIFICATION_KIND_NAMES,
     taskTypes: (tasks?.taskTypes ?? []).map((t) => t.identifier),
     auditActions: Object.keys(AUDIT_ACTION_NAMES),

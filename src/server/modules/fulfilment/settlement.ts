@@ -18,6 +18,7 @@ import { Tx } from '../ledger/types';
 import { ledgerKey, type PurchaseStep } from '../ledger/keys';
 import { type LockedPurchase, lockPurchase, moneyOwnerOf, purchaseTraceCode } from '../requests/purchase-state';
 import { claimedByOther, lockPurchaseTask } from '../tasks/service';
+import { PAID_STATES, UNFULFILLED_STATES } from '../../../shared/request-lifecycle';
 
 type Db = Kysely<Database>;
 
@@ -34,9 +35,6 @@ function requireKind(purchase: LockedPurchase, kind: FulfilmentKind): void {
   if (kind === 'currencyPayment' && isGoogleAds) throw HttpError.of(422, 'fulfilment.googleAdsRequest');
   if (kind === 'googleAdsCharge' && !isGoogleAds) throw HttpError.of(422, 'googleAds.charge.wrongDesk');
 }
-
-/** States a request leaves only through fulfilment: paid and not yet carried out. */
-export const UNFULFILLED = ['paid', 'inProgress'] as const;
 
 /**
  * How a fulfilled request's reservation is spent. With `reserved` what the request holds (its expected price),
@@ -135,13 +133,16 @@ export function userErrorRefundSplit(
   return { refundedAmount, fee: costs.fee, tax: costs.tax };
 }
 
+/** Paid and not yet carried out (the lifecycle's UNFULFILLED_STATES): where a decision may start. */
+const unfulfilled = (purchase: { state: string }) => (UNFULFILLED_STATES as readonly string[]).includes(purchase.state);
+
 /** Refuses a decision on a request that is not waiting for one (409: it was decided, or is not paid). */
 function requireUnfulfilled(purchase: LockedPurchase | undefined): asserts purchase is LockedPurchase {
   if (!purchase) throw HttpError.of(404, 'purchase.notFound');
-  if (['purchaseSucceeded', 'purchaseFailed', 'purchaseInvalidated'].includes(purchase.state)) {
+  if ((PAID_STATES as readonly string[]).includes(purchase.state) && !unfulfilled(purchase)) {
     throw HttpError.of(409, 'fulfilment.alreadyDecided');
   }
-  if (!(UNFULFILLED as readonly string[]).includes(purchase.state)) throw HttpError.of(409, 'fulfilment.notPaid');
+  if (!unfulfilled(purchase)) throw HttpError.of(409, 'fulfilment.notPaid');
 }
 
 /** The request's reservation, which a decision moves whole; a paid request always holds one. */

@@ -10,6 +10,7 @@ import { type Kysely, sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import type { DB as Database } from '../../../generated/db';
 import { TEHRAN_OFFSET_MS } from '../../../shared/calendar';
+import { UNFULFILLED_STATES } from '../../../shared/request-lifecycle';
 import { HttpError } from '../../http/errors';
 import type { Catalogue } from '../desks/catalogue';
 import type { RequestDeps } from '../requests/deps';
@@ -101,8 +102,8 @@ const STATE_OF_PURCHASE: Record<string, { state: StepState; rank: number }> = {
 
 /** A request done this many days before the plan was chosen still counts for its step (paid, then planned). */
 export const PAID_BEFORE_WINDOW_DAYS = 180;
-/** Paid and not yet done: counts for its step however long before the plan it was made. */
-const PAID_OPEN_STATES = ['paid', 'inProgress'];
+/** Paid and not yet done (the lifecycle's): counts for its step however long before the plan it was made. */
+const PAID_OPEN_STATES: readonly string[] = UNFULFILLED_STATES;
 
 type PlanPurchase = { id: number; desk: string; state: string };
 
