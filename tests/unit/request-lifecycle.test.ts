@@ -1,7 +1,7 @@
 /**
  * The request lifecycle's promises, read from the source (decision 037): a request's state and its history are
- * written only by src/server/modules/requests/lifecycle.ts (every insertInto/updateTable of `purchases` that sets
- * `state`, every write of `purchase_state_changes`, and the same in SQL text, read with the TypeScript compiler); every
+ * written only by src/server/modules/requests/lifecycle.ts (every insertInto/updateTable of `purchases` whose values'
+ * type has `state`, every write of `purchase_state_changes`, and the same in SQL text, read with the TypeScript compiler); every
  * event of schemas/requests/lifecycle.json is run by some call of the one writer (the event argument's type, as the
  * compiler narrows it) and names contract operations that exist; and the table's check refuses a broken table.
  */
@@ -42,14 +42,32 @@ function program(files: string[]) {
 const SQL_STATE_WRITE =
   /\bupdate\s+purchases\b[^;]*\bset\b[^;]*\bstate\s*=|\binsert\s+into\s+purchase_state_changes\b/i;
 
+/** The table a query chain starts from (`db.updateTable('purchases').where(…)` → purchases), if it writes one. */
+function tableOfChain(node: ts.Expression): string | null {
+  let at: ts.Expression = node;
+  while (ts.isCallExpression(at) && ts.isPropertyAccessExpression(at.expression)) {
+    const name = at.expression.name.text;
+    if (
+      (name === 'updateTable' || name === 'insertInto') &&
+      at.arguments[0] &&
+      ts.isStringLiteralLike(at.arguments[0])
+    ) {
+      return at.arguments[0].text;
+    }
+    at = at.expression.expression;
+  }
+  return null;
+}
+
 /** Where `files` write a request's state or its history, as `file:line what`. */
 function stateWrites(files: string[]): string[] {
   const p = program(files);
+  const checker = p.getTypeChecker();
   const found: string[] = [];
   for (const file of files) {
     const source = p.getSourceFile(file)!;
     const at = (node: ts.Node) =>
-      `${path.relative(root, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+      `${path.relative(root, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
     const visit = (node: ts.Node) => {
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.arguments[0]) {
         const method = node.expression.name.text;
@@ -57,22 +75,10 @@ function stateWrites(files: string[]): string[] {
         if ((method === 'insertInto' || method === 'updateTable') && table === 'purchaseStateChanges') {
           found.push(`${at(node)} writes purchaseStateChanges`);
         }
-        if ((method === 'insertInto' || method === 'updateTable') && table === 'purchases') {
-          // The chain's .set(...) or .values(...): a `state` key, or an argument the scan cannot read.
-          let outer: ts.Node = node;
-          while (ts.isPropertyAccessExpression(outer.parent) && ts.isCallExpression(outer.parent.parent)) {
-            const call = outer.parent.parent;
-            const name = outer.parent.name.text;
-            if ((name === 'set' || name === 'values') && call.arguments[0]) {
-              const arg = call.arguments[0];
-              const keys = ts.isObjectLiteralExpression(arg)
-                ? arg.properties.map((prop) => (ts.isSpreadAssignment(prop) ? '...' : prop.name?.getText(source)))
-                : ['?'];
-              if (keys.includes('state') || keys.includes('...') || keys.includes('?')) {
-                found.push(`${at(node)} ${method} purchases may set state`);
-              }
-            }
-            outer = call;
+        if ((method === 'set' || method === 'values') && tableOfChain(node.expression.expression) === 'purchases') {
+          // Whatever the argument is written as (a literal, a spread, a variable), its type says whether it sets state.
+          if (checker.getTypeAtLocation(node.arguments[0]).getProperty('state')) {
+            found.push(`${at(node)} ${method} on purchases may set state`);
           }
         }
       }
@@ -123,7 +129,7 @@ describe('the request lifecycle', () => {
   it('the scan catches a state written elsewhere, by Kysely and by SQL text', () => {
     const fixture = path.join(root, 'tests/fixtures/request-lifecycle/writes-state.ts');
     expect(stateWrites([fixture]).map((w) => w.replace(/^.*writes-state\.ts:\d+ /, ''))).toEqual([
-      'updateTable purchases may set state',
+      'set on purchases may set state',
       'writes purchaseStateChanges',
       'SQL writes state',
     ]);
