@@ -5,7 +5,9 @@
  * refuses an event from a state the table does not allow (409, the state in Persian); and a randomized run of events
  * on several requests keeps the ledger whole and never makes a move the table does not list.
  *
- * The randomized run takes LIFECYCLE_FUZZ_STEPS steps (default 40) planned from LIFECYCLE_FUZZ_SEED (default 45).
+ * The randomized run takes LIFECYCLE_FUZZ_STEPS steps (default 80) planned from LIFECYCLE_FUZZ_SEED (default 7, whose
+ * 80-step plan runs every event the run asks for at least once and is refused somewhere; about 20 s on either
+ * database). Invalidation, which needs a profile review, is proved in tests/api/fulfilment.test.ts.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -190,8 +192,8 @@ describe('the one writer', () => {
 });
 
 describe('randomized events', () => {
-  const steps = envInteger('LIFECYCLE_FUZZ_STEPS', 40, 1);
-  const seed = envSeed('LIFECYCLE_FUZZ_SEED', 45);
+  const steps = envInteger('LIFECYCLE_FUZZ_STEPS', 80, 1);
+  const seed = envSeed('LIFECYCLE_FUZZ_SEED', 7);
   const replay = announceSeed('lifecycle fuzz', { LIFECYCLE_FUZZ_SEED: seed, LIFECYCLE_FUZZ_STEPS: steps });
   const timeout = Math.max(120_000, steps * 3_000);
 
@@ -205,9 +207,9 @@ describe('randomized events', () => {
     const payer = await money.customer();
     const requests: Array<{ who: Customer; id: number; expectedPrice: number }> = [];
     const event = fc.oneof(
-      { weight: 3, arbitrary: fc.record({ kind: fc.constant('submit' as const), who: fc.nat(2) }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('submit' as const), who: fc.nat(2) }) },
       {
-        weight: 4,
+        weight: 6,
         arbitrary: fc.record({
           kind: fc.constantFrom('payWallet', 'payOnline', 'payLink', 'cancel', 'take', 'done', 'failed', 'refund'),
           pick: fc.nat(),
@@ -224,7 +226,21 @@ describe('randomized events', () => {
         requests.push({ who, id: made.id, expectedPrice: made.expectedPrice });
         seen.set('submit:200', (seen.get('submit:200') ?? 0) + 1);
       } else {
-        const target = requests[s.pick % requests.length]!;
+        // Mostly a request still moving (so the run goes far along the table), one in five any request at all (so
+        // events from states the table refuses are tried too).
+        const finals = new Set(requestStates.filter((st) => st.final).map((st) => st.state as string));
+        const states = await db
+          .selectFrom('purchases')
+          .select(['id', 'state'])
+          .where(
+            'id',
+            'in',
+            requests.map((r) => r.id),
+          )
+          .execute();
+        const moving = requests.filter((r) => !finals.has(states.find((st) => st.id === r.id)!.state));
+        const pool = s.pick % 5 === 0 || moving.length === 0 ? requests : moving;
+        const target = pool[Math.floor(s.pick / 5) % pool.length]!;
         const status = await apply(s.kind, target);
         // Any refusal is a Persian 4xx, never a 500.
         expect(status).toBeLessThan(500);
@@ -239,11 +255,23 @@ describe('randomized events', () => {
     }
     console.info(`lifecycle fuzz: ${JSON.stringify([...seen].sort())}`);
     expect(done).toBe(steps);
-    // The run moved requests along the table and was refused somewhere: both sides were exercised.
-    const succeeded = [...seen].filter(([k]) => k.endsWith(':200')).length;
-    const refused = [...seen].filter(([k]) => !k.endsWith(':200')).length;
-    expect(succeeded).toBeGreaterThan(3);
-    expect(refused).toBeGreaterThan(0);
+    // The run moved requests along the table by every kind of event, and was refused somewhere.
+    if (steps >= 80) {
+      for (const kind of [
+        'submit',
+        'payWallet',
+        'payOnline',
+        'payLink',
+        'cancel',
+        'take',
+        'done',
+        'failed',
+        'refund',
+      ]) {
+        expect(seen.get(`${kind}:200`) ?? 0, `${kind} in ${JSON.stringify([...seen])}`).toBeGreaterThan(0);
+      }
+    }
+    expect([...seen].filter(([k]) => !k.endsWith(':200')).length).toBeGreaterThan(0);
 
     async function apply(kind: string, target: { who: Customer; id: number; expectedPrice: number }) {
       const asCustomer = (path: string, body: Record<string, unknown>, key = false) =>
