@@ -6,7 +6,8 @@
  * `billingAddress/city`), a form's `priceInputs`, `amountField` and `staffOnlyFields` name its fields, its schema
  * compiles with the shared keywords, every field has a title, and every `x-messages` key exists in
  * messages/fa.json; and that a plan template's steps name desks that exist, in a currency the desk takes, prefilling
- * only fields of its form (planProblems).
+ * only fields of its form (planProblems); and that the request lifecycle names states it lists, ledger types, notification
+ * kinds, task types and audit actions that exist, with every state reachable (lifecycleProblems).
  * Usable as a library: `validateSchemaTree(dir)` returns the errors (tests point it at a temporary copy).
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -19,6 +20,10 @@ import {
   referenceProblems,
 } from '../src/shared/catalogue-check';
 import { createAjv } from '../src/shared/validation/ajv';
+import { AUDIT_ACTION_NAMES } from '../src/shared/audit/names';
+import { NOTIFICATION_KIND_NAMES } from '../src/shared/notifications';
+import { lifecycleProblems } from '../src/shared/request-lifecycle';
+import type { RequestLifecycle } from '../src/generated/schemas/requestLifecycle';
 
 export interface SchemaProblem {
   file: string;
@@ -96,6 +101,7 @@ function checkReferences(schemasDir: string, parsed: Map<string, unknown>): Sche
       documentsIn(path.join(schemasDir, 'forms')),
     ),
   );
+  problems.push(...lifecycleCheck(schemasDir, parsed));
   if (messages) {
     for (const [file, data] of parsed) {
       if (path.dirname(file) === path.join(schemasDir, 'meta')) continue;
@@ -103,6 +109,26 @@ function checkReferences(schemasDir: string, parsed: Map<string, unknown>): Sche
     }
   }
   return problems.map(({ file, pointer, message }) => ({ file, pointer, message }));
+}
+
+/** The request lifecycle against the ledger's types, the task types, the notification kinds and the audit actions. */
+function lifecycleCheck(schemasDir: string, parsed: Map<string, unknown>): SchemaProblem[] {
+  const file = path.join(schemasDir, 'requests/lifecycle.json');
+  const doc = parsed.get(file) as RequestLifecycle | undefined;
+  if (!doc?.events || !doc.states) return [];
+  const ledger = parsed.get(path.join(schemasDir, 'ledger/transactionTypes.json')) as
+    { transactionTypes?: Array<{ name: string; aliases?: Array<{ name: string }> }> } | undefined;
+  const tasks = parsed.get(path.join(schemasDir, 'tasks/taskTypes.json')) as
+    { taskTypes?: Array<{ identifier: string }> } | undefined;
+  return lifecycleProblems(doc, {
+    transactionNames: (ledger?.transactionTypes ?? []).flatMap((t) => [
+      t.name,
+      ...(t.aliases ?? []).map((a) => a.name),
+    ]),
+    notificationKinds: NOTIFICATION_KIND_NAMES,
+    taskTypes: (tasks?.taskTypes ?? []).map((t) => t.identifier),
+    auditActions: Object.keys(AUDIT_ACTION_NAMES),
+  }).map((p) => ({ file, ...p }));
 }
 
 if (process.argv[1] === import.meta.filename) {

@@ -480,7 +480,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pay someone else's request through its payment link, as payPurchase pays one's own: from the payer's wallet when it covers the price, otherwise through the gateway for the rest with a card that must be the payer's. The payer needs a verified profile; the price is reserved from the payer's accounts and any refund of the request returns to the payer's wallet (decision 028). Replays with the same Idempotency-Key return the first result. */
+        /** Pay someone else's request through its payment link, as payPurchase pays one's own: from the payer's wallet when it covers the price, otherwise through the gateway for the rest with a card that must be the payer's. The payer needs a verified profile; the price is reserved from the payer's accounts and any refund of the request returns to the payer's wallet (decision 028). Replays with the same Idempotency-Key return the first result. An expired quote is refused as payPurchase refuses it: 409 with a fresh quote in data.quote (priced for the request's customer); paying again with that quoteId re-prices the request. */
         post: operations["payPaymentLink"];
         delete?: never;
         options?: never;
@@ -4194,6 +4194,22 @@ export interface components {
                 };
             };
         };
+        /** @description The request's quote expired (data.quote is a fresh quote for the same inputs; pay again with its quoteId), the request is in a state the lifecycle does not pay from, or the same Idempotency-Key is still on its way (data null); `msg` explains it in Persian */
+        PaymentConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    data?: null | {
+                        quote: components["schemas"]["Quote"];
+                    };
+                    msg: string;
+                    /** @constant */
+                    result: false;
+                };
+            };
+        };
         /** @description Requests */
         PurchaseList: {
             headers: {
@@ -5020,6 +5036,7 @@ export interface operations {
                     };
                 };
             };
+            409: components["responses"]["PaymentConflict"];
         };
     };
     payPurchase: {
@@ -5050,6 +5067,7 @@ export interface operations {
                     };
                 };
             };
+            409: components["responses"]["PaymentConflict"];
         };
     };
     removeRateAlert: {

@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DB } from './db/database';
 import { notFound } from './http/errors';
+import { UNFULFILLED_STATES } from '../shared/request-lifecycle';
 import type { LoginGuard } from './modules/identity';
 import { GatewayUnavailableError, type PaymentGateway } from './modules/payments';
 
@@ -114,7 +115,7 @@ export function createMetrics({ db, openSockets, lastBackupAt }: MetricsSources)
         db
           .selectFrom('purchases')
           .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(paid_at)`.as('oldest')])
-          .where('state', 'in', ['paid', 'inProgress'])
+          .where('state', 'in', UNFULFILLED_STATES)
           .executeTakeFirstOrThrow(),
       );
       this.set(n);

@@ -550,6 +550,10 @@ describe('what the payer receives', () => {
     await money.deposit(payer, view.expectedPrice);
     const withoutQuote = await payLink(payer, link.token);
     expect(withoutQuote.status).toBe(409);
+    // As payPurchase answers: a fresh quote of the same inputs to pay with (decision 037).
+    const fresh = (withoutQuote.body.data as { quote: { quoteId: string; expectedPrice: number } }).quote;
+    expect(fresh.quoteId).toEqual(expect.any(String));
+    expect(fresh.expectedPrice).toBe(view.expectedPrice);
     received.push(withoutQuote.body);
     const paid = await payLink(payer, link.token, money.newKey(), { quoteId: view.quoteId });
     expect(paid.status, paid.body.msg).toBe(200);

@@ -36,7 +36,8 @@ describe('fulfilment', () => {
     await open.click();
     const dialog = page.getByTestId('fulfilment-dialog');
     await dialog.getByTestId('fulfilment-fields').waitFor();
-    await expect(dialog.getByTestId('fulfilment-state').textContent()).resolves.toBe('پرداخت شده');
+    // Opening the task took the request: it is in progress now (decision 037).
+    await expect(dialog.getByTestId('fulfilment-state').textContent()).resolves.toBe('در حال انجام');
     const fields = await dialog.getByTestId('fulfilment-fields').textContent();
     expect(fields).toContain('student1');
     expect(fields).toContain('دلار آمریکا (USD)');

@@ -31,6 +31,8 @@ export const API_ON_PGLITE: Readonly<Record<string, string>> = {
   'tests/api/payments.test.ts':
     'randomized payments (small size), parallel payments and callbacks on one connection keep the invariants',
   'tests/api/fulfilment.test.ts': 'one money journey, paid to done or failed, with the ledger invariants after each',
+  'tests/api/request-lifecycle.test.ts':
+    'randomized request events through the one state writer on one connection: every move on the table, ledger whole',
 };
 
 /**

@@ -43,8 +43,8 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
     ['table', 'myWithdrawals'],
   ],
   'profile.reviewed': [['me']],
-  // The bell's count and the list of notifications; an open request, whose timeline has the step it reports
-  // (staff taking a request changes no state, so no purchase.changed comes for it); a rate alert that fired.
+  // The bell's count and the list of notifications; an open request, whose timeline has the step it reports; a rate
+  // alert that fired.
   'notification.created': [['notifications'], ['purchase'], ['rateAlerts']],
   // The staff home counts open tasks and paid requests waiting; the bank-account page shows who holds a review.
   'task.created': [['table', 'tasks'], ['taskTypes'], ['staff', 'waitingWork'], ['table', 'bankAccounts']],

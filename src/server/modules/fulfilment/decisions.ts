@@ -9,12 +9,10 @@ import type { components } from '../../../generated/api';
 import type { DB as Database } from '../../../generated/db';
 import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
-import { audit } from '../../lib/audit';
 import { numericCode } from '../../lib/crypto';
 import { ledgerKey, postTransaction, Tx } from '../ledger';
-import { changePurchaseState, moneyOwnerOf, notifyRequestStep, purchaseTraceCode } from '../requests';
+import { moneyOwnerOf, purchaseTraceCode, runRequestEvent } from '../requests';
 import { CURRENCY_PAYMENT_RECEIPT } from '../storage';
-import { closePurchaseTask } from '../tasks';
 import { type FulfilmentDeps, purchaseOf } from './deps';
 import { announcePurchasesChanged } from './invalidation';
 import {
@@ -71,28 +69,15 @@ export async function done(
       .returning('id')
       .executeTakeFirstOrThrow();
 
-    await postSettlement(trx, purchase, input.realPrice, { expendedAmount, refundedAmount });
-    await changePurchaseState(trx, purchase.id, 'purchaseSucceeded', 'fulfilled', principal.userId);
     const thirdParty = input.thirdParty == null ? null : await thirdPartyTitle(trx, input.thirdParty);
-    await notifyRequestStep(trx, deps.catalogue, purchase, {
-      kind: 'done',
-      priceAmount: input.realPrice,
-      returnedAmount: refundedAmount,
-      thirdParty,
-    });
-    await closePurchaseTask(trx, purchase.id, { state: 'done', decidedBy: principal.userId });
-    await audit(trx, {
+    await runRequestEvent(trx, purchase, 'done', {
       actorUserId: principal.userId,
-      action: 'uafCprDone',
-      entity: 'purchase',
-      entityId: purchase.id,
-      before: { state: purchase.state, reserved },
-      after: {
-        state: 'purchaseSucceeded',
-        currencyPaymentId: payment.id,
-        realPrice: input.realPrice,
-        expendedAmount,
-        refundedAmount,
+      post: () => postSettlement(trx, purchase, input.realPrice, { expendedAmount, refundedAmount }),
+      catalogue: deps.catalogue,
+      step: { kind: 'done', priceAmount: input.realPrice, returnedAmount: refundedAmount, thirdParty },
+      audit: {
+        before: { reserved },
+        after: { currencyPaymentId: payment.id, realPrice: input.realPrice, expendedAmount, refundedAmount },
       },
     });
     return { userId: purchase.userId, refundedAmount };
@@ -183,50 +168,47 @@ async function endFailed(
       totalExpectedPrice: purchase.expectedPrice,
       stateIdentifier: 'purchaseFailed' as const,
     };
-    let split: { refundedAmount: number; fee: number; tax: number };
-    if (cause === 'failedByStaff') {
-      split = { refundedAmount: reserved, fee: 0, tax: 0 };
-      await postTransaction(trx, {
-        type: Tx.releaseReservation,
-        userId: moneyOwnerOf(purchase),
-        amounts: { expectedPrice: reserved },
-        details,
-        traceCode,
-        idempotencyKey: ledgerKey.purchase(purchase.id, 'release'),
-      });
-    } else {
-      split = userErrorRefundSplit(reserved, { fee: purchase.fee, tax: purchase.tax });
-      await postTransaction(trx, {
-        type: Tx.refundAfterUserError,
-        userId: moneyOwnerOf(purchase),
-        amounts: split,
-        details,
-        traceCode,
-        idempotencyKey: ledgerKey.purchase(purchase.id, 'refundUserError'),
-      });
-    }
-    await changePurchaseState(trx, purchase.id, 'purchaseFailed', cause, principal.userId, {}, text);
-    await notifyRequestStep(
-      trx,
-      deps.catalogue,
-      purchase,
+    const split =
       cause === 'failedByStaff'
-        ? { kind: 'failed', reason: text, releasedAmount: split.refundedAmount }
-        : { kind: 'refunded', reason: text, keptAmount: split.fee + split.tax, returnedAmount: split.refundedAmount },
-    );
-    await closePurchaseTask(trx, purchase.id, { state: 'rejected', decidedBy: principal.userId, reason: text });
-    await audit(trx, {
+        ? { refundedAmount: reserved, fee: 0, tax: 0 }
+        : userErrorRefundSplit(reserved, { fee: purchase.fee, tax: purchase.tax });
+    const event =
+      cause === 'refundedUserError'
+        ? 'refundedAfterUserError'
+        : kind === 'googleAdsCharge'
+          ? 'googleAdsChargeFailed'
+          : 'failed';
+    await runRequestEvent(trx, purchase, event, {
       actorUserId: principal.userId,
-      action:
-        kind === 'googleAdsCharge'
-          ? 'googleAdsAccountCrFailed'
-          : cause === 'failedByStaff'
-            ? 'uafCprFailed'
-            : 'uafCprRefundUserError',
-      entity: 'purchase',
-      entityId: purchase.id,
-      before: { state: purchase.state, reserved },
-      after: { state: 'purchaseFailed', cause, reason: text, ...split },
+      cause,
+      reason: text,
+      post: async () => {
+        if (cause === 'failedByStaff') {
+          await postTransaction(trx, {
+            type: Tx.releaseReservation,
+            userId: moneyOwnerOf(purchase),
+            amounts: { expectedPrice: reserved },
+            details,
+            traceCode,
+            idempotencyKey: ledgerKey.purchase(purchase.id, 'release'),
+          });
+        } else {
+          await postTransaction(trx, {
+            type: Tx.refundAfterUserError,
+            userId: moneyOwnerOf(purchase),
+            amounts: split,
+            details,
+            traceCode,
+            idempotencyKey: ledgerKey.purchase(purchase.id, 'refundUserError'),
+          });
+        }
+      },
+      catalogue: deps.catalogue,
+      step:
+        cause === 'failedByStaff'
+          ? { kind: 'failed', reason: text, releasedAmount: split.refundedAmount }
+          : { kind: 'refunded', reason: text, keptAmount: split.fee + split.tax, returnedAmount: split.refundedAmount },
+      audit: { before: { reserved }, after: { cause, reason: text, ...split } },
     });
     return { userId: purchase.userId, refundedAmount: split.refundedAmount };
   });

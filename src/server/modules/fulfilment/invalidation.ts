@@ -5,21 +5,13 @@
  * user row before the requests.
  */
 import type { DB, Trx } from '../../db/database';
-import { audit } from '../../lib/audit';
 import { numericCode } from '../../lib/crypto';
 import type { LiveEvents } from '../../realtime/events';
 import type { ProfileRejected } from '../identity';
 import { ledgerKey, postTransaction, Tx, userBalance } from '../ledger';
-import {
-  changePurchaseState,
-  type DeskTitles,
-  lockPurchase,
-  moneyOwnerOf,
-  notifyRequestStep,
-  purchaseTraceCode,
-} from '../requests';
-import { closePurchaseTask } from '../tasks';
-import { reservationOf, UNFULFILLED } from './settlement';
+import { type DeskTitles, lockPurchase, moneyOwnerOf, purchaseTraceCode, runRequestEvent } from '../requests';
+import { UNFULFILLED_STATES } from '../../../shared/request-lifecycle';
+import { reservationOf } from './settlement';
 
 /**
  * Releases the whole reservation of each paid, unfulfilled request of `userId` to the wallet (transaction_E with
@@ -37,38 +29,36 @@ export async function invalidateUnfulfilledPurchases(
     .selectFrom('purchases')
     .select('id')
     .where('userId', '=', userId)
-    .where('state', 'in', UNFULFILLED)
+    .where('state', 'in', UNFULFILLED_STATES)
     .orderBy('id')
     .execute();
   const invalidated: number[] = [];
   for (const { id } of candidates) {
     const purchase = await lockPurchase(trx, id, userId);
-    if (!purchase || !(UNFULFILLED as readonly string[]).includes(purchase.state)) continue;
+    if (!purchase || !(UNFULFILLED_STATES as readonly string[]).includes(purchase.state)) continue;
     const reserved = await reservationOf(trx, purchase);
     const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
-    await postTransaction(trx, {
-      type: Tx.releaseReservation,
-      userId: moneyOwnerOf(purchase),
-      amounts: { expectedPrice: reserved },
-      details: {
-        purchaseId: purchase.id,
-        totalExpectedPrice: purchase.expectedPrice,
-        cause: 'profileL1Rejected',
-        stateIdentifier: 'purchaseInvalidated',
-      },
-      traceCode,
-      idempotencyKey: ledgerKey.purchase(purchase.id, 'release'),
-    });
-    await changePurchaseState(trx, purchase.id, 'purchaseInvalidated', 'profileL1Rejected', actorUserId, {}, reason);
-    await notifyRequestStep(trx, catalogue, purchase, { kind: 'invalidated', reason, releasedAmount: reserved });
-    await closePurchaseTask(trx, purchase.id, { state: 'rejected', decidedBy: actorUserId, reason });
-    await audit(trx, {
+    await runRequestEvent(trx, purchase, 'invalidated', {
       actorUserId,
-      action: 'invalidatePurchase',
-      entity: 'purchase',
-      entityId: purchase.id,
-      before: { state: purchase.state, reserved },
-      after: { state: 'purchaseInvalidated', cause: 'profileL1Rejected' },
+      reason,
+      post: async () => {
+        await postTransaction(trx, {
+          type: Tx.releaseReservation,
+          userId: moneyOwnerOf(purchase),
+          amounts: { expectedPrice: reserved },
+          details: {
+            purchaseId: purchase.id,
+            totalExpectedPrice: purchase.expectedPrice,
+            cause: 'profileL1Rejected',
+            stateIdentifier: 'purchaseInvalidated',
+          },
+          traceCode,
+          idempotencyKey: ledgerKey.purchase(purchase.id, 'release'),
+        });
+      },
+      catalogue,
+      step: { kind: 'invalidated', reason, releasedAmount: reserved },
+      audit: { before: { reserved }, after: { cause: 'profileL1Rejected' } },
     });
     invalidated.push(purchase.id);
   }

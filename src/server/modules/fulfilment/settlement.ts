@@ -17,6 +17,7 @@ import { ledgerKey, postTransaction, purchaseReservation, type PurchaseStep, Tx 
 import { type LockedPurchase, lockPurchase, moneyOwnerOf, purchaseTraceCode } from '../requests';
 import { claimedByOther, lockPurchaseTask } from '../tasks';
 import type { Trx } from '../../db/database';
+import { PAID_STATES, UNFULFILLED_STATES } from '../../../shared/request-lifecycle';
 
 type Db = Kysely<Database>;
 
@@ -33,9 +34,6 @@ function requireKind(purchase: LockedPurchase, kind: FulfilmentKind): void {
   if (kind === 'currencyPayment' && isGoogleAds) throw HttpError.of(422, 'fulfilment.googleAdsRequest');
   if (kind === 'googleAdsCharge' && !isGoogleAds) throw HttpError.of(422, 'googleAds.charge.wrongDesk');
 }
-
-/** States a request leaves only through fulfilment: paid and not yet carried out. */
-export const UNFULFILLED = ['paid', 'inProgress'] as const;
 
 /**
  * How a fulfilled request's reservation is spent. With `reserved` what the request holds (its expected price),
@@ -134,13 +132,16 @@ export function userErrorRefundSplit(
   return { refundedAmount, fee: costs.fee, tax: costs.tax };
 }
 
+/** Paid and not yet carried out (the lifecycle's UNFULFILLED_STATES): where a decision may start. */
+const unfulfilled = (purchase: { state: string }) => (UNFULFILLED_STATES as readonly string[]).includes(purchase.state);
+
 /** Refuses a decision on a request that is not waiting for one (409: it was decided, or is not paid). */
 function requireUnfulfilled(purchase: LockedPurchase | undefined): asserts purchase is LockedPurchase {
   if (!purchase) throw HttpError.of(404, 'purchase.notFound');
-  if (['purchaseSucceeded', 'purchaseFailed', 'purchaseInvalidated'].includes(purchase.state)) {
+  if ((PAID_STATES as readonly string[]).includes(purchase.state) && !unfulfilled(purchase)) {
     throw HttpError.of(409, 'fulfilment.alreadyDecided');
   }
-  if (!(UNFULFILLED as readonly string[]).includes(purchase.state)) throw HttpError.of(409, 'fulfilment.notPaid');
+  if (!unfulfilled(purchase)) throw HttpError.of(409, 'fulfilment.notPaid');
 }
 
 /** The request's reservation, which a decision moves whole; a paid request always holds one. */

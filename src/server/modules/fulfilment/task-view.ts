@@ -10,40 +10,55 @@ import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import { UnsealError } from '../../lib/field-cipher';
 import { purchaseReservation } from '../ledger';
-import { notifyRequestStep, openSecret } from '../requests';
-import type { DB } from '../../db/database';
-import { announceTaskClaimed, claimTaskAudited, CURRENCY_PAYMENT_TASK_TYPES, toTaskDtos } from '../tasks';
+import { lockPurchase, openSecret, runRequestEvent } from '../requests';
+import { eventAllowedFrom, requestEventOf } from '../../../shared/request-lifecycle';
+import {
+  announceTaskClaimed,
+  claimTaskAudited,
+  CURRENCY_PAYMENT_TASK_TYPES,
+  purchaseOfTask,
+  toTaskDtos,
+} from '../tasks';
 import { currencyPaymentOf } from './currency-payments';
 import { type FulfilmentDeps, purchaseOf } from './deps';
 
 export type FulfilmentTaskData = components['schemas']['FulfilmentTaskData'];
 type TaskDto = components['schemas']['Task'];
 
-/** Opens a paid request's task (claiming it) with everything staff need to carry the request out. */
+/**
+ * Opens a paid request's task (claiming it) with everything staff need to carry the request out. The first time staff
+ * take a paid request it moves to inProgress (the lifecycle's `taken`) and its customer hears of it; a colleague
+ * taking it over later is no news.
+ */
 export async function taskData(
   deps: FulfilmentDeps,
   principal: Principal,
   taskId: number,
   types: readonly string[] = CURRENCY_PAYMENT_TASK_TYPES,
 ): Promise<FulfilmentTaskData> {
-  const task = await deps.db.transaction().execute(async (trx) => {
+  const { task, taken } = await deps.db.transaction().execute(async (trx) => {
+    // The request first, then its task: the lock order of every decision on a request.
+    const purchaseId = await purchaseOfTask(trx, taskId);
+    const purchase = purchaseId === null ? undefined : await lockPurchase(trx, purchaseId);
     const claimed = await claimTaskAudited(trx, taskId, types, principal.userId);
-    if (claimed.purchaseId !== null) await notifyTaken(trx, deps, claimed.purchaseId);
-    return claimed;
+    if (!purchase || !eventAllowedFrom('taken', purchase.state)) return { task: claimed, taken: null };
+    await runRequestEvent(trx, purchase, 'taken', {
+      actorUserId: principal.userId,
+      catalogue: deps.catalogue,
+      step: { kind: 'taken' },
+    });
+    return { task: claimed, taken: purchase };
   });
   if (task.purchaseId === null) throw HttpError.of(404, 'task.notFound');
   announceTaskClaimed(deps.live, task, principal.userId);
+  if (taken) await announceTaken(deps, taken.id, taken.userId);
   return requestData(deps, task.purchaseId, (await toTaskDtos(deps.db, [task]))[0]!);
 }
 
-/** The customer hears once that staff took their request (the first claim; a colleague taking it over is no news). */
-async function notifyTaken(trx: DB, deps: FulfilmentDeps, purchaseId: number): Promise<void> {
-  const purchase = await trx
-    .selectFrom('purchases')
-    .select(['id', 'userId', 'desk'])
-    .where('id', '=', purchaseId)
-    .executeTakeFirstOrThrow();
-  await notifyRequestStep(trx, deps.catalogue, purchase, { kind: 'taken' });
+/** Tells the customer's open pages that their request is in progress now (after commit). */
+async function announceTaken(deps: FulfilmentDeps, purchaseId: number, userId: number): Promise<void> {
+  const user = await deps.db.selectFrom('users').select('uid').where('id', '=', userId).executeTakeFirst();
+  if (user) deps.live.purchaseChanged(user.uid, { purchaseId, state: requestEventOf('taken').to });
 }
 
 async function requestData(deps: FulfilmentDeps, purchaseId: number, task: TaskDto): Promise<FulfilmentTaskData> {

@@ -5,7 +5,6 @@
  */
 import type { components } from '../../../generated/api';
 import type { Principal } from '../../contract/handlers';
-import { audit } from '../../lib/audit';
 import {
   announcePurchasesChanged,
   costsOf,
@@ -16,8 +15,7 @@ import {
   purchaseOf,
   reservationOf,
 } from '../fulfilment';
-import { changePurchaseState, notifyRequestStep } from '../requests';
-import { closePurchaseTask } from '../tasks';
+import { runRequestEvent } from '../requests';
 import type { GoogleAdsOperations } from './operations';
 import { recordCharge } from './charges';
 
@@ -48,29 +46,20 @@ export async function googleAdsChargeDone(
       chargeReference: input.chargeReference,
       staffUserId: principal.userId,
     });
-    await postSettlement(trx, purchase, reserved, { expendedAmount, refundedAmount: 0 });
-    await changePurchaseState(trx, purchase.id, 'purchaseSucceeded', 'fulfilled', principal.userId);
-    await notifyRequestStep(trx, deps.catalogue, purchase, {
-      kind: 'done',
-      priceAmount: reserved,
-      returnedAmount: 0,
-      thirdParty: null,
-      googleAds: true,
-    });
-    await closePurchaseTask(trx, purchase.id, { state: 'done', decidedBy: principal.userId });
-    await audit(trx, {
+    await runRequestEvent(trx, purchase, 'googleAdsChargeDone', {
       actorUserId: principal.userId,
-      action: 'googleAdsAccountCrDone',
-      entity: 'purchase',
-      entityId: purchase.id,
-      before: { state: purchase.state, reserved },
-      after: {
-        state: 'purchaseSucceeded',
-        googleAdsChargeId: charge.chargeId,
-        googleAdsAccountId: charge.accountId,
-        chargeReference: charge.chargeReference,
-        expendedAmount,
-        operations: deps.googleAds.kind,
+      post: () => postSettlement(trx, purchase, reserved, { expendedAmount, refundedAmount: 0 }),
+      catalogue: deps.catalogue,
+      step: { kind: 'done', priceAmount: reserved, returnedAmount: 0, thirdParty: null, googleAds: true },
+      audit: {
+        before: { reserved },
+        after: {
+          googleAdsChargeId: charge.chargeId,
+          googleAdsAccountId: charge.accountId,
+          chargeReference: charge.chargeReference,
+          expendedAmount,
+          operations: deps.googleAds.kind,
+        },
       },
     });
     return { userId: purchase.userId, googleAdsAccountId: charge.accountId };

@@ -25,16 +25,28 @@ import { msg } from '../../http/messages';
 import { numericCode, randomToken, sha256 } from '../../lib/crypto';
 import { lockedWalletBalance } from '../ledger';
 import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
-import { changePurchaseState, lockPurchase, priceInquiry, purchaseTraceCode, repriceFromQuote } from '../requests';
+import type { DB, Trx } from '../../db/database';
+import {
+  type LockedPurchase,
+  lockPurchase,
+  priceInquiry,
+  purchaseTraceCode,
+  repriceFromQuote,
+  runRequestEvent,
+} from '../requests';
+import { eventAllowedFrom, requestEventOf, UNFULFILLED_STATES } from '../../../shared/request-lifecycle';
 import { GatewayUnavailableError } from './payment-gateway';
 import { type PayingCard, payingCard } from '../cards';
-import type { Trx } from '../../db/database';
 
 /** Thrown inside the payment's transaction to roll it back when the request's quote has expired. */
-class QuoteExpired extends Error {}
+class QuoteExpired extends Error {
+  constructor(readonly customerUserId: number) {
+    super('quote expired');
+  }
+}
 
-/** A payment's answer without the request itself, which a replay can read again. */
-type PayOutcome = Omit<PayResult, 'purchase'>;
+/** A payment's answer without the request or link itself, which a replay can read again. */
+export type PayOutcome = Omit<PayResult, 'purchase'>;
 
 /**
  * A claim with no answer this old was left by a process that stopped between its claim and the gateway's answer
@@ -59,8 +71,8 @@ export async function reclaimAbandoned(trx: Trx, userId: number, key: string, re
 }
 
 /**
- * Pays a request waiting for payment (see the contract's payPurchase). The wallet is locked while deciding, so
- * parallel payments spend it at most once; a replayed key answers with the first result.
+ * Pays a request waiting for payment (see the contract's payPurchase): its customer pays, through the one path a
+ * payment link's payer takes too (payAs).
  */
 export async function pay(
   deps: PaymentDeps,
@@ -74,41 +86,105 @@ export async function pay(
   const requestHash = sha256(
     JSON.stringify([input.purchase, input.quoteId ?? null, ...(input.card === undefined ? [] : [input.card])]),
   );
-  const earlier = await storedAnswer(deps, userId, idempotencyKey, requestHash, input.purchase);
-  if (earlier) return { data: earlier, replayed: true };
+  return payAs(
+    deps,
+    {
+      userId,
+      purchaseId: input.purchase,
+      quotePrincipal: () => principal,
+      description: msg('payment.description', { purchase: toPersianDigits(input.purchase) }),
+      lock: async (trx) => {
+        const purchase = await lockPurchase(trx, input.purchase, userId);
+        if (!purchase) throw HttpError.of(404, 'purchase.notFound');
+        if (ALREADY_PAID.includes(purchase.state)) throw HttpError.of(422, 'purchase.alreadyPaid');
+        if (!eventAllowedFrom('paidFromWallet', purchase.state)) throw HttpError.of(422, 'purchase.notPayable');
+        return purchase;
+      },
+    },
+    input,
+    { key: idempotencyKey, requestHash },
+    siteUrl,
+    {
+      answer: async (outcome) => ({ purchase: await purchaseOf(deps, input.purchase, userId), ...outcome }),
+      stored: () => storedAnswer(deps, userId, idempotencyKey, requestHash, input.purchase),
+    },
+  );
+}
 
-  type Step =
-    | { kind: 'replay' }
-    | { kind: 'paid'; task: TaskOpened | null; walletPart: number }
-    | {
-        kind: 'gateway';
-        proformaId: number;
-        token: string;
-        payable: number;
-        walletPart: number;
-        card: PayingCard | null;
-      };
+/** Paid and not finished failing: paying again is "already paid" rather than "not payable". */
+const ALREADY_PAID: readonly string[] = [...UNFULFILLED_STATES, requestEventOf('done').to];
+
+/**
+ * Who pays a request, and what their path adds to the one way of paying: the request's customer (pay), or the payer
+ * of its payment link (payment-links.ts, decision 028), whose accounts then hold the request's money.
+ */
+export interface PayingParty {
+  /** Whose wallet pays, whose card a gateway payment takes, and whose key claims the payment. */
+  userId: number;
+  purchaseId: number;
+  /** Locks the request (the first lock, as everywhere) and refuses what this party may not pay. */
+  lock: (trx: Trx) => Promise<LockedPurchase>;
+  /** The payment link paid through, when someone other than the customer pays. */
+  linkId?: number;
+  /** Whom a fresh quote is priced for when the request's own expired (given its customer): that customer. */
+  quotePrincipal: (customerUserId: number) => Principal;
+  /** The gateway's description of the payment. */
+  description: string;
+}
+
+/** What one way of paying leaves to its caller: its answer around the outcome, and an earlier answer under the key. */
+export interface PayView<T extends PayOutcome> {
+  answer: (outcome: PayOutcome) => Promise<T>;
+  stored: () => Promise<T | null>;
+}
+
+/** Where a payment went inside its transaction. */
+type Step =
+  | { kind: 'replay' }
+  | { kind: 'paid'; task: TaskOpened | null; walletPart: number }
+  | {
+      kind: 'gateway';
+      proformaId: number;
+      token: string;
+      payable: number;
+      walletPart: number;
+      card: PayingCard | null;
+    };
+
+/**
+ * The one way to pay a request, once per Idempotency-Key (claims in pay_requests, per paying user): the payer's
+ * wallet when it covers the price (reserved and paid at once), otherwise an online payment for the rest with the
+ * payer's card, which pays the request at settlement (receiving.ts). The wallet is locked while deciding, so parallel
+ * payments spend it at most once; an expired quote answers 409 with a fresh quote (payAs's callers differ only in who
+ * pays).
+ */
+export async function payAs<T extends PayOutcome>(
+  deps: PaymentDeps,
+  party: PayingParty,
+  input: { quoteId?: string | undefined; card?: number | undefined },
+  claim: { key: string; requestHash: string },
+  siteUrl: string,
+  view: PayView<T>,
+): Promise<{ data: T; replayed: boolean }> {
+  const { userId } = party;
+  const earlier = await view.stored();
+  if (earlier) return { data: earlier, replayed: true };
   let step: Step;
   try {
     step = await deps.db.transaction().execute(async (trx): Promise<Step> => {
       const claimed =
         (await trx
           .insertInto('payRequests')
-          .values({ userId, key: idempotencyKey, requestHash, result: null })
+          .values({ userId, key: claim.key, requestHash: claim.requestHash, result: null })
           .onConflict((oc) => oc.columns(['userId', 'key']).doNothing())
           .returning('key')
-          .executeTakeFirst()) ?? (await reclaimAbandoned(trx, userId, idempotencyKey, requestHash));
+          .executeTakeFirst()) ?? (await reclaimAbandoned(trx, userId, claim.key, claim.requestHash));
       if (!claimed) return { kind: 'replay' };
-      let purchase = await lockPurchase(trx, input.purchase, userId);
-      if (!purchase) throw HttpError.of(404, 'purchase.notFound');
-      if (purchase.state === 'paid' || purchase.state === 'inProgress' || purchase.state === 'purchaseSucceeded') {
-        throw HttpError.of(422, 'purchase.alreadyPaid');
-      }
-      if (purchase.state !== 'waitingForPayment') throw HttpError.of(422, 'purchase.notPayable');
-      // A card named is checked whatever pays: only the caller's own verified card (decision 024).
+      let purchase = await party.lock(trx);
+      // A card named is checked whatever pays: only the payer's own verified card (decision 024).
       const card = input.card === undefined ? null : await payingCard(trx, deps.cipher, userId, input.card);
       if (!purchase.quoteLive) {
-        if (input.quoteId === undefined) throw new QuoteExpired();
+        if (input.quoteId === undefined) throw new QuoteExpired(purchase.userId);
         purchase = await repriceFromQuote(trx, purchase, input.quoteId, deps.requests);
       }
       const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
@@ -118,19 +194,15 @@ export async function pay(
           cause: 'paidFromWallet',
           payablePrice: 0,
           actorUserId: userId,
+          ...(party.linkId === undefined ? {} : { payerUserId: userId }),
         });
         // The outcome commits with the money: a crash before the full result is stored still replays as paid.
         const outcome: PayOutcome = { walletWithdrawAmount: purchase.expectedPrice, payable: 0, gatewayUrl: null };
-        await trx
-          .updateTable('payRequests')
-          .set({ result: JSON.stringify(outcome) })
-          .where('userId', '=', userId)
-          .where('key', '=', idempotencyKey)
-          .execute();
+        await storeResult(trx, userId, claim.key, outcome);
         return { kind: 'paid', task, walletPart: purchase.expectedPrice };
       }
       const payable = purchase.expectedPrice - wallet;
-      // A gateway that reports no card holder takes the payment only from a card verified as the customer's.
+      // A gateway that reports no card holder takes the payment only from a card verified as the payer's.
       if (card === null && deps.gateway.requiresNamedCard) throw HttpError.of(422, 'card.required');
       const token = randomToken(24);
       const proforma = await trx
@@ -142,49 +214,45 @@ export async function pay(
           gateway: deps.gateway.name,
           callbackToken: token,
           userCardId: card?.id ?? null,
+          ...(party.linkId === undefined ? {} : { paymentLinkId: party.linkId }),
         })
         .returning('id')
         .executeTakeFirstOrThrow();
       return { kind: 'gateway', proformaId: proforma.id, token, payable, walletPart: wallet, card };
     });
   } catch (error) {
-    if (error instanceof QuoteExpired) throw await refuseExpiredQuote(deps, principal, input.purchase);
+    if (error instanceof QuoteExpired) {
+      throw await refuseExpiredQuote(deps, party.quotePrincipal(error.customerUserId), party.purchaseId);
+    }
     throw error;
   }
 
   if (step.kind === 'replay') {
     // The twin that won the claim answered, or is still on its way (409).
-    const winner = await storedAnswer(deps, userId, idempotencyKey, requestHash, input.purchase);
+    const winner = await view.stored();
     if (!winner) throw HttpError.of(409, 'idempotency.inProgress');
     return { data: winner, replayed: true };
   }
   if (step.kind === 'paid') {
-    const data: PayResult = {
-      purchase: await purchaseOf(deps, input.purchase, userId),
-      walletWithdrawAmount: step.walletPart,
-      payable: 0,
-      gatewayUrl: null,
-    };
-    await storeResult(deps, userId, idempotencyKey, data);
+    const data = await view.answer({ walletWithdrawAmount: step.walletPart, payable: 0, gatewayUrl: null });
+    await storeResult(deps.db, userId, claim.key, data);
     announceTask(deps, step.task);
-    await announceMoney(deps, userId, input.purchase);
+    await announceMoney(deps, userId, party.purchaseId);
     return { data, replayed: false };
   }
-
   const created = await openGatewayPayment(deps, {
     userId,
-    idempotencyKey,
+    idempotencyKey: claim.key,
     step,
     siteUrl,
-    description: msg('payment.description', { purchase: toPersianDigits(input.purchase) }),
+    description: party.description,
   });
-  const data: PayResult = {
-    purchase: await purchaseOf(deps, input.purchase, userId),
+  const data = await view.answer({
     walletWithdrawAmount: step.walletPart,
     payable: step.payable,
     gatewayUrl: created.redirectUrl,
-  };
-  await storeResult(deps, userId, idempotencyKey, data);
+  });
+  await storeResult(deps.db, userId, claim.key, data);
   return { data, replayed: false };
 }
 
@@ -264,8 +332,9 @@ export async function storedAnswer(
   return result.purchase ? (result as PayResult) : { ...result, purchase: await purchaseOf(deps, purchaseId, userId) };
 }
 
-export async function storeResult(deps: PaymentDeps, userId: number, key: string, data: PayResult): Promise<void> {
-  await deps.db
+/** Stores a payment's answer (or, inside its transaction, its outcome) under the payer's key. */
+export async function storeResult(db: Trx | DB, userId: number, key: string, data: PayOutcome): Promise<void> {
+  await db
     .updateTable('payRequests')
     .set({ result: JSON.stringify(data) })
     .where('userId', '=', userId)
@@ -273,7 +342,10 @@ export async function storeResult(deps: PaymentDeps, userId: number, key: string
     .execute();
 }
 
-/** 409 with a fresh quote for the request's own inputs: paying again with its quoteId re-prices the request. */
+/**
+ * 409 with a fresh quote for the request's own inputs, priced for `principal` (its customer): paying again with its
+ * quoteId re-prices the request.
+ */
 export async function refuseExpiredQuote(
   deps: PaymentDeps,
   principal: Principal,
@@ -293,8 +365,11 @@ export async function cancel(deps: PaymentDeps, principal: Principal, purchaseId
   await deps.db.transaction().execute(async (trx) => {
     const purchase = await lockPurchase(trx, purchaseId, principal.userId);
     if (!purchase) throw HttpError.of(404, 'purchase.notFound');
-    if (purchase.state !== 'waitingForPayment') throw HttpError.of(422, 'purchase.notCancellable');
-    await changePurchaseState(trx, purchase.id, 'cancelled', 'cancelledByCustomer', principal.userId);
+    if (!eventAllowedFrom('cancelled', purchase.state)) throw HttpError.of(422, 'purchase.notCancellable');
+    await runRequestEvent(trx, purchase, 'cancelled', {
+      actorUserId: principal.userId,
+      catalogue: deps.requests.catalogue,
+    });
   });
   const purchase = await purchaseOf(deps, purchaseId, principal.userId);
   deps.live.purchaseChanged(principal.uid, { purchaseId, state: purchase.state });

@@ -11,18 +11,17 @@
 import { sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import { firstNameAndInitial } from '../../../shared/masked-name';
+import { PAID_STATES } from '../../../shared/request-lifecycle';
 import { toPersianDigits } from '../../../shared/digits';
 import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
 import { msg, type MessageKey } from '../../http/messages';
 import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
-import { numericCode, randomToken, sha256 } from '../../lib/crypto';
-import { lockedWalletBalance, shownUserBalance } from '../ledger';
-import { lockPurchase, priceInquiry, purchaseTraceCode, repriceFromQuote } from '../requests';
-import { type PayingCard, payingCard } from '../cards';
-import { type PaymentDeps, type TaskOpened, announceMoney, announceTask } from './context';
-import { abandoned, openGatewayPayment, reclaimAbandoned } from './paying';
-import { reserveAndMarkPaid } from './receiving';
+import { randomToken, sha256 } from '../../lib/crypto';
+import { shownUserBalance } from '../ledger';
+import { lockPurchase, priceInquiry } from '../requests';
+import type { PaymentDeps } from './context';
+import { abandoned, payAs, type PayOutcome } from './paying';
 import type { Trx } from '../../db/database';
 
 type CreatedPaymentLink = components['schemas']['CreatedPaymentLink'];
@@ -37,8 +36,6 @@ const TOKEN_BYTES = 24;
 const DEFAULT_HOURS = 24;
 /** Profile level a payer needs: the level paying for oneself needs (a verified identity). */
 const PAYER_LEVEL = 1;
-/** States of a request that was paid (whatever came after). */
-const PAID_STATES = ['paid', 'inProgress', 'purchaseSucceeded', 'purchaseFailed', 'purchaseInvalidated'];
 
 const hashOf = (token: string) => sha256(token.trim());
 
@@ -147,7 +144,8 @@ function linkState(
   viewer: number,
   now = Date.now(),
 ): LinkState {
-  if (PAID_STATES.includes(purchase.state)) return purchase.payerUserId === viewer ? 'paidByYou' : 'paid';
+  if ((PAID_STATES as readonly string[]).includes(purchase.state))
+    return purchase.payerUserId === viewer ? 'paidByYou' : 'paid';
   if (purchase.state === 'cancelled') return 'cancelled';
   if (link.revokedAt !== null) return 'revoked';
   if (new Date(link.expiresAt).getTime() <= now) return 'expired';
@@ -256,13 +254,10 @@ function requesterPrincipal(userId: number): Principal {
   return { userId, uid: '', isStaff: false, actions: new Set(), tokenId: 0 };
 }
 
-type PayOutcome = Omit<PaymentLinkPayResult, 'link'>;
-
 /**
- * Pays someone else's request through its link, once per Idempotency-Key (claims in pay_requests, per payer): the
- * payer's wallet when it covers the price (reserved at once from the payer's accounts), otherwise an online payment
- * for the rest with the payer's own card, which pays the request at settlement (receiving.ts) while the link stays
- * unrevoked. The first payer to get here claims the link; no one else may pay through it.
+ * Pays someone else's request through its link (see the contract's payPaymentLink): the one way of paying
+ * (paying.ts payAs) with the payer paying — from their wallet, or online with their own card, and the request's money
+ * in their accounts from then on. The first payer to get here claims the link; no one else may pay through it.
  */
 export async function payPaymentLink(
   deps: PaymentDeps,
@@ -277,136 +272,59 @@ export async function payPaymentLink(
   const requestHash = sha256(
     JSON.stringify(['link', link.id, input.quoteId ?? null, ...(input.card === undefined ? [] : [input.card])]),
   );
-  const earlier = await storedLinkAnswer(deps, principal, link, idempotencyKey, requestHash);
-  if (earlier) return earlier;
-
-  type Step =
-    | { kind: 'replay' }
-    | { kind: 'paid'; task: TaskOpened | null; walletPart: number }
-    | {
-        kind: 'gateway';
-        proformaId: number;
-        token: string;
-        payable: number;
-        walletPart: number;
-        card: PayingCard | null;
-      };
-  const step = await deps.db.transaction().execute(async (trx): Promise<Step> => {
-    const claimed =
-      (await trx
-        .insertInto('payRequests')
-        .values({ userId: payer, key: idempotencyKey, requestHash, result: null })
-        .onConflict((oc) => oc.columns(['userId', 'key']).doNothing())
-        .returning('key')
-        .executeTakeFirst()) ?? (await reclaimAbandoned(trx, payer, idempotencyKey, requestHash));
-    if (!claimed) return { kind: 'replay' };
-    let purchase = await lockPurchase(trx, link.purchaseId);
-    if (!purchase) throw HttpError.of(404, 'paymentLink.notFound');
-    const locked = await trx
-      .selectFrom('paymentLinks')
-      .select(['id', 'purchaseId', 'createdBy', 'expiresAt', 'revokedAt', 'payerUserId'])
-      .where('id', '=', link.id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    if (locked.createdBy === payer || purchase.userId === payer) throw HttpError.of(422, 'paymentLink.ownLink');
-    const state = linkState(locked, purchase, payer);
-    if (state !== 'open') throw HttpError.of(422, STATE_MESSAGES[state]);
-    if (locked.payerUserId !== null && locked.payerUserId !== payer) throw HttpError.of(422, 'paymentLink.otherPayer');
-    const user = await trx
-      .selectFrom('users')
-      .select('approvedLevel')
-      .where('id', '=', payer)
-      .executeTakeFirstOrThrow();
-    if (user.approvedLevel < PAYER_LEVEL) throw HttpError.of(403, 'paymentLink.profileRequired');
-    // The card rule applies to the payer: only their own verified card (decision 024).
-    const card = input.card === undefined ? null : await payingCard(trx, deps.cipher, payer, input.card);
-    if (!purchase.quoteLive) {
-      // The payer pays the price they were shown: a fresh quote from fetchPaymentLink, or none (fetch again).
-      if (input.quoteId === undefined) throw HttpError.of(409, 'purchase.quoteExpired');
-      purchase = await repriceFromQuote(trx, purchase, input.quoteId, deps.requests);
-    }
-    if (locked.payerUserId === null) {
-      await trx.updateTable('paymentLinks').set({ payerUserId: payer }).where('id', '=', link.id).execute();
-    }
-    const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
-    const wallet = await lockedWalletBalance(trx, payer);
-    if (wallet >= purchase.expectedPrice) {
-      const task = await reserveAndMarkPaid(trx, deps, purchase, traceCode, {
-        cause: 'paidFromWallet',
-        payablePrice: 0,
-        actorUserId: payer,
-        payerUserId: payer,
-      });
-      const outcome: PayOutcome = { walletWithdrawAmount: purchase.expectedPrice, payable: 0, gatewayUrl: null };
-      await storeOutcome(trx, payer, idempotencyKey, outcome);
-      return { kind: 'paid', task, walletPart: purchase.expectedPrice };
-    }
-    const payable = purchase.expectedPrice - wallet;
-    if (card === null && deps.gateway.requiresNamedCard) throw HttpError.of(422, 'card.required');
-    const callbackToken = randomToken(24);
-    const proforma = await trx
-      .insertInto('onlineProformas')
-      .values({
-        userId: payer,
-        purchaseId: purchase.id,
-        amount: payable,
-        gateway: deps.gateway.name,
-        callbackToken,
-        userCardId: card?.id ?? null,
-        paymentLinkId: link.id,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { kind: 'gateway', proformaId: proforma.id, token: callbackToken, payable, walletPart: wallet, card };
-  });
-
-  if (step.kind === 'replay') {
-    const winner = await storedLinkAnswer(deps, principal, link, idempotencyKey, requestHash);
-    if (!winner) throw HttpError.of(409, 'idempotency.inProgress');
-    return winner;
-  }
-  if (step.kind === 'paid') {
-    const data: PaymentLinkPayResult = {
-      link: await linkView(deps, principal, link),
-      walletWithdrawAmount: step.walletPart,
-      payable: 0,
-      gatewayUrl: null,
-    };
-    await storeOutcome(deps.db, payer, idempotencyKey, data);
-    announceTask(deps, step.task);
-    await announceMoney(deps, payer, link.purchaseId);
-    return data;
-  }
-
-  const created = await openGatewayPayment(deps, {
-    userId: payer,
-    idempotencyKey,
-    step,
+  const paid = await payAs(
+    deps,
+    {
+      userId: payer,
+      purchaseId: link.purchaseId,
+      linkId: link.id,
+      // A fresh quote is signed for the request's customer and their desk; only its price reaches the payer.
+      quotePrincipal: requesterPrincipal,
+      description: msg('paymentLink.description', { purchase: toPersianDigits(link.purchaseId) }),
+      lock: async (trx) => {
+        const purchase = await lockPurchase(trx, link.purchaseId);
+        if (!purchase) throw HttpError.of(404, 'paymentLink.notFound');
+        await claimLink(trx, link.id, purchase, payer);
+        return purchase;
+      },
+    },
+    input,
+    { key: idempotencyKey, requestHash },
     siteUrl,
-    description: msg('paymentLink.description', { purchase: toPersianDigits(link.purchaseId) }),
-  });
-  const data: PaymentLinkPayResult = {
-    link: await linkView(deps, principal, link),
-    walletWithdrawAmount: step.walletPart,
-    payable: step.payable,
-    gatewayUrl: created.redirectUrl,
-  };
-  await storeOutcome(deps.db, payer, idempotencyKey, data);
-  return data;
+    {
+      answer: async (outcome) => ({ link: await linkView(deps, principal, link), ...outcome }),
+      stored: () => storedLinkAnswer(deps, principal, link, idempotencyKey, requestHash),
+    },
+  );
+  return paid.data;
 }
 
-async function storeOutcome(
-  db: Trx | PaymentDeps['db'],
-  userId: number,
-  key: string,
-  outcome: PayOutcome | PaymentLinkPayResult,
-): Promise<void> {
-  await db
-    .updateTable('payRequests')
-    .set({ result: JSON.stringify(outcome) })
-    .where('userId', '=', userId)
-    .where('key', '=', key)
-    .execute();
+/**
+ * Refuses a payer the link is not for (its own requester, a link not open, another payer's, a payer without a
+ * verified profile) and claims it for this payer; holds the link row until the transaction ends.
+ */
+async function claimLink(
+  trx: Trx,
+  linkId: number,
+  purchase: { state: string; userId: number; payerUserId: number | null },
+  payer: number,
+) {
+  const locked = await trx
+    .selectFrom('paymentLinks')
+    .select(['id', 'purchaseId', 'createdBy', 'expiresAt', 'revokedAt', 'payerUserId'])
+    .where('id', '=', linkId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  if (locked.createdBy === payer || purchase.userId === payer) throw HttpError.of(422, 'paymentLink.ownLink');
+  const state = linkState(locked, purchase, payer);
+  if (state !== 'open') throw HttpError.of(422, STATE_MESSAGES[state]);
+  if (locked.payerUserId !== null && locked.payerUserId !== payer) throw HttpError.of(422, 'paymentLink.otherPayer');
+  const user = await trx.selectFrom('users').select('approvedLevel').where('id', '=', payer).executeTakeFirstOrThrow();
+  if (user.approvedLevel < PAYER_LEVEL) throw HttpError.of(403, 'paymentLink.profileRequired');
+  // Claimed before the card and the price are checked: a refusal of either rolls the claim back with the payment.
+  if (locked.payerUserId === null) {
+    await trx.updateTable('paymentLinks').set({ payerUserId: payer }).where('id', '=', linkId).execute();
+  }
 }
 
 /** An earlier answer under the key (see http/idempotency.ts), with the link as it stands now; null to go ahead. */

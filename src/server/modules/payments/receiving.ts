@@ -6,15 +6,8 @@
 import { type PaymentDeps, type PaymentOutcome, type TaskOpened } from './context';
 import { numericCode } from '../../lib/crypto';
 import { ledgerKey, lockedWalletBalance, postTransaction, Tx } from '../ledger';
-import {
-  changePurchaseState,
-  type LockedPurchase,
-  notifyRequestStep,
-  paidHowOf,
-  purchaseTraceCode,
-  requestTitle,
-} from '../requests';
-import { notifyIfDeadlineAtRisk, openPurchaseTask } from '../tasks';
+import { type LockedPurchase, paidHowOf, purchaseTraceCode, requestTitle, runRequestEvent } from '../requests';
+import { notifyIfDeadlineAtRisk } from '../tasks';
 import { notify } from '../notifications';
 import { firstNameAndInitial } from '../../../shared/masked-name';
 import { linkPayerMayPay, markLinkPaid } from './link-claims';
@@ -61,7 +54,8 @@ export interface Received {
 
 /**
  * Reserves the expected price from the payer's wallet (the customer's own, or the payer's who paid through a payment
- * link, decision 028), marks the request paid, tells the customer and opens its fulfilment task.
+ * link, decision 028), marks the request paid, tells the customer and opens its fulfilment task: the lifecycle's
+ * paid events (requests/lifecycle.ts).
  */
 export async function reserveAndMarkPaid(
   trx: Trx,
@@ -78,58 +72,64 @@ export async function reserveAndMarkPaid(
 ): Promise<TaskOpened | null> {
   const payer = paid.payerUserId ?? purchase.userId;
   const forOther = payer !== purchase.userId;
-  await postTransaction(trx, {
-    type: Tx.reserveForPurchase,
-    userId: payer,
-    amounts: { expectedPrice: purchase.expectedPrice },
-    details: { purchaseId: purchase.id, totalExpectedPrice: purchase.expectedPrice },
-    traceCode,
-    idempotencyKey: ledgerKey.purchase(purchase.id, 'reserve'),
-  });
-  await changePurchaseState(trx, purchase.id, 'paid', paid.cause, paid.actorUserId, {
-    walletAmount: purchase.expectedPrice - paid.payablePrice,
-    payablePrice: paid.payablePrice,
-    ...(forOther ? { payerUserId: payer } : {}),
-  });
-  if (forOther) {
-    await markLinkPaid(trx, purchase.id, payer);
-    const people = await trx
-      .selectFrom('users')
-      .select(['id', 'firstName', 'lastName'])
-      .where('id', 'in', [payer, purchase.userId])
-      .execute();
-    const nameOf = (id: number) => {
-      const u = people.find((p) => p.id === id);
-      return firstNameAndInitial(u?.firstName, u?.lastName);
-    };
-    const title = requestTitle(deps.requests.catalogue, purchase);
-    // Each names the other as the payment link's preview does: first name and last initial, nothing more.
-    await notify(trx, {
-      userId: purchase.userId,
-      kind: 'purchasePaidByOther',
-      params: { title, payerName: nameOf(payer), amount: purchase.expectedPrice },
-      purchaseId: purchase.id,
-      eventKey: `purchase:${purchase.id}:paid`,
-    });
-    // The payer cannot open the request, so their notification links nowhere but names where the receipt is.
-    await notify(trx, {
-      userId: payer,
-      kind: 'purchasePaidForOther',
-      params: { title, requesterName: nameOf(purchase.userId), amount: purchase.expectedPrice },
-      eventKey: `purchase:${purchase.id}:paid:payer`,
-    });
-  } else {
-    await notifyRequestStep(trx, deps.requests.catalogue, purchase, {
-      kind: 'paid',
-      how: paidHowOf(paid.cause),
-      amount: purchase.expectedPrice,
-    });
-  }
   const type = fulfilmentTaskOf(purchase, deps.isCashDesk(purchase.desk));
-  const taskId = await openPurchaseTask(trx, type, purchase.userId, purchase.id, { desk: purchase.desk });
+  const { taskId } = await runRequestEvent(trx, purchase, forOther ? 'paidByLinkPayer' : paid.cause, {
+    actorUserId: paid.actorUserId,
+    cause: paid.cause,
+    set: {
+      walletAmount: purchase.expectedPrice - paid.payablePrice,
+      payablePrice: paid.payablePrice,
+      ...(forOther ? { payerUserId: payer } : {}),
+    },
+    post: async () => {
+      await postTransaction(trx, {
+        type: Tx.reserveForPurchase,
+        userId: payer,
+        amounts: { expectedPrice: purchase.expectedPrice },
+        details: { purchaseId: purchase.id, totalExpectedPrice: purchase.expectedPrice },
+        traceCode,
+        idempotencyKey: ledgerKey.purchase(purchase.id, 'reserve'),
+      });
+    },
+    catalogue: deps.requests.catalogue,
+    ...(forOther
+      ? { tell: () => tellLinkPaid(trx, deps, purchase, payer) }
+      : { step: { kind: 'paid' as const, how: paidHowOf(paid.cause), amount: purchase.expectedPrice } }),
+    openTask: type,
+  });
   // Paid with its deadline near already: the customer and the task's staff hear it now, not at the next sweep.
   await notifyIfDeadlineAtRisk(trx, purchase.id, (d) => deps.requests.catalogue.deskForm(d)?.desk.title ?? d);
   return taskId === null ? null : { taskId, type };
+}
+
+/** Paid through the payment link: the link is marked paid, and requester and payer each hear it. */
+async function tellLinkPaid(trx: Trx, deps: PaymentDeps, purchase: LockedPurchase, payer: number): Promise<void> {
+  await markLinkPaid(trx, purchase.id, payer);
+  const people = await trx
+    .selectFrom('users')
+    .select(['id', 'firstName', 'lastName'])
+    .where('id', 'in', [payer, purchase.userId])
+    .execute();
+  const nameOf = (id: number) => {
+    const u = people.find((p) => p.id === id);
+    return firstNameAndInitial(u?.firstName, u?.lastName);
+  };
+  const title = requestTitle(deps.requests.catalogue, purchase);
+  // Each names the other as the payment link's preview does: first name and last initial, nothing more.
+  await notify(trx, {
+    userId: purchase.userId,
+    kind: 'purchasePaidByOther',
+    params: { title, payerName: nameOf(payer), amount: purchase.expectedPrice },
+    purchaseId: purchase.id,
+    eventKey: `purchase:${purchase.id}:paid`,
+  });
+  // The payer cannot open the request, so their notification links nowhere but names where the receipt is.
+  await notify(trx, {
+    userId: payer,
+    kind: 'purchasePaidForOther',
+    params: { title, requesterName: nameOf(purchase.userId), amount: purchase.expectedPrice },
+    eventKey: `purchase:${purchase.id}:paid:payer`,
+  });
 }
 
 /**

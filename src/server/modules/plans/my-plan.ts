@@ -10,6 +10,7 @@ import { type Kysely, sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import type { DB as Database } from '../../../generated/db';
 import { addTehranDays, DAY_MS, tehranToday } from '../../../shared/calendar/tehran-day';
+import { UNFULFILLED_STATES } from '../../../shared/request-lifecycle';
 import { HttpError } from '../../http/errors';
 import type { Catalogue } from '../desks';
 import { estimateFee, maxRequestAmountMinor, type RequestDeps } from '../requests';
@@ -94,8 +95,8 @@ const STATE_OF_PURCHASE: Record<string, { state: StepState; rank: number }> = {
 
 /** A request done this many days before the plan was chosen still counts for its step (paid, then planned). */
 export const PAID_BEFORE_WINDOW_DAYS = 180;
-/** Paid and not yet done: counts for its step however long before the plan it was made. */
-const PAID_OPEN_STATES = ['paid', 'inProgress'];
+/** Paid and not yet done (the lifecycle's): counts for its step however long before the plan it was made. */
+const PAID_OPEN_STATES: readonly string[] = UNFULFILLED_STATES;
 
 type PlanPurchase = { id: number; desk: string; state: string };
 

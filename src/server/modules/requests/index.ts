@@ -15,13 +15,8 @@ import { requestHandlers } from './handlers';
 export { requestDeps, type RequestDeps } from './deps';
 export type { PriceSourceKind } from './price-sources';
 export { searchPurchases } from './purchase-search';
-export {
-  changePurchaseState,
-  type LockedPurchase,
-  lockPurchase,
-  moneyOwnerOf,
-  purchaseTraceCode,
-} from './purchase-state';
+export { runRequestEvent } from './lifecycle';
+export { type LockedPurchase, lockPurchase, moneyOwnerOf, purchaseTraceCode } from './purchase-state';
 export { repriceFromQuote } from './quote-spending';
 export { QuoteSigner } from './quote-token';
 export { estimateFee, maxRequestAmountMinor, priceInquiry } from './quotes';

@@ -142,7 +142,7 @@ interface RawStep {
   actorUserId: number | null;
 }
 
-/** The steps a request took, oldest first, from its history rows, its task's first claim and its ledger postings. */
+/** The steps a request took, oldest first, from its history rows (or its task's first claim) and its ledger postings. */
 async function stepsOf(
   db: Db,
   purchase: { id: number; formType: string; expectedPrice: number; payerUserId: number | null },
@@ -175,7 +175,9 @@ async function stepsOf(
     const step = stepOfChange(c, purchase, money, payment, payerName);
     if (step) steps.push({ step, at: new Date(c.createdAt), actorUserId: c.actorUserId });
   }
-  // Taken: the first claim of its fulfilment task (a colleague taking it over later is not a new step).
+  // Taken: the move to inProgress; a request taken before that state was entered shows the first claim of its
+  // fulfilment task instead (a colleague taking it over later is not a new step).
+  if (steps.some((s) => s.step.kind === 'taken')) return steps.sort((a, b) => a.at.getTime() - b.at.getTime());
   const claim = await db
     .selectFrom('auditLog as a')
     .innerJoin('tasks as t', (j) => j.on(sql<boolean>`t.id::text = a.entity_id`))
@@ -209,6 +211,8 @@ function stepOfChange(
         amount: money.get('reserve')?.expectedPrice ?? purchase.expectedPrice,
         payer: payerName,
       };
+    case 'inProgress':
+      return { kind: 'taken' };
     case 'purchaseSucceeded': {
       const reserved = money.get('reserve')?.expectedPrice ?? purchase.expectedPrice;
       const returnedAmount = money.get('difference')?.refundedAmount ?? 0;

@@ -16,7 +16,7 @@ import type { DeskForm } from '../desks';
 import type { Purchase, RequestDeps } from './deps';
 import { canonicalJson, deskFormOrThrow, formVersionOf, validate } from './forms';
 import { searchPurchases } from './purchase-search';
-import { recordStateChange } from './purchase-state';
+import { recordSubmitted } from './lifecycle';
 import { breakdownOf } from './quote-token';
 import { type CheckedQuote, quoteRefusal, spendQuote } from './quote-spending';
 import { checkQuote, priceInquiry, resolvePriceInputs } from './quotes';
@@ -148,14 +148,13 @@ async function createPurchase(
     })
     .onConflict((oc) => oc.column('hash').doNothing())
     .execute();
-  const created = await trx
-    .insertInto('purchases')
-    .values({
+  const createdId = await recordSubmitted(
+    trx,
+    {
       userId: principal.userId,
       desk: desk.identifier,
       productCategory: desk.productCategory,
       formType: desk.formType,
-      state: 'waitingForPayment',
       fields: JSON.stringify(sealSecrets(deps.cipher, deps.catalogue.writeOnlyFields, principal.userId, fields)),
       formVersion: version.hash,
       quoteId: quote.id,
@@ -164,17 +163,16 @@ async function createPurchase(
       walletAmount: Math.min(wallet, price.expectedPrice),
       payablePrice: payablePrice(price.expectedPrice, wallet),
       deadlineAt: deadlineOf(deskForm.schema, fields),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await recordStateChange(trx, created.id, 'waitingForPayment', 'submitted', principal.userId);
+    },
+    principal.userId,
+  );
   await trx
     .updateTable('idempotencyKeys')
-    .set({ purchaseId: created.id })
+    .set({ purchaseId: createdId })
     .where('userId', '=', principal.userId)
     .where('key', '=', idempotencyKey)
     .execute();
-  return created.id;
+  return createdId;
 }
 
 async function replay(

@@ -12,9 +12,10 @@ import type { DB } from '../../db/database';
 import { notify, notifyStaffHolding } from '../notifications';
 import { readSetting } from '../settings';
 import { taskTypes } from './task-types';
+import { UNFULFILLED_STATES } from '../../../shared/request-lifecycle';
 
-/** The request states in which a deadline still matters (paid, not yet done, failed or refunded). */
-export const OPEN_PURCHASE_STATES = ['paid', 'inProgress'] as const;
+/** The request states in which a deadline still matters (paid, not yet done, failed or refunded): the lifecycle's. */
+export const OPEN_PURCHASE_STATES = UNFULFILLED_STATES;
 
 /** Undecided tasks: the one a request's staff still hold. */
 const PENDING = ['open', 'claimed'] as const;

@@ -31,6 +31,7 @@ export {
   openPurchaseTask,
   openTaskOnce,
   PURCHASE_TASK_TYPES,
+  purchaseOfTask,
   toTaskDtos,
 } from './service';
 export { taskTypeOf, taskTypes } from './task-types';

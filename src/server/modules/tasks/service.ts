@@ -215,6 +215,12 @@ export function claimedByOther(
   );
 }
 
+/** The request a task is for (null: a task of no request, or no such task); read before locking the request. */
+export async function purchaseOfTask(db: DB, taskId: number): Promise<number | null> {
+  const row = await db.selectFrom('tasks').select('purchaseId').where('id', '=', taskId).executeTakeFirst();
+  return row?.purchaseId ?? null;
+}
+
 /**
  * Opens (claims) the undecided task `taskId` of one of `types` for `userId`: 404 when there is no such task, 409
  * when it was decided or a colleague holds it. Locks the row until `trx` ends; `claimedNow` says whether the claim

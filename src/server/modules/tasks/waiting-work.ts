@@ -14,6 +14,7 @@ import { taskTypes } from './task-types';
 import { nameOrMobile } from '../../lib/person-names';
 import { isAtRisk } from '../../../shared/deadline';
 import { atRiskHours } from './deadlines';
+import { UNFULFILLED_STATES } from '../../../shared/request-lifecycle';
 
 type WaitingWork = components['schemas']['WaitingWork'];
 
@@ -26,8 +27,8 @@ export interface WorkQueue {
   count: (db: Kysely<Database>) => Promise<number>;
 }
 
-/** Paid requests not yet fulfilled: their money is reserved and a currency payment is owed. */
-const UNFULFILLED = ['paid', 'inProgress'];
+/** Paid requests not yet fulfilled (the lifecycle's): their money is reserved and a currency payment is owed. */
+const UNFULFILLED = UNFULFILLED_STATES;
 const OLDEST_SHOWN = 20;
 /** The actions that show paid requests (their customers and prices) on the staff home. */
 const SEES_PAID_REQUESTS = ['viewRequests', 'manageCurrencyPayments'];
