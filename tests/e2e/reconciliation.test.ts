@@ -192,17 +192,25 @@ describe('daily reconciliation page', () => {
     await upload.getByTestId('statement-send').click();
     expect(await upload.getByTestId('statement-error').textContent()).toContain('شماره پیگیری');
 
-    // The whole statement: its day runs again by itself and shows the stray line.
-    await file.setInputFiles({
-      name: 'statement.csv',
-      mimeType: 'text/csv',
-      buffer: csv([
-        ['تاریخ', 'ساعت', 'شرح', 'واریز', 'برداشت', 'شماره پیگیری'],
-        ['1405/08/26', '10:00', 'واریز ناشناس', '7000000', '', 'E2E-STRAY-1'],
-      ]),
-    });
+    // The whole statement, chosen as a person does: the product's own button opens the file chooser (no browser
+    // «Choose File»), and the chosen file is named with its size in Persian. Its day runs again by itself and
+    // shows the stray line.
+    const chooser = page.waitForEvent('filechooser');
+    await upload.getByTestId('statement-file-choose').click();
+    const statement = csv([
+      ['تاریخ', 'ساعت', 'شرح', 'واریز', 'برداشت', 'شماره پیگیری'],
+      ['1405/08/26', '10:00', 'واریز ناشناس', '7000000', '', 'E2E-STRAY-1'],
+    ]);
+    await (await chooser).setFiles({ name: 'statement.csv', mimeType: 'text/csv', buffer: statement });
+    const chosen = upload.getByTestId('statement-file-chosen');
+    await chosen.getByText('statement.csv').waitFor();
+    expect(await chosen.textContent()).toContain(`${toPersianDigits(String(statement.length))} بایت`);
+    expect((await upload.getByTestId('statement-file-choose').textContent())?.trim()).toBe('انتخاب فایل دیگر');
+    if (takeScreenshots) await upload.screenshot({ path: path.join(shots, 'reconciliation-statement-chosen.png') });
     await upload.getByTestId('statement-send').click();
     await upload.getByTestId('statement-error').waitFor({ state: 'detached' });
+    // Sent: the picker is empty again, ready for the next file.
+    await upload.getByTestId('statement-file-chosen').waitFor({ state: 'detached' });
     const day = page.locator(`[data-testid="reconciliation-day"][data-day="${STRAY_DAY}"]`);
     const row = day.getByTestId('reconciliation-row');
     await row.waitFor();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { digitsAsTyped, toEnglishDigits, toPersianDigits, writtenInPersian } from '../../src/shared/digits';
 import {
+  formatFileSize,
   groupNumberAsTyped,
   groupWhileTyping,
   formatNumber,
@@ -190,5 +191,15 @@ describe('digits as typed (decision 020)', () => {
     expect(groupWhileTyping('۱٬۲۵۰۰')).toBe('۱۲٬۵۰۰');
     expect(groupWhileTyping('12a')).toBe('12a');
     expect(groupWhileTyping('')).toBe('');
+  });
+});
+
+describe('formatFileSize', () => {
+  it('names bytes, kilobytes and megabytes in Persian digits', () => {
+    expect(formatFileSize(850)).toBe('۸۵۰ بایت');
+    expect(formatFileSize(12 * 1024)).toBe('۱۲ کیلوبایت');
+    expect(formatFileSize(1.44 * 1024 * 1024)).toBe('۱٫۴ مگابایت');
+    expect(formatFileSize(5_000_000)).toBe('۴٫۸ مگابایت');
+    expect(formatFileSize(-1)).toBe('');
   });
 });

@@ -93,3 +93,16 @@ export function groupPhone(s: string): string {
 export function formatPhone(s: string): string {
   return toPersianDigits(groupPhone(s));
 }
+
+/**
+ * A file's size as a person reads it: «۸۵۰ بایت», «۱۲ کیلوبایت», «۱٫۴ مگابایت» (1024-based, one decimal above a
+ * kilobyte only where it says something).
+ */
+export function formatFileSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '';
+  if (bytes < 1024) return `${formatNumber(Math.round(bytes))} بایت`;
+  const kb = bytes / 1024;
+  if (kb < 1024) return `${formatNumber(kb < 10 ? Math.round(kb * 10) / 10 : Math.round(kb))} کیلوبایت`;
+  const mb = kb / 1024;
+  return `${formatNumber(mb < 10 ? Math.round(mb * 10) / 10 : Math.round(mb))} مگابایت`;
+}

@@ -7,6 +7,7 @@
 import { UploadIcon } from '@radix-ui/react-icons';
 import { Button, Callout, Card, Flex, Heading, Select, Text } from '@radix-ui/themes';
 import { useRef, useState } from 'react';
+import { FilePicker, type FilePickerHandle } from '../../../components/FilePicker';
 import { showSnackbar } from '../../../components/shell/snackbar';
 import { TOKEN_KEY } from '../../../lib/api-client';
 import { STATEMENT_FORMATS } from './statement-formats';
@@ -41,7 +42,7 @@ export function StatementUpload({ onUploaded }: { onUploaded?: (days: string[]) 
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const input = useRef<HTMLInputElement>(null);
+  const picker = useRef<FilePickerHandle>(null);
 
   const upload = async () => {
     if (!file) return;
@@ -50,8 +51,7 @@ export function StatementUpload({ onUploaded }: { onUploaded?: (days: string[]) 
     try {
       const done = await send(statement, file);
       showSnackbar(done.msg, 'green');
-      setFile(null);
-      if (input.current) input.current.value = '';
+      picker.current?.clear();
       onUploaded?.(done.data.days);
     } catch (e) {
       setError((e as Error).message);
@@ -86,14 +86,16 @@ export function StatementUpload({ onUploaded }: { onUploaded?: (days: string[]) 
             <Text as="label" size="2" htmlFor="statement-file">
               فایل CSV یا xlsx (حداکثر ۵ مگابایت)
             </Text>
-            <input
-              ref={input}
+            <FilePicker
+              ref={picker}
               id="statement-file"
-              type="file"
               accept={ACCEPT}
-              data-testid="statement-file"
-              onChange={(e) => {
-                setFile(e.target.files?.[0] ?? null);
+              kinds="CSV یا xlsx"
+              file={file}
+              disabled={busy}
+              testId="statement-file"
+              onChange={(chosen) => {
+                setFile(chosen);
                 setError(null);
               }}
             />
