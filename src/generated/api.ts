@@ -219,7 +219,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A payment link for one of the customer's requests waiting for payment («پرداخت توسط دیگری», decision 028): a random token shown once (kept only hashed), valid for `hours` (24 by default) and for one payer, the first verified person who pays through it. A new link revokes the request's earlier one. */
+        /** A payment link for one of the customer's requests waiting for payment («پرداخت توسط دیگری», decision 028): a random token shown once (kept only hashed), valid for `hours` (72, three days, by default) and for one payer, the first verified person who pays through it. A new link revokes the request's earlier one. */
         post: operations["createPaymentLink"];
         delete?: never;
         options?: never;
@@ -4646,7 +4646,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description How long the link is valid, in hours (1 to 72; 24 when absent) */
+                    /** @description How long the link is valid, in hours (1 to 168, a week; 72 when absent) */
                     hours?: number;
                     purchase: number;
                 };

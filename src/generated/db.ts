@@ -522,6 +522,16 @@ export interface PaymentLinks {
   tokenHash: string;
 }
 
+export interface PaymentLinkWaitingPayers {
+  linkId: number;
+  since: Generated<Timestamp>;
+  /**
+   * When the payer was told their approval lets them pay this link; null until then
+   */
+  toldAt: Timestamp | null;
+  userId: number;
+}
+
 export interface PaymentMethodGroups {
   description: Generated<string>;
   id: Generated<number>;
@@ -1089,6 +1099,7 @@ export interface DB {
   notificationSms: NotificationSms;
   onlineProformas: OnlineProformas;
   paymentLinks: PaymentLinks;
+  paymentLinkWaitingPayers: PaymentLinkWaitingPayers;
   paymentMethodGroups: PaymentMethodGroups;
   paymentMethods: PaymentMethods;
   payRequests: PayRequests;

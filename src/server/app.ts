@@ -34,7 +34,7 @@ import { chargeableAccount, manualGoogleAdsOperations } from './modules/google-a
 import { type FulfilmentDeps, releaseOnProfileRejection } from './modules/fulfilment';
 import { createSmsSender, loginGuard, tokenAuthenticator } from './modules/identity';
 import { type SmsWorker, startNotificationDelivery, attachStaffHolding } from './modules/notifications';
-import { createPaymentGateway, type PaymentDeps } from './modules/payments';
+import { createPaymentGateway, type PaymentDeps, tellWaitingPayers } from './modules/payments';
 import { type PriceSourceKind, QuoteSigner, requestDeps, sealStoredSecrets } from './modules/requests';
 import { registerSandboxBank } from './modules/sandbox-bank';
 import { seedSystemParameters } from './modules/settings';
@@ -323,6 +323,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     },
     // Identity's ProfileRejected port: fulfilment releases the customer's unfulfilled paid requests.
     profileRejected: releaseOnProfileRejection(db, live, catalogue),
+    // Identity's ProfileApproved port: payments tells a payer waiting on a payment link that they can pay it now.
+    profileApproved: tellWaitingPayers(deskTitle),
     draftPassed: (kind, document) => formValidators.rememberDraft(kind, document),
   };
   const handlers = composeHandlers(composition, {

@@ -22,7 +22,7 @@ import type { FulfilmentDeps } from './modules/fulfilment';
 import * as googleAds from './modules/google-ads';
 import type { GoogleAdsOperations } from './modules/google-ads';
 import * as identity from './modules/identity';
-import type { LoginGuard, ProfileRejected, SmsSender } from './modules/identity';
+import type { LoginGuard, ProfileApproved, ProfileRejected, SmsSender } from './modules/identity';
 import * as ledger from './modules/ledger';
 import * as notifications from './modules/notifications';
 import * as payments from './modules/payments';
@@ -66,6 +66,7 @@ export interface Composition {
   currencyUpdated: Parameters<typeof referenceData.routes>[0]['currencyUpdated'];
   systemParametersUpdated: () => void;
   profileRejected: ProfileRejected;
+  profileApproved: ProfileApproved;
   draftPassed: Parameters<typeof desks.routes>[0]['draftPassed'];
 }
 

@@ -62,6 +62,13 @@ export const NOTIFICATION_KINDS = {
       'درخواست «{title}» به دلیل «{reason}» انجام نشد؛ {keptAmount} کسر و {returnedAmount} به کیف پول{whose} برگشت.',
     audience: 'customer',
   },
+  // Sent instead of profileApproved to someone who opened a payment link before their identity was approved.
+  payLinkPayable: {
+    label: 'آماده شدن پیوند پرداخت پس از تأیید پروفایل',
+    template:
+      'پروفایل شما تأیید شد؛ اکنون می‌توانید درخواست «{title}» {requesterName} را با همان پیوند پرداختی که برایتان فرستاده شده، پرداخت کنید؛ مبلغ {amount}.',
+    audience: 'customer',
+  },
   profileApproved: {
     label: 'تأیید پروفایل',
     template: 'پروفایل شما تأیید شد.',

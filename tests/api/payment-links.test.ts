@@ -6,8 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DB } from '../../src/server/db/database';
-import { type Customer, type MoneyHelpers, withMoneyServer } from '../support/money';
-import { bearer, loginByCode, post, type RunningServer } from '../support/server';
+import { type Customer, type MoneyHelpers, nationalCodeFor, withMoneyServer } from '../support/money';
+import { formatRial } from '../../src/shared/format';
+import { bearer, loginByCode, post, type RunningServer, verifiedCustomer } from '../support/server';
 
 let server: RunningServer;
 let db: DB;
@@ -91,6 +92,10 @@ describe('creating and reading a link', () => {
   it('gives a long random token once, stores only its hash, and shows the payer the price and a masked name only', async () => {
     const { requester, payer, purchase, link } = await requesterAndPayer();
     expect(link.path).toBe(`/pay/${link.token}`);
+    // Three days unless the requester chose otherwise: long enough for a parent who reads messages in the evening.
+    const lifetime = Date.parse(link.expiresAt) - Date.now();
+    expect(lifetime).toBeGreaterThan(71.9 * 3_600_000);
+    expect(lifetime).toBeLessThanOrEqual(72 * 3_600_000);
     expect(Buffer.from(link.token, 'base64url').length).toBeGreaterThanOrEqual(16);
     const stored = await db.selectFrom('paymentLinks').selectAll().where('purchaseId', '=', purchase.id).execute();
     expect(stored).toHaveLength(1);
@@ -144,11 +149,13 @@ describe('creating and reading a link', () => {
     const tooLong = await post(
       server,
       '/api/me/createPaymentLink',
-      { purchase: waiting.id, hours: 73 },
+      { purchase: waiting.id, hours: 169 },
       bearer(requester.token),
     );
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body.msg).toBe('مدت اعتبار پیوند باید از ۱ تا ۷۲ ساعت باشد.');
+    const week = await createLink(requester, waiting.id, 168);
+    expect(Date.parse(week.expiresAt) - Date.now()).toBeGreaterThan(167.9 * 3_600_000);
+    expect(tooLong.body.msg).toBe('مدت اعتبار پیوند باید از ۱ ساعت تا ۷ روز (۱۶۸ ساعت) باشد.');
     const unknown = await fetchLink(other, 'A'.repeat(32));
     expect(unknown.status).toBe(404);
     expect(unknown.body.msg).toBe('پیوند پرداخت پیدا نشد. نشانی را دوباره بررسی کنید.');
@@ -512,6 +519,50 @@ describe('links that move nothing', () => {
     const payer = await money.customer();
     await money.deposit(payer, purchase.expectedPrice);
     expect((await payLink(payer, link.token)).status).toBe(200);
+  });
+
+  it('a payer who opened the link before their identity was approved is told, once, that they can pay it now', async () => {
+    const { purchase, link } = await requesterAndPayer();
+    const mobileNo = '09137777002';
+    const token = await loginByCode(server, mobileNo);
+    const seen = await fetchLink({ token, userId: 0, nationalCode: '' }, link.token);
+    expect(seen.status).toBe(200);
+    const { deskTitle } = seen.body.data as LinkView;
+    // A second link of another requester, revoked before the approval: nothing is said about it.
+    const other = await requesterAndPayer();
+    expect((await fetchLink({ token, userId: 0, nationalCode: '' }, other.link.token)).status).toBe(200);
+    await post(server, '/api/me/revokePaymentLink', { purchase: other.purchase.id }, bearer(other.requester.token));
+
+    await verifiedCustomer(server, mobileNo, nationalCodeFor(7702));
+    const payer = await db.selectFrom('users').select('id').where('mobileNo', '=', mobileNo).executeTakeFirstOrThrow();
+    const notes = await db
+      .selectFrom('notifications')
+      .select(['id', 'kind', 'text', 'purchaseId'])
+      .where('userId', '=', payer.id)
+      .execute();
+    // The approval's word is the link's: who asks, for what and how much; not the plain «پروفایل شما تأیید شد».
+    expect(notes.map((n) => n.kind)).toEqual(['payLinkPayable']);
+    expect(notes[0]!.text).toBe(
+      `پروفایل شما تأیید شد؛ اکنون می‌توانید درخواست «${deskTitle}» سارا ک. را با همان پیوند پرداختی که ` +
+        `برایتان فرستاده شده، پرداخت کنید؛ مبلغ ${formatRial(purchase.expectedPrice)}.`,
+    );
+    expect(notes[0]!.purchaseId).toBeNull();
+    const sms = await db
+      .selectFrom('notificationSms')
+      .select('text')
+      .where('notificationId', '=', notes[0]!.id)
+      .execute();
+    expect(sms.map((m) => m.text)).toEqual([notes[0]!.text]);
+    // Told once: opening the link again after approval remembers nothing more.
+    const payerToken = await loginByCode(server, mobileNo);
+    expect((await fetchLink({ token: payerToken, userId: payer.id, nationalCode: '' }, link.token)).status).toBe(200);
+    const waiting = await db
+      .selectFrom('paymentLinkWaitingPayers')
+      .select(['linkId', 'toldAt'])
+      .where('userId', '=', payer.id)
+      .orderBy('linkId')
+      .execute();
+    expect(waiting.map((w) => w.toldAt !== null)).toEqual([true, false]);
   });
 
   it('the requester cannot pay through their own link (they pay their request as always)', async () => {

@@ -1,17 +1,20 @@
 /**
- * Paying for someone else in Chromium (issue 34 part 2, decision 028): a student makes a payment link on their request
- * waiting for payment; a parent opens it on a phone (390×844), logs in with their own mobile right on the link's
- * page, sees the service, the price and the student's masked name (never the request's fields), pays at the sandbox
- * bank, lands on a page that says the payment is done, opens the receipt and reads their notification. The student's
- * request then names the payer («سارا ک.»), its timeline and «پرداخت‌های آنلاین» agree, and the receipt opens from it.
+ * Paying for someone else in Chromium (decision 028), the parent's whole walk in one test: a student makes a payment
+ * link on their request waiting for payment; a parent who has never used the product opens it on a phone (390×844)
+ * as a guest and sees who asks, for what and how much (never the request's fields); signs up with their own mobile
+ * right on the link's page; is sent to verify their identity, fills the profile and is offered the way back; when
+ * staff approve them, is told so live with the link's words and goes back to it from the notification; pays at the
+ * sandbox bank, lands on a page that says the payment is done, opens the receipt and reads their notification. The
+ * student's request then names the payer, its timeline and «پرداخت‌های آنلاین» agree, and the receipt opens from it.
  */
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRial } from '../../src/shared/format';
 import { animationsDone, DESKTOP, keepSignedIn, launchBrowser, PHONE } from '../support/browser';
+import { jpegWithExif } from '../support/images';
 import { moneyHelpers, nationalCodeFor } from '../support/money';
-import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
+import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -29,7 +32,7 @@ afterAll(async () => {
 });
 
 describe('paying for someone else', () => {
-  it('a parent opens the link on a phone, logs in with their own mobile, pays at the bank and is told it is done', async () => {
+  it('a parent new to the product opens the link as a guest, signs up, verifies, is told when approved, pays and gets the receipt', async () => {
     const money = moneyHelpers(server);
     await money.ready();
     const student = await money.customer();
@@ -41,6 +44,8 @@ describe('paying for someone else', () => {
     await keepSignedIn(desk, student.token);
     const mine = await desk.newPage();
     await mine.goto(`${server.url}/request/myRequests?purchase=${purchase.id}`);
+    // A parent may read the message days later: the student gives the link a week (three days unless chosen).
+    await mine.getByTestId('payment-link-lifetime').getByRole('radio', { name: '۷ روز' }).click();
     await mine.getByTestId('payment-link-create').click();
     const address = (await mine.getByTestId('payment-link-url').textContent())!.trim();
     expect(address).toMatch(new RegExp(`^${server.url}/pay/[A-Za-z0-9_-]{22,}$`));
@@ -52,10 +57,9 @@ describe('paying for someone else', () => {
     await next.getByText('پیوند پرداخت فرستاده شده است و درخواست منتظر پرداخت پرداخت‌کننده است').waitFor();
     expect(await next.textContent()).not.toContain('توسط شما');
 
-    // The parent: a verified customer of their own, not signed in on this phone.
+    // The parent: new to the product, on their own phone.
     const parentMobile = '09357770001';
     const parentCode = nationalCodeFor(900);
-    await verifiedCustomer(server, parentMobile, parentCode);
     const phone = await browser.newContext({ viewport: PHONE });
     contexts.push(phone);
     const page = await phone.newPage();
@@ -66,9 +70,7 @@ describe('paying for someone else', () => {
     expect(await preview.getByTestId('pay-link-requester').textContent()).toBe('سارا ک.');
     expect(await preview.getByTestId('pay-link-price').textContent()).toBe(formatRial(purchase.expectedPrice));
     expect(await preview.getByTestId('pay-link-title').textContent()).toBeTruthy();
-    expect(await preview.getByTestId('pay-link-expiry').textContent()).toMatch(
-      /\([۰-۹]+ ساعت( و [۰-۹]+ دقیقه)? دیگر\)/,
-    );
+    expect(await preview.getByTestId('pay-link-expiry').textContent()).toContain('(۶ روز و ۲۳ ساعت دیگر)');
     expect(await page.getByText('کاربری در سیستم وارد نشده است.').count()).toBe(0);
     for (const field of ['student1', 'secret', 'ets.org']) expect(await preview.textContent()).not.toContain(field);
     await animationsDone(page);
@@ -82,8 +84,47 @@ describe('paying for someone else', () => {
     await page.locator('#login-code').pressSequentially(server.lastSmsCode(parentMobile)!);
     await page.getByTestId('login-by-code').click();
 
-    // Back on the link: only what the parent needs.
+    // Back on the link, signed up: before paying, the identity every payer needs, and the way there.
     await page.getByTestId('pay-link').waitFor();
+    expect(page.url()).toBe(address);
+    await page.getByTestId('pay-link-verify').getByRole('link', { name: 'تکمیل و تایید پروفایل' }).click();
+    await page.getByTestId('unverified-warning').waitFor();
+    await page.getByTestId('i-understand').click();
+    await page.locator('#profile_nationalCode').pressSequentially(parentCode);
+    await page.getByTestId('national-code-accepted').waitFor();
+    await page.locator('#profile_firstName').pressSequentially('رضا');
+    await page.locator('#profile_lastName').pressSequentially('کریمی');
+    await page.locator('#profile_dateOfBirth').pressSequentially('۱۳۵۰/۰۵/۰۵');
+    const chooser = page.waitForEvent('filechooser');
+    await page.locator('button', { hasText: 'بارگذاری تصویر کارت ملی' }).click();
+    await (await chooser).setFiles({ name: 'card.jpg', mimeType: 'image/jpeg', buffer: await jpegWithExif(640, 400) });
+    await page.getByTestId('profile_nationalCardImageAddress-preview').waitFor();
+    const save = page.getByTestId('save-profile');
+    await expect.poll(() => save.isEnabled(), { timeout: 10_000 }).toBe(true);
+    await save.click();
+    await page.getByTestId('profile-status').getByText('در انتظار بررسی').waitFor();
+    // The way back to the link is offered while staff review.
+    await page.getByTestId('pay-link-return').waitFor();
+
+    // Staff approve the parent's identity; the parent is told live, in the link's words, and goes back from there.
+    const admin = await loginAdmin(server);
+    const tasks = await post(server, '/api/me/searchTasks', { perPage: 500 }, bearer(admin));
+    const review = (tasks.body.data as { items: Array<{ id: number; title: string; subjectUserId: number }> }).items
+      .filter((t) => t.subjectUserId !== null)
+      .at(-1)!;
+    await post(server, '/api/sys/fetchApproveProfileAsL1TaskData', { taskId: review.id }, bearer(admin));
+    expect((await post(server, '/api/sys/approveProfileAsL1', { taskId: review.id }, bearer(admin))).status).toBe(200);
+    await page.getByTestId('notification-bell').click();
+    const ready = page.getByTestId('notification').filter({ hasText: 'پروفایل شما تأیید شد؛ اکنون می‌توانید' });
+    await ready.waitFor();
+    expect(await ready.textContent()).toContain('سارا ک. را با همان پیوند پرداختی که برایتان فرستاده شده');
+    expect(await ready.textContent()).toContain(formatRial(purchase.expectedPrice));
+    await animationsDone(page);
+    await page.screenshot({ path: `${shots}/payment-link-payer-approved-phone.png`, fullPage: true });
+    await ready.getByTestId('notification-pay-link').click();
+
+    // Back on the link: only what the parent needs.
+    await page.getByTestId('pay-link-pay').waitFor();
     expect(page.url()).toBe(address);
     // The invited payer sees the same name, not masked further.
     expect(await page.getByTestId('pay-link-requester').textContent()).toBe('سارا ک.');
@@ -133,8 +174,8 @@ describe('paying for someone else', () => {
     await mine.reload();
     // Named as the link names people, first name and last initial; the timeline and «پرداخت‌های آنلاین» tell one
     // story: paid at the bank by the payer, that payment listed with the receipt the student may open.
-    await mine.getByTestId('request-payer').getByText('پرداخت‌کننده: سارا ک.').waitFor();
-    await mine.getByTestId('timeline-step').filter({ hasText: 'از درگاه بانک توسط سارا ک. با پیوند پرداخت' }).waitFor();
+    await mine.getByTestId('request-payer').getByText('پرداخت‌کننده: رضا ک.').waitFor();
+    await mine.getByTestId('timeline-step').filter({ hasText: 'از درگاه بانک توسط رضا ک. با پیوند پرداخت' }).waitFor();
     const online = mine.getByTestId('online-payment');
     await online.first().waitFor();
     expect(await online.count()).toBe(1);

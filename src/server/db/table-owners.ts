@@ -54,6 +54,7 @@ export const TABLE_OWNERS = {
   pay_requests: 'modules/payments',
   collections: 'modules/payments',
   payment_links: 'modules/payments',
+  payment_link_waiting_payers: 'modules/payments',
   receipt_codes: 'modules/payments',
 
   // Fulfilling paid requests: the currency payment staff made for each.

@@ -10,12 +10,12 @@ import type { LiveEvents } from '../../realtime/events';
 import type { Storage } from '../storage';
 import { identityHandlers } from './handlers';
 import type { LoginGuard } from './login-limits';
-import { type ProfileRejected, profileReviewHandlers } from './profile-review';
+import { type ProfileApproved, type ProfileRejected, profileReviewHandlers } from './profile-review';
 import type { SmsSender } from './sms';
 
 export { createAccount, ensureAdministratorAccount, updateAccount } from './accounts';
 export { loginGuard, type LoginGuard } from './login-limits';
-export { type ProfileRejected } from './profile-review';
+export { type ProfileApproved, type ProfileRejected } from './profile-review';
 export { createSmsSender } from './sms';
 export { revokeAllTokens, SESSION_CACHE_MS, sessionCache, sessionsChanged, tokenAuthenticator } from './tokens';
 export { loadUserDto } from './users-store';
@@ -32,6 +32,8 @@ export const routes = (deps: {
   rateLimiter: RateLimiter;
   /** The port fulfilment fills: release the customer's unfulfilled paid requests. */
   profileRejected: ProfileRejected;
+  /** The port payments fills: tell a payer waiting on a payment link that they can pay it now. */
+  profileApproved: ProfileApproved;
 }) => ({
   ...identityHandlers({
     db: deps.db,
@@ -42,5 +44,5 @@ export const routes = (deps: {
     inquiryLimits: deps.config.inquiryLimits,
     codes: { db: deps.db, sms: deps.sms, rateLimiter: deps.rateLimiter, limits: deps.config.smsLimits },
   }),
-  ...profileReviewHandlers(deps.db, deps.storage, deps.live, deps.profileRejected),
+  ...profileReviewHandlers(deps.db, deps.storage, deps.live, deps.profileRejected, deps.profileApproved),
 });

@@ -30,6 +30,13 @@ export interface ProfileRejection {
  * The port a rejected profile calls: runs inside the rejection's transaction (so what it changes commits or
  * rolls back with it); `audit` is added to the rejection's audit entry and `afterCommit` runs once it committed.
  */
+/**
+ * The port an approved profile calls inside the approval's transaction: payments tells a payer who was waiting on a
+ * payment link that they can pay it now. When it told them anything (`told` > 0), that message is the approval's
+ * word and the plain «پروفایل شما تأیید شد» is not sent as well.
+ */
+export type ProfileApproved = (trx: Trx, userId: number) => Promise<{ told: number }>;
+
 export type ProfileRejected = (
   trx: Trx,
   rejection: ProfileRejection,
@@ -40,6 +47,7 @@ export function profileReviewHandlers(
   storage: Storage,
   live: LiveEvents,
   onRejected: ProfileRejected,
+  onApproved: ProfileApproved,
 ): Pick<Handlers, 'fetchApproveProfileAsL1TaskData' | 'approveProfileAsL1' | 'rejectProfileAsL1'> {
   const announceReview = async (userId: number, review: Parameters<LiveEvents['profileReviewed']>[1]) => {
     const user = await db.selectFrom('users').select('uid').where('id', '=', userId).executeTakeFirstOrThrow();
@@ -68,7 +76,14 @@ export function profileReviewHandlers(
       const subjectUserId = await db.transaction().execute(async (trx) => {
         const task = await decideTask(trx, body.taskId, PROFILE_REVIEW_TASK, p.userId, { state: 'approved' });
         const { before, after } = await approveProfileLevel1(trx, task.subjectUserId!);
-        await notify(trx, { userId: task.subjectUserId!, kind: 'profileApproved', eventKey: `profileTask:${task.id}` });
+        const { told } = await onApproved(trx, task.subjectUserId!);
+        if (told === 0) {
+          await notify(trx, {
+            userId: task.subjectUserId!,
+            kind: 'profileApproved',
+            eventKey: `profileTask:${task.id}`,
+          });
+        }
         await audit(trx, {
           actorUserId: p.userId,
           action: 'approveProfileAsL1',

@@ -15,6 +15,7 @@ export { createPaymentGateway } from './choose-gateway';
 export type { PaymentDeps } from './context';
 export { countUnconfirmedPayments } from './manual-completion';
 export { GatewayUnavailableError, type PaymentGateway } from './payment-gateway';
+export { tellWaitingPayers } from './waiting-payers';
 
 /** The module's operations of the contract: app.ts composes every module this one way, `routes(composition)`. */
 export const routes = (deps: {

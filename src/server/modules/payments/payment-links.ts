@@ -22,6 +22,7 @@ import { shownUserBalance } from '../ledger';
 import { lockPurchase, priceInquiry } from '../requests';
 import type { PaymentDeps } from './context';
 import { abandoned, payAs, type PayOutcome } from './paying';
+import { PAYER_LEVEL, rememberWaitingPayer } from './waiting-payers';
 import type { Trx } from '../../db/database';
 
 type CreatedPaymentLink = components['schemas']['CreatedPaymentLink'];
@@ -33,9 +34,8 @@ type LinkState = PaymentLinkView['state'];
 
 /** 24 bytes: 192 random bits, base64url (32 characters). */
 const TOKEN_BYTES = 24;
-const DEFAULT_HOURS = 24;
-/** Profile level a payer needs: the level paying for oneself needs (a verified identity). */
-const PAYER_LEVEL = 1;
+/** Three days: a parent abroad or at work sees the message the next evening, with a day to spare. */
+const DEFAULT_HOURS = 72;
 
 const hashOf = (token: string) => sha256(token.trim());
 
@@ -173,7 +173,10 @@ export async function fetchPaymentLink(
   token: string,
 ): Promise<PaymentLinkView> {
   const link = await findLink(deps, token);
-  return linkView(deps, principal, link);
+  const view = await linkView(deps, principal, link);
+  // A payer who cannot pay yet is told when staff approve them (waiting-payers.ts).
+  if (view.state === 'open' && !view.ownLink) await rememberWaitingPayer(deps.db, link.id, principal.userId);
+  return view;
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   NOTIFICATIONS_PER_PAGE,
   notificationsQuery,
 } from '../../lib/queries/notifications';
+import { PAY_LINK_RETURN_KEY } from '../../lib/payment-links';
 import { pathOf } from '../../lib/routes';
 import { isNotificationKind, NOTIFICATION_KINDS } from '../../../shared/notifications';
 import { userAtom } from '../../lib/session';
@@ -34,6 +35,23 @@ const requestLink = (item: Notification & { purchaseId: number }) =>
   isNotificationKind(item.kind) && NOTIFICATION_KINDS[item.kind].audience === 'staff'
     ? `${pathOf('requests')}?open=${item.purchaseId}`
     : `${pathOf('myRequests')}?purchase=${item.purchaseId}`;
+
+/**
+ * The way back to the payment link a payer was waiting on: the link's address is the payer's alone (the server keeps
+ * only its hash), so it is offered where this browser remembered it; elsewhere the text sends them to the message
+ * they were sent.
+ */
+function PayLinkLink({ onOpen }: { onOpen: () => void }) {
+  const path = localStorage.getItem(PAY_LINK_RETURN_KEY);
+  if (!path?.startsWith('/pay/')) return null;
+  return (
+    <RadixLink asChild size="2">
+      <Link to={path} onClick={onOpen} data-testid="notification-pay-link">
+        رفتن به پیوند پرداخت
+      </Link>
+    </RadixLink>
+  );
+}
 
 function NotificationItem({ item, onRead }: { item: Notification; onRead: (id: number) => void }) {
   return (
@@ -80,6 +98,7 @@ function NotificationItem({ item, onRead }: { item: Notification; onRead: (id: n
               </Link>
             </RadixLink>
           )}
+          {item.kind === 'payLinkPayable' && <PayLinkLink onOpen={() => !item.read && onRead(item.id)} />}
           {!item.read && (
             <Button size="1" variant="ghost" onClick={() => onRead(item.id)} data-testid="notification-mark-read">
               خوانده شد

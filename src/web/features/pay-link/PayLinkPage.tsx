@@ -29,7 +29,7 @@ import { userCardsQuery } from '../../lib/queries/cards';
 import { pathOf } from '../../lib/routes';
 import { loginDialogOpenAtom, userAtom } from '../../lib/session';
 import { useSetAtom } from 'jotai';
-import { toPersianDigits } from '../../../shared/digits';
+import { timeLeftText } from '../../../shared/deadline';
 
 export default function PayLinkPage() {
   const { token = '' } = useParams();
@@ -40,16 +40,6 @@ export default function PayLinkPage() {
       {user ? <LinkBody token={token} verified={user.approvedLevel >= 1} /> : <GuestBody token={token} />}
     </Flex>
   );
-}
-
-/** How long a link still holds, in Persian («۲۳ ساعت و ۱۰ دقیقه»), or null once it has expired. */
-export function timeLeft(expiresAt: string, now = Date.now()): string | null {
-  const minutes = Math.floor((new Date(expiresAt).getTime() - now) / 60_000);
-  if (minutes <= 0) return null;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  const parts = [hours > 0 ? `${hours} ساعت` : '', rest > 0 ? `${rest} دقیقه` : ''].filter(Boolean);
-  return toPersianDigits(parts.join(' و ') || 'کمتر از ۱ دقیقه');
 }
 
 /** A guest: who asks, for what and how much, before anything; then log in (or sign up) with one's own mobile. */
@@ -156,7 +146,8 @@ function VerifyFirst({ token }: { token: string }) {
 }
 
 function Summary({ link }: { link: PaymentLinkView | PaymentLinkPreview }) {
-  const left = link.state === 'open' ? timeLeft(link.expiresAt) : null;
+  const ms = Date.parse(link.expiresAt) - Date.now();
+  const left = link.state === 'open' && ms > 0 ? timeLeftText(ms) : null;
   return (
     <Flex direction="column" gap="2">
       <Text size="3" weight="bold" data-testid="pay-link-title">

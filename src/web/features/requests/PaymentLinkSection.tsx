@@ -3,7 +3,7 @@
  * through (a parent, say), copy or share it, see until when it holds, revoke it. The link's address is shown only
  * right after it is made (the server keeps only its hash); making a new one revokes the old.
  */
-import { Box, Button, Callout, Code, Flex, Heading, Text } from '@radix-ui/themes';
+import { Box, Button, Callout, Code, Flex, Heading, SegmentedControl, Text } from '@radix-ui/themes';
 import { useState } from 'react';
 import type { components } from '../../../generated/api';
 import { DateText } from '../../components/date/DateText';
@@ -12,11 +12,19 @@ import { type CreatedPaymentLink, createPaymentLink, revokePaymentLink } from '.
 
 type OwnPaymentLink = components['schemas']['OwnPaymentLink'];
 
+/** How long a new link holds, as the requester chooses it; the server allows up to a week. */
+const LIFETIMES = [
+  { hours: '24', label: '۱ روز' },
+  { hours: '72', label: '۳ روز' },
+  { hours: '168', label: '۷ روز' },
+] as const;
+
 export function PaymentLinkSection({ purchaseId, link }: { purchaseId: number; link: OwnPaymentLink | null }) {
   const [created, setCreated] = useState<CreatedPaymentLink | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [hours, setHours] = useState<string>('72');
   const live = link !== null && !link.revoked && !link.expired && link.paidAt === null;
   const url = created ? `${window.location.origin}${created.path}` : null;
 
@@ -116,12 +124,30 @@ export function PaymentLinkSection({ purchaseId, link }: { purchaseId: number; l
             {link.revoked ? 'پیوند پیشین باطل شده است.' : 'مهلت پیوند پیشین به پایان رسیده است.'}
           </Text>
         )}
+        <Flex gap="2" align="center" wrap="wrap">
+          <Text size="2" id="payment-link-lifetime-label">
+            اعتبار پیوند تازه
+          </Text>
+          <SegmentedControl.Root
+            size="1"
+            value={hours}
+            onValueChange={setHours}
+            aria-labelledby="payment-link-lifetime-label"
+            data-testid="payment-link-lifetime"
+          >
+            {LIFETIMES.map((l) => (
+              <SegmentedControl.Item key={l.hours} value={l.hours}>
+                {l.label}
+              </SegmentedControl.Item>
+            ))}
+          </SegmentedControl.Root>
+        </Flex>
         <Flex gap="2" wrap="wrap">
           <Button
             size="2"
             variant={live ? 'soft' : 'solid'}
             loading={busy}
-            onClick={() => void run(async () => setCreated(await createPaymentLink(purchaseId)))}
+            onClick={() => void run(async () => setCreated(await createPaymentLink(purchaseId, Number(hours))))}
             data-testid="payment-link-create"
           >
             {live ? 'ساخت پیوند تازه' : 'ساخت پیوند پرداخت'}
