@@ -4,11 +4,13 @@
  * problems), and the references a meta-schema cannot check — a desk's form type exists, every `comps` key is a
  * field path of that form (`billingAddress/city`), a form's `priceInputs`, `amountField` and `staffOnlyFields` name
  * its fields, its schema compiles with the shared keywords, every field has a title, `x-deadline` marks at most one
- * top-level date field, and every `x-messages` key exists in messages/fa.json. Each problem has the file, a JSON pointer, an English message (the CLI's) and a
+ * top-level date field, every `x-messages` key exists in messages/fa.json, and the form's own `cases` hold
+ * (form-cases.ts). Each problem has the file, a JSON pointer, an English message (the CLI's) and a
  * message key of schemas/messages/fa.json with its parameters (the Persian text staff see).
  */
 import type { ErrorObject } from 'ajv';
 import { isDateField } from './deadline';
+import { caseFailures, type FormCase } from './form-cases';
 import { fieldAt, propertyOf, type SchemaNode } from './form-schema';
 import { createAjv } from './validation/ajv';
 
@@ -173,6 +175,8 @@ interface FormLike {
   priceInputs?: unknown[];
   amountField?: unknown;
   staffOnlyFields?: unknown[];
+  uiSchema?: object;
+  cases?: FormCase[];
 }
 
 /**
@@ -215,6 +219,20 @@ export function referenceProblems(forms: CatalogueDocument[], desks: CatalogueDo
     } catch (error) {
       const reason = (error as Error).message;
       problems.push(problem(file, '/schema', `does not compile: ${reason}`, 'catalogue.problem.noCompile', { reason }));
+      continue;
+    }
+    // The form's own tests: what a case promises still holds for this schema.
+    for (const [i, formCase] of (form.cases ?? []).entries()) {
+      for (const failure of caseFailures({ schema: form.schema, uiSchema: form.uiSchema }, formCase))
+        problems.push(
+          problem(
+            file,
+            `/cases/${i}${failure.pointer}`,
+            `case "${formCase.name}": ${failure.message}`,
+            failure.key,
+            failure.params,
+          ),
+        );
     }
   }
   const deskFiles = new Map<string, string>();

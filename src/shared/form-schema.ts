@@ -160,3 +160,35 @@ export function forValidation<T>(schema: T): T {
   }
   return out as T;
 }
+
+/**
+ * The schema as rjsf should draw it: `dependentSchemas` and `dependentRequired` (JSON Schema 2019-09 and later)
+ * written as the draft-07 `dependencies` rjsf resolves while drawing, so a field a `dependentSchemas` adds appears
+ * when its trigger is filled and one `dependentRequired` names is marked required. The meaning is the same; the
+ * desk page and a form's own cases (form-cases.ts) read forms this way, validation uses forValidation.
+ */
+export function forDrawing<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(forDrawing) as T;
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: SchemaNode = {};
+  for (const [key, value] of Object.entries(schema as SchemaNode)) {
+    out[key] = ['const', 'enum', 'default', 'examples', 'x-messages'].includes(key) ? value : forDrawing(value);
+  }
+  const dependentSchemas = asNode(out.dependentSchemas);
+  const dependentRequired = asNode(out.dependentRequired);
+  if (!dependentSchemas && !dependentRequired) return out as T;
+  const { dependentSchemas: _s, dependentRequired: _r, ...rest } = out;
+  const dependencies: SchemaNode = { ...(asNode(rest.dependencies) ?? {}) };
+  for (const [name, value] of Object.entries(dependentRequired ?? {})) dependencies[name] = value;
+  for (const [name, value] of Object.entries(dependentSchemas ?? {})) {
+    const required = dependencies[name];
+    // A field both requires others and adds a schema: one schema saying both.
+    dependencies[name] = Array.isArray(required)
+      ? {
+          ...(value as SchemaNode),
+          required: [...new Set([...(((value as SchemaNode).required as string[]) ?? []), ...required])],
+        }
+      : value;
+  }
+  return { ...rest, dependencies } as T;
+}

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conferenceDesk, conferenceForm, withConferenceDesk } from '../support/conference-desk';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
 import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
+import { adminApi, dataOf } from '../support/typed-api';
 
 const schemas = withConferenceDesk();
 let server: RunningServer;
@@ -335,6 +336,44 @@ describe('publishing from the catalogue page', () => {
       bearer(admin),
     );
     expect(toFile.status).toBe(404);
+  });
+
+  it('refuses a form edit that breaks its own case, naming the case and its pointer; customers are served no case', async () => {
+    const api = await adminApi(server);
+    const student = {
+      name: 'دانشجو شمارهٔ دانشجویی می‌دهد',
+      data: { currency: 1, amount: 120, requestedPaymentMethodGroup: 1, registrationType: 'student' },
+      shown: ['studentId'],
+      required: ['studentId'],
+    };
+    const withCase = { ...structuredClone(conferenceForm), cases: [student] };
+    expect(
+      (await dataOf(api.POST('/api/sys/checkCatalogueEntry', { body: { kind: 'form', document: withCase } }))).problems,
+    ).toEqual([]);
+    // The editor drops "student number required" from the student branch: the case that promised it fails.
+    withCase.schema.then = { ...withCase.schema.then, required: [] };
+    const { error, response } = await api.POST('/api/sys/publishCatalogueEntry', {
+      body: { kind: 'form', document: withCase },
+    });
+    expect(response.status).toBe(422);
+    expect(error?.msg).toContain('منتشر نشد');
+    expect((error as { data?: { problems?: unknown[] } }).data?.problems).toEqual([
+      expect.objectContaining({
+        pointer: '/cases/0/required/0',
+        msg: 'آزمون «دانشجو شمارهٔ دانشجویی می‌دهد»: فیلد «studentId» باید با این داده‌ها الزامی باشد، اما نیست.',
+      }),
+    ]);
+    // The live form still holds, and its cases stay with its editors.
+    expect((await conferenceOf()).schema).toMatchObject({ then: { required: ['studentId'] } });
+    const published = structuredClone(withCase);
+    published.schema.then = { ...published.schema.then, required: ['studentId'] };
+    await dataOf(api.POST('/api/sys/publishCatalogueEntry', { body: { kind: 'form', document: published } }));
+    expect(await conferenceOf()).not.toHaveProperty('cases');
+    await dataOf(
+      api.POST('/api/sys/revertCatalogueEntry', {
+        body: { kind: 'form', identifier: 'conferenceFee', versionId: null },
+      }),
+    );
   });
 });
 

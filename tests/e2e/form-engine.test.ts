@@ -74,6 +74,13 @@ describe('a form type and desk added as JSON, in the browser', () => {
     await billing.getByText('شهر صورتحساب').waitFor();
     await page.locator('#root_billingAddress_city').pressSequentially('تهران');
     await page.locator('#root_contactEmail').pressSequentially('sara@example.com');
+    // A field another one brings (dependentSchemas): the company's national id appears, required, once a company is
+    // named for the invoice, and the request goes through with it.
+    expect(await page.locator('#root_companyNationalId').count()).toBe(0);
+    await page.locator('#root_companyName').pressSequentially('آرمان');
+    const companyId = page.locator('#root_companyNationalId');
+    await companyId.pressSequentially('10101010101');
+    expect(await page.locator('[data-field="companyNationalId"] label').textContent()).toBe('شناسه ملی شرکت *');
 
     await page.getByTestId('price-summary').waitFor();
     await page.locator('#root_studentId').scrollIntoViewIfNeeded();
@@ -110,6 +117,8 @@ describe('a form type and desk added as JSON, in the browser', () => {
     await fields.locator('[data-field-view="billingAddress"]').getByText('شهر صورتحساب').waitFor();
     await fields.locator('[data-field-view="registrationType"]').getByText('دانشجویی').waitFor();
     await fields.locator('[data-field-view="sessions"]').getByText('کارگاه').waitFor();
+    // Typed identifiers are shown as typed, like the student number above.
+    await fields.locator('[data-field-view="companyNationalId"]').getByText('10101010101').waitFor();
     expect(errors).toEqual([]);
     await context.close();
 

@@ -5,8 +5,8 @@
  * into src/generated/form-validators/) and by the server for a desk published after the build
  * (src/server/modules/desks/form-validators.ts). Node only: it imports Ajv's compiler, which must never reach the web.
  *
- * One module per form, holding the validators rjsf needs for it (`compileSchemaValidatorsCode`: the form's schema
- * and each sub-schema rjsf tests while drawing it, keyed by rjsf's `hashForSchema`) plus the whole schema as
+ * One module per form, holding the validators rjsf needs for it (`compileSchemaValidatorsCode`: the form's schema as
+ * rjsf draws it (`forDrawing`) and each sub-schema rjsf tests while drawing it, keyed by rjsf's `hashForSchema`) plus the whole schema as
  * `forValidation` gives it, which is what a submit is validated against (as on the server). The code has no imports:
  * it is wrapped as `export default function (require) {…}` and the web passes the few runtime parts it asks for
  * (src/web/components/form-engine/precompiled.ts): Ajv's small runtime helpers, the formats and the shared rules.
@@ -18,7 +18,7 @@ import { _ } from 'ajv/dist/compile/codegen/index.js';
 import type AjvCore from 'ajv/dist/core.js';
 import { STANDALONE_RUNTIME_PARTS } from './standalone-runtime';
 import type { JsonSchemaObject } from '../catalogue';
-import { forValidation } from '../form-schema';
+import { forDrawing, forValidation } from '../form-schema';
 import {
   NUMBER_RANGE_META_SCHEMA,
   type NumberRange,
@@ -58,7 +58,8 @@ function addStandaloneSharedKeywords<T extends AjvCore>(ajv: T): T {
 export function formValidatorModule(schema: JsonSchemaObject): string {
   const whole = forValidation(schema) as JsonSchemaObject;
   const wholeKey = hashForSchema(whole as never);
-  const code = compileSchemaValidatorsCode(schema as never, {
+  // rjsf draws the form as forDrawing gives it (dependentSchemas as `dependencies`): its validators are for that.
+  const code = compileSchemaValidatorsCode(forDrawing(schema) as never, {
     AjvClass: Ajv2020 as never,
     ajvOptionsOverrides: { strict: false, code: { lines: false, formats: _`require(${STANDALONE_FORMATS})` } },
     extenderFn: <T extends AjvCore>(ajv: T): T => {

@@ -14,7 +14,7 @@ import type { FormType } from '../../../generated/schemas/form';
 import { effectiveForm } from '../../../shared/catalogue';
 import { RadixForm } from './theme';
 import { persianTranslator } from './translator';
-import { errorPath, persianErrors, useLoadedValidator } from './validator';
+import { drawnSchema, errorPath, persianErrors, useLoadedValidator } from './validator';
 import { useLatestReport } from './useLatestReport';
 
 export type DeskFormData = Record<string, unknown>;
@@ -91,7 +91,7 @@ export function DeskFields({
   return (
     <RadixForm
       ref={setRefs}
-      schema={schema as never}
+      schema={drawnSchema(schema) as never}
       uiSchema={{ ...uiSchema, 'ui:submitButtonOptions': { norender: true } } as never}
       formData={shownData}
       // What the desk decides for its widgets (cash service, the currencies it is paid in) comes from the desk here,

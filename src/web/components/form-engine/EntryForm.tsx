@@ -16,7 +16,7 @@ import { RadixForm } from './theme';
 import { persianTranslator } from './translator';
 import type { ValidatorFactory } from '../../../shared/validation/standalone-runtime';
 import { useLatestReport } from './useLatestReport';
-import { type FormValidator, importedValidators, persianErrors, validatorFor } from './validator';
+import { drawnSchema, type FormValidator, importedValidators, persianErrors, validatorFor } from './validator';
 
 export type FormData = Record<string, unknown>;
 
@@ -168,7 +168,7 @@ export function EntryForm<T extends FormData>({
     >
       <RadixForm
         ref={formRef}
-        schema={form.schema as never}
+        schema={drawnSchema(form.schema as never) as never}
         uiSchema={mergedUi}
         formData={shownData}
         formContext={formContext}

@@ -13,7 +13,7 @@ import { useEffect, useState } from 'react';
 import messages from '../../../../schemas/messages/fa.json';
 import type { JsonSchemaObject } from '../../../shared/catalogue';
 import { toPersianDigits } from '../../../shared/digits';
-import { formErrorMessage, forValidation } from '../../../shared/form-schema';
+import { forDrawing, formErrorMessage, forValidation } from '../../../shared/form-schema';
 import {
   instantiateValidators,
   type StandaloneValidateFunction,
@@ -35,7 +35,8 @@ export type FormValidators = Record<string, StandaloneValidateFunction>;
  */
 export function validatorFor(schema: JsonSchemaObject, validators: FormValidators): FormValidator {
   const whole = forValidation(schema);
-  const forForm = createPrecompiledValidator(validators as never, schema as never) as FormValidator;
+  // rjsf is given the form as forDrawing writes it (drawnSchema), and checks its validator was made for that root.
+  const forForm = createPrecompiledValidator(validators as never, drawnSchema(schema) as never) as FormValidator;
   const forWhole = createPrecompiledValidator(validators as never, whole as never) as FormValidator;
   forForm.validateFormData = (formData, _resolved, ...rest) =>
     forWhole.validateFormData(formData, whole as never, ...rest);
@@ -46,6 +47,15 @@ export function validatorFor(schema: JsonSchemaObject, validators: FormValidator
 export const importedValidators = (factory: ValidatorFactory): FormValidators => instantiateValidators(factory);
 
 const loaded = new Map<string, Promise<FormValidators>>();
+
+const drawn = new WeakMap<JsonSchemaObject, JsonSchemaObject>();
+
+/** The schema handed to rjsf for `schema` (forDrawing), one object per schema so rjsf's memos hold. */
+export function drawnSchema(schema: JsonSchemaObject): JsonSchemaObject {
+  let found = drawn.get(schema);
+  if (!found) drawn.set(schema, (found = forDrawing(schema)));
+  return found;
+}
 
 /** A desk form's validators, loaded once per schema from this origin (a script, so the CSP needs no 'unsafe-eval'). */
 export function loadValidators(schema: JsonSchemaObject): Promise<FormValidators> {
