@@ -2673,7 +2673,7 @@ export interface components {
          * @description desk (schemas/catalogue/desks), form type (schemas/forms) or plan template (schemas/plans)
          * @enum {string}
          */
-        CatalogueKind: "desk" | "form" | "plan";
+        CatalogueKind: "desk" | "form" | "plan" | "calendar";
         CatalogueProblem: {
             /** Format: date-time */
             at?: string;

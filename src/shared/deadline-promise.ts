@@ -35,12 +35,7 @@ export function tehranMomentText(at: Date | string): string {
 }
 
 /** The desk's promise for a deadline day at `now`; null when `deadline` is not a day. */
-export function promiseFor(
-  time: WorkingTime,
-  rule: PromiseRule,
-  deadline: string,
-  now: Date,
-): DeadlinePromise | null {
+export function promiseFor(time: WorkingTime, rule: PromiseRule, deadline: string, now: Date): DeadlinePromise | null {
   if (!deadlineInstant(deadline)) return null;
   const doneBy = time.closeOfWorkingDaysBefore(deadline, rule.workingDaysBefore);
   const payBy = doneBy && time.addWorkingHours(doneBy, -rule.fulfilmentHours);

@@ -46,7 +46,8 @@ export class WorkingTime {
     const calendar = this.byYear.get(year) ?? this.newest;
     const weekday = WEEKDAYS[new Date(`${day}T00:00:00Z`).getUTCDay()]!;
     const hours = calendar?.week[weekday] ?? null;
-    if (holiday !== null || !hours || minutesOf(hours.to) <= minutesOf(hours.from)) return { day, window: null, holiday };
+    if (holiday !== null || !hours || minutesOf(hours.to) <= minutesOf(hours.from))
+      return { day, window: null, holiday };
     const from = minutesOf(hours.from);
     const to = minutesOf(hours.to);
     return {

@@ -72,6 +72,7 @@ export const AUDIT_ENTITY_NAMES = {
   'catalogue.desk': 'میز (کاتالوگ)',
   'catalogue.form': 'نوع فرم (کاتالوگ)',
   'catalogue.plan': 'برنامهٔ سفر تحصیلی (کاتالوگ)',
+  'catalogue.calendar': 'تقویم کاری (کاتالوگ)',
 } as const satisfies Record<string, string>;
 
 export type AuditEntity = keyof typeof AUDIT_ENTITY_NAMES;
