@@ -10,6 +10,7 @@ import { TEHRAN_OFFSET_MS } from './calendar';
 import { tehranDayOf } from './calendar/tehran-day';
 import { deadlineInstant } from './deadline';
 import { toPersianDigits } from './digits';
+import { formatRial } from './format';
 import type { WorkingTime } from './working-time';
 
 export type PromiseRule = NonNullable<Desk['promise']>;
@@ -64,4 +65,32 @@ export function promiseFor(time: WorkingTime, rule: PromiseRule, deadline: strin
     canMeet: false,
     text: `پیش از این موعد قول انجام نمی‌دهیم: ${why}${need}${until} ${hours}.${closed} همچنان می‌توانید پرداخت کنید، اما بدون این قول.`,
   };
+}
+
+/** A request's promise as the request keeps it (decision 041). */
+export interface RequestPromiseRow {
+  state: string;
+  promisePayBy: Date | string | null;
+  promiseDoneBy: Date | string | null;
+  promisedBy: Date | string | null;
+  promiseCompensatedAt: Date | string | null;
+  promiseCompensation: number | null;
+}
+
+/**
+ * What the customer reads of a request's promise at `now`: to pay by a time while it may still be made, made
+ * («پیش از … انجام می‌شود»), missed and compensated, or not made because it was paid late; null without one.
+ */
+export function requestPromiseText(row: RequestPromiseRow, now: Date = new Date()): string | null {
+  if (row.promisePayBy === null || row.promiseDoneBy === null) return null;
+  if (row.promiseCompensatedAt !== null && row.promisedBy !== null) {
+    return `تا ${tehranMomentText(row.promisedBy)} که قول داده بودیم انجام نشد؛ ${formatRial(row.promiseCompensation ?? 0)} جبران به کیف پول برگشت.`;
+  }
+  if (row.promisedBy !== null) return `قول داده‌ایم پیش از ${tehranMomentText(row.promisedBy)} انجام شود.`;
+  if (row.state === 'waitingForPayment') {
+    return now.getTime() <= new Date(row.promisePayBy).getTime()
+      ? `اگر تا ${tehranMomentText(row.promisePayBy)} پرداخت کنید، پیش از ${tehranMomentText(row.promiseDoneBy)} انجام می‌شود.`
+      : `مهلت پرداخت برای قول انجام پیش از موعد (${tehranMomentText(row.promisePayBy)}) گذشته است؛ همچنان می‌توانید پرداخت کنید، اما بدون این قول.`;
+  }
+  return 'پس از مهلت قول پرداخت شد؛ برای این درخواست قول انجام پیش از موعد داده نشده است.';
 }

@@ -48,6 +48,7 @@ export const AUDIT_ACTION_NAMES = {
   requestWithdrawal: 'درخواست برداشت',
   withdrawalDone: 'انجام برداشت',
   withdrawalRefused: 'رد برداشت',
+  promiseCompensated: 'جبران قول انجام‌نشده',
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_NAMES;
