@@ -10,6 +10,7 @@
 import { sql } from 'kysely';
 import { type DeadlinePromise, promiseFor, tehranMomentText } from '../../../shared/deadline-promise';
 import { deadlineFieldOf } from '../../../shared/deadline';
+import { toPersianDigits } from '../../../shared/digits';
 import { UNFULFILLED_STATES } from '../../../shared/request-lifecycle';
 import type { DB } from '../../db/database';
 import { msg } from '../../http/messages';
@@ -92,7 +93,8 @@ export async function compensateMissedPromises(db: DB, catalogue: DeskTitles, no
           details: {
             purchaseId: purchase.id,
             generalTitle: msg('promise.compensationTitle', {
-              title: requestTitle(catalogue, purchase),
+              // What the wallet reads is Persian, the request's number too.
+              title: toPersianDigits(requestTitle(catalogue, purchase)),
               doneBy,
             }),
           },
