@@ -4130,7 +4130,7 @@ export interface components {
             queues: {
                 count: components["schemas"]["Count"];
                 /** @enum {string} */
-                identifier: "withdrawals" | "unconfirmedPayments";
+                identifier: "withdrawals" | "unconfirmedPayments" | "compensatedPromises";
                 title: string;
             }[];
             taskTypes: {

@@ -6,8 +6,7 @@
  */
 import type { Desk } from '../generated/schemas/desk';
 import { displayDate } from './format/dates';
-import { TEHRAN_OFFSET_MS } from './calendar';
-import { tehranDayOf } from './calendar/tehran-day';
+import { tehranDayOf, tehranTimeOf } from './calendar/tehran-day';
 import { deadlineInstant } from './deadline';
 import { toPersianDigits } from './digits';
 import { formatRial } from './format';
@@ -31,8 +30,7 @@ export interface DeadlinePromise {
 /** An instant as a person reads it in Tehran: «۱۲ آذر ۱۴۰۵، ساعت ۱۷:۰۰». */
 export function tehranMomentText(at: Date | string): string {
   const instant = new Date(at);
-  const time = new Date(instant.getTime() + TEHRAN_OFFSET_MS).toISOString().slice(11, 16);
-  return `${displayDate(tehranDayOf(instant), 'longDate', 'fa')}، ساعت ${toPersianDigits(time)}`;
+  return `${displayDate(tehranDayOf(instant), 'longDate', 'fa')}، ساعت ${toPersianDigits(tehranTimeOf(instant))}`;
 }
 
 /** The desk's promise for a deadline day at `now`; null when `deadline` is not a day. */

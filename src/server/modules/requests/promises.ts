@@ -120,3 +120,16 @@ export async function compensateMissedPromises(db: DB, catalogue: DeskTitles, no
   }
   return compensated;
 }
+
+/** Days over which the staff home counts compensated promises. */
+export const COMPENSATED_WINDOW_DAYS = 30;
+
+/** How many missed promises the server compensated in the last COMPENSATED_WINDOW_DAYS (the staff home's count). */
+export async function countCompensatedPromises(db: DB, now: Date = new Date()): Promise<number> {
+  const row = await db
+    .selectFrom('purchases')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('promiseCompensatedAt', '>=', new Date(now.getTime() - COMPENSATED_WINDOW_DAYS * 86_400_000))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
