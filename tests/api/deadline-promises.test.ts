@@ -151,7 +151,9 @@ describe('compensation without asking', () => {
     expect(told[0]!.text).toContain('جبران به کیف پول برگشت');
 
     const wallet = await money.transactions(who);
-    expect(wallet.find((t) => String(t.title).startsWith('جبران قول انجام‌نشده'))).toMatchObject({ walletAccountEffect: quote.costs.fee });
+    expect(wallet.find((t) => String(t.title).startsWith('جبران قول انجام‌نشده'))).toMatchObject({
+      walletAccountEffect: quote.costs.fee,
+    });
   });
 
   it('does not compensate a request done in time, nor one paid after its pay-by time', async () => {

@@ -65,7 +65,9 @@ describe('the promise at the quote', () => {
     expect(promise.canMeet).toBe(true);
     expect(promise.doneBy).toBe(at('2026-06-21', 17).toISOString());
     expect(promise.payBy).toBe(at('2026-06-21', 9).toISOString());
-    expect(promise.text).toBe('اگر تا ۳۱ خرداد ۱۴۰۵، ساعت ۰۹:۰۰ پرداخت کنید، پیش از ۳۱ خرداد ۱۴۰۵، ساعت ۱۷:۰۰ انجام می‌شود.');
+    expect(promise.text).toBe(
+      'اگر تا ۳۱ خرداد ۱۴۰۵، ساعت ۰۹:۰۰ پرداخت کنید، پیش از ۳۱ خرداد ۱۴۰۵، ساعت ۱۷:۰۰ انجام می‌شود.',
+    );
   });
 
   it('cannot meet an interview too close, naming the holidays in between', () => {

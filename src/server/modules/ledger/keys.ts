@@ -6,13 +6,7 @@
 
 /** The steps of a request's money, each posted at most once per request. */
 export type PurchaseStep =
-  | 'reserve'
-  | 'spend'
-  | 'costs'
-  | 'difference'
-  | 'release'
-  | 'refundUserError'
-  | 'compensation';
+  'reserve' | 'spend' | 'costs' | 'difference' | 'release' | 'refundUserError' | 'compensation';
 
 export const ledgerKey = {
   /** C, D, F, G, E, J, and K for a missed promise's compensation: one step of a request's money. */
