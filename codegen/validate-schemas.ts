@@ -15,6 +15,7 @@ import path from 'node:path';
 import {
   type CatalogueDocument,
   messageKeyProblems,
+  calendarProblems,
   metaProblem,
   planProblems,
   referenceProblems,
@@ -101,6 +102,7 @@ function checkReferences(schemasDir: string, parsed: Map<string, unknown>): Sche
       documentsIn(path.join(schemasDir, 'forms')),
     ),
   );
+  problems.push(...calendarProblems(documentsIn(path.join(schemasDir, 'calendars'))));
   problems.push(...lifecycleCheck(schemasDir, parsed));
   if (messages) {
     for (const [file, data] of parsed) {

@@ -2673,7 +2673,7 @@ export interface components {
          * @description desk (schemas/catalogue/desks), form type (schemas/forms) or plan template (schemas/plans)
          * @enum {string}
          */
-        CatalogueKind: "desk" | "form" | "plan";
+        CatalogueKind: "desk" | "form" | "plan" | "calendar";
         CatalogueProblem: {
             /** Format: date-time */
             at?: string;
@@ -2914,6 +2914,18 @@ export interface components {
                 items: components["schemas"]["CustomerTransaction"][];
                 total: number;
             };
+        };
+        DeadlinePromise: {
+            /** @description Paying now (by payBy) makes the promise */
+            canMeet: boolean;
+            /** Format: date */
+            deadline: string;
+            /** Format: date-time */
+            doneBy: string | null;
+            /** Format: date-time */
+            payBy: string | null;
+            /** @description «اگر تا … پرداخت کنید، پیش از … انجام می‌شود», or why not, in Persian */
+            text: string;
         };
         DependencyHealth: {
             /** @description What was checked or what failed, for the operator */
@@ -3413,6 +3425,8 @@ export interface components {
             /** @description While waiting for payment: the expected price minus what the wallet holds now (floored at 0); once paid, what was paid through the gateway */
             payablePrice: number;
             productCategory: string;
+            /** @description The request's promise before its deadline (decision 041); absent when its desk promises nothing */
+            promise?: components["schemas"]["RequestPromise"];
             /**
              * Format: date-time
              * @description Until when the request's price holds; paying after it needs a fresh quote
@@ -3509,6 +3523,8 @@ export interface components {
             grossPrice: number;
             /** @description expectedPrice minus the wallet balance, never below zero */
             payablePrice: number;
+            /** @description For a desk that declares its lead time and a deadline sent with the price inputs (decision 041): whether we can meet it and until when to pay, or why not; null otherwise */
+            promise?: components["schemas"]["DeadlinePromise"] | null;
             quoteId: string;
             rate: components["schemas"]["Rial"];
             /** @description fee + tax + operation cost, rial */
@@ -3613,6 +3629,29 @@ export interface components {
             resolvedNote: string | null;
             withdrawalId: components["schemas"]["Id64"] | null;
         };
+        RequestPromise: {
+            /**
+             * Format: date-time
+             * @description When the server compensated the missed promise
+             */
+            compensatedAt: string | null;
+            /** @description The rial paid to the payer's wallet for the missed promise */
+            compensation: number | null;
+            /** Format: date-time */
+            doneBy: string;
+            /**
+             * Format: date-time
+             * @description Paid by then, the request is promised doneBy
+             */
+            payBy: string;
+            /**
+             * Format: date-time
+             * @description The promise made at payment; null while unpaid or when paid after payBy
+             */
+            promisedBy: string | null;
+            /** @description The promise as the customer reads it, in Persian */
+            text: string;
+        };
         /** @description Every step the request took, oldest first, in the words of src/shared/request-steps.ts (the same description its notifications come from), and what comes next with its usual wait on the desk's last 30 days of requests */
         RequestTimeline: {
             /** @description What comes next; null once the request ended */
@@ -3636,7 +3675,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             /** @enum {string} */
-            kind: "submitted" | "paid" | "taken" | "done" | "failed" | "refunded" | "invalidated" | "cancelled";
+            kind: "submitted" | "paid" | "taken" | "done" | "failed" | "refunded" | "invalidated" | "cancelled" | "compensated";
             /** @description What happened, in Persian (amounts in Persian digits with «ریال») */
             words: string;
         };
@@ -4091,7 +4130,7 @@ export interface components {
             queues: {
                 count: components["schemas"]["Count"];
                 /** @enum {string} */
-                identifier: "withdrawals" | "unconfirmedPayments";
+                identifier: "withdrawals" | "unconfirmedPayments" | "compensatedPromises";
                 title: string;
             }[];
             taskTypes: {

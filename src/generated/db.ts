@@ -64,7 +64,7 @@ export interface CatalogueVersions {
    */
   identifier: string;
   /**
-   * desk (schemas/catalogue/desks), form (schemas/forms) or plan (schemas/plans)
+   * desk (schemas/catalogue/desks), form (schemas/forms), plan (schemas/plans) or calendar (schemas/calendars)
    */
   kind: string;
   /**
@@ -608,6 +608,26 @@ export interface Purchases {
    */
   payerUserId: number | null;
   productCategory: string;
+  /**
+   * When the missed promise was compensated (once)
+   */
+  promiseCompensatedAt: Timestamp | null;
+  /**
+   * The compensation paid to the payer's wallet, in rial
+   */
+  promiseCompensation: number | null;
+  /**
+   * The promise made at payment: done before it, or compensated (null: no promise)
+   */
+  promisedBy: Timestamp | null;
+  /**
+   * When the request would be done if paid by promise_pay_by
+   */
+  promiseDoneBy: Timestamp | null;
+  /**
+   * Paid by then, the request is promised (null: its desk promises nothing or it has no deadline)
+   */
+  promisePayBy: Timestamp | null;
   quoteId: string;
   rate: number;
   state: string;

@@ -25,6 +25,8 @@ export const Tx = {
   correctWalletUp: 'transaction_K',
   /** Staff refused a withdrawal: its whole amount returns to the wallet (decision 011; SPEC has no fourteenth type, so it is posted as transaction_K with the withdrawal's trace code and a generalTitle saying why). (transaction_K, correctWalletUp) */
   returnRefusedWithdrawal: 'transaction_K',
+  /** A promised request was not done by its promise: the server pays the service fee (or the promiseCompensationPercent share of its price) from adjustments to the payer's wallet, once per request (decision 041; posted as transaction_K with the request's trace code, purchaseId and a generalTitle naming the request). (transaction_K, correctWalletUp) */
+  compensateMissedPromise: 'transaction_K',
   /** Staff correct a wallet downwards; the counterpart is the adjustments account. */
   correctWalletDown: 'transaction_L',
   /** The gateway settles its takings into our bank account; no customer account moves. */

@@ -35,7 +35,13 @@ import { type FulfilmentDeps, releaseOnProfileRejection } from './modules/fulfil
 import { createSmsSender, loginGuard, tokenAuthenticator } from './modules/identity';
 import { type SmsWorker, startNotificationDelivery, attachStaffHolding } from './modules/notifications';
 import { createPaymentGateway, type PaymentDeps, tellWaitingPayers } from './modules/payments';
-import { type PriceSourceKind, QuoteSigner, requestDeps, sealStoredSecrets } from './modules/requests';
+import {
+  compensateMissedPromises,
+  type PriceSourceKind,
+  QuoteSigner,
+  requestDeps,
+  sealStoredSecrets,
+} from './modules/requests';
 import { registerSandboxBank } from './modules/sandbox-bank';
 import { seedSystemParameters } from './modules/settings';
 import { scheduleCleanup, Storage } from './modules/storage';
@@ -73,6 +79,8 @@ export interface App {
   notificationSms: SmsWorker;
   /** The sweep notifying requests entering "at risk" of their deadline; on a timer, tests run it with their clock. */
   sweepDeadlines: (now?: Date) => Promise<number>;
+  /** Compensates promised requests not done by their promise (decision 041); on a timer, tests run it with their clock. */
+  compensateMissedPromises: (now?: Date) => Promise<number>;
   /** The nightly reconciliation of the Tehran day before `now` (null: already claimed); tests run it with their clock. */
   reconcileNightly: (now?: Date) => Promise<DaySummary | null>;
 }
@@ -283,6 +291,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const deadlineSweep = (now?: Date) => sweepDeadlines(db, deskTitle, now);
   const deadlineTimer = scheduleDeadlineSweep(() => deadlineSweep(), fastify.log, config.deadlineSweepSeconds * 1000);
   fastify.addHook('preClose', async () => deadlineTimer.stop());
+  // Missed promises are compensated by the server alone, on the same beat as the deadline sweep (decision 041).
+  const promiseCheck = (now?: Date) => compensateMissedPromises(db, catalogue, now);
+  const promiseTimer = scheduleDeadlineSweep(() => promiseCheck(), fastify.log, config.deadlineSweepSeconds * 1000);
+  fastify.addHook('preClose', async () => promiseTimer.stop());
   const reconcileNightly = (now?: Date) => runNightlyReconciliation(db, now);
   if (config.nightlyReconciliation) {
     const nightly = scheduleNightlyReconciliation(() => reconcileNightly(), config.nightlyReconciliation, fastify.log);
@@ -359,6 +371,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     storage,
     notificationSms,
     sweepDeadlines: deadlineSweep,
+    compensateMissedPromises: promiseCheck,
     reconcileNightly,
   };
 }

@@ -104,6 +104,12 @@ export const WORK_QUEUES: readonly WorkQueue[] = [
     action: 'manageCollections',
     count: countUnconfirmedPayments,
   },
+  {
+    identifier: 'compensatedPromises',
+    title: 'قول‌های جبران‌شده در ۳۰ روز گذشته',
+    action: 'viewRequests',
+    count: (db) => requests.countCompensatedPromises(db),
+  },
 ];
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

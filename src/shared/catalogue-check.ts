@@ -9,7 +9,8 @@
  * message key of schemas/messages/fa.json with its parameters (the Persian text staff see).
  */
 import type { ErrorObject } from 'ajv';
-import { isDateField } from './deadline';
+import { gregorianToJalali } from './calendar';
+import { deadlineFieldOf, deadlineInstant, isDateField } from './deadline';
 import { caseFailures, type FormCase } from './form-cases';
 import { fieldAt, propertyOf, type SchemaNode } from './form-schema';
 import { createAjv } from './validation/ajv';
@@ -237,7 +238,12 @@ export function referenceProblems(forms: CatalogueDocument[], desks: CatalogueDo
   }
   const deskFiles = new Map<string, string>();
   for (const { file, data } of desks) {
-    const desk = data as { identifier?: unknown; formType?: unknown; comps?: Record<string, unknown> };
+    const desk = data as {
+      identifier?: unknown;
+      formType?: unknown;
+      comps?: Record<string, unknown>;
+      promise?: unknown;
+    };
     if (typeof desk?.identifier === 'string') {
       const twin = deskFiles.get(desk.identifier);
       if (twin)
@@ -259,6 +265,18 @@ export function referenceProblems(forms: CatalogueDocument[], desks: CatalogueDo
       );
       continue;
     }
+    if (desk.promise && deadlineFieldOf(form.schema) === null)
+      problems.push(
+        problem(
+          file,
+          '/promise',
+          `${desk.formType} has no x-deadline field to promise against`,
+          'catalogue.problem.promiseNoDeadline',
+          {
+            formType: desk.formType,
+          },
+        ),
+      );
     for (const key of Object.keys(desk.comps ?? {})) {
       if (!fieldAt(form.schema, key.split('/')))
         problems.push(
@@ -389,6 +407,70 @@ export function planProblems(
             ),
           );
       }
+    }
+  }
+  return problems;
+}
+
+interface CalendarLike {
+  identifier?: unknown;
+  jalaliYear?: unknown;
+  week?: Record<string, { from?: string; to?: string } | null>;
+  holidays?: Array<{ date?: unknown }>;
+}
+
+/**
+ * What a working calendar's meta-schema cannot say (decision 041): each holiday is a real day inside the calendar's
+ * Jalali year and is listed once, each weekday's hours end after they start, and no two calendars are of one year.
+ */
+export function calendarProblems(calendars: CatalogueDocument[]): CatalogueProblem[] {
+  const problems: CatalogueProblem[] = [];
+  const years = new Map<unknown, string>();
+  for (const { file, data } of calendars) {
+    const calendar = data as CalendarLike;
+    const twin = years.get(calendar?.jalaliYear);
+    if (twin)
+      problems.push(
+        problem(
+          file,
+          '/jalaliYear',
+          `year ${String(calendar.jalaliYear)} is also ${twin}`,
+          'catalogue.problem.calendarYear',
+          {
+            name: String(calendar.jalaliYear),
+            file: twin,
+          },
+        ),
+      );
+    else years.set(calendar?.jalaliYear, file);
+    for (const [weekday, hours] of Object.entries(calendar?.week ?? {})) {
+      if (hours?.from && hours.to && hours.to <= hours.from)
+        problems.push(
+          problem(
+            file,
+            `/week/${weekday}`,
+            'the working hours end before they start',
+            'catalogue.problem.calendarHours',
+          ),
+        );
+    }
+    const seen = new Set<unknown>();
+    for (const [i, holiday] of (calendar?.holidays ?? []).entries()) {
+      const date = holiday?.date;
+      if (typeof date !== 'string') continue;
+      const inYear =
+        deadlineInstant(date) !== null && gregorianToJalali(date).startsWith(`${String(calendar.jalaliYear)}/`);
+      if (!inYear || seen.has(date))
+        problems.push(
+          problem(
+            file,
+            `/holidays/${i}/date`,
+            inYear ? `${date} is listed twice` : `${date} is not a day of the year ${String(calendar.jalaliYear)}`,
+            'catalogue.problem.calendarHoliday',
+            { name: date, year: String(calendar.jalaliYear) },
+          ),
+        );
+      seen.add(date);
     }
   }
   return problems;

@@ -109,6 +109,11 @@ export const NOTIFICATION_KINDS = {
     template: 'مهلت درخواست «{title}» کمتر از {hours} ساعت دیگر است.',
     audience: 'customer',
   },
+  promiseCompensated: {
+    label: 'جبران قول انجام‌نشده',
+    template: 'درخواست «{title}» تا {doneBy} که قول داده بودیم انجام نشد؛ {amount} جبران به کیف پول{whose} برگشت.',
+    audience: 'customer',
+  },
   rateAlert: {
     label: 'هشدار نرخ ارز',
     template: 'نرخ {currency} به {rateAmount} رسید؛ هشدار شما: {thresholdAmount} {condition}.',

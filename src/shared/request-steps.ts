@@ -23,7 +23,9 @@ export type RequestStep =
   | { kind: 'refunded'; reason: string; keptAmount: number; returnedAmount: number }
   /** The customer's profile was rejected: the reservation released. */
   | { kind: 'invalidated'; reason: string; releasedAmount: number }
-  | { kind: 'cancelled' };
+  | { kind: 'cancelled' }
+  /** Not done by the time promised at payment (decision 041): `amount` paid to the payer's wallet by the server. */
+  | { kind: 'compensated'; amount: number; doneBy: string };
 
 export type RequestStepKind = RequestStep['kind'];
 
@@ -51,6 +53,7 @@ export function stepActor(step: RequestStep): StepActor {
     case 'paid':
       return step.how === 'wallet' ? 'customer' : step.how === 'online' ? 'bank' : 'staff';
     case 'invalidated':
+    case 'compensated':
       return 'system';
     default:
       return 'staff';
@@ -89,6 +92,8 @@ export function stepWords(step: RequestStep): string {
       return `باطل شد: ${step.reason}؛ ${formatRial(step.releasedAmount)} در کیف پول آزاد شد`;
     case 'cancelled':
       return 'درخواست لغو شد';
+    case 'compensated':
+      return `تا ${step.doneBy} که قول داده بودیم انجام نشد؛ ${formatRial(step.amount)} جبران به کیف پول برگشت`;
   }
 }
 
@@ -110,6 +115,8 @@ export function stepNotification(
     case 'failed':
     case 'invalidated':
       return { kind: 'purchaseFailed', params: { title, reason: step.reason, releasedAmount: step.releasedAmount } };
+    case 'compensated':
+      return { kind: 'promiseCompensated', params: { title, doneBy: step.doneBy, amount: step.amount } };
     case 'refunded':
       return {
         kind: 'purchaseRefunded',
@@ -136,6 +143,7 @@ export function nextStepOf(
     case 'paid':
       return { text: 'کارشناس درخواست را برمی‌دارد و انجام می‌دهد', timed: true };
     case 'taken':
+    case 'compensated':
       return { text: 'کارشناس هزینه را پرداخت می‌کند و نتیجه را ثبت می‌کند', timed: true };
     default:
       return null;

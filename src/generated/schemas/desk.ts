@@ -32,6 +32,17 @@ export interface Desk {
    */
   currencies?: [string, ...string[]];
   /**
+   * The desk's lead time before a request's deadline (decision 041): its work must be done by the close of the workingDaysBefore-th working day before the deadline day (0: on the deadline day), and needs fulfilmentHours working hours after payment. A desk with it promises at the quote; its form must have an x-deadline field.
+   */
+  promise?: {
+    workingDaysBefore: number;
+    fulfilmentHours: number;
+    /**
+     * Why the desk needs the days before the deadline, in Persian (said when it cannot promise)
+     */
+    reason?: string;
+  };
+  /**
    * Offered on the home page as a shortcut to its form
    */
   featured?: boolean;

@@ -48,6 +48,7 @@ export const AUDIT_ACTION_NAMES = {
   requestWithdrawal: 'درخواست برداشت',
   withdrawalDone: 'انجام برداشت',
   withdrawalRefused: 'رد برداشت',
+  promiseCompensated: 'جبران قول انجام‌نشده',
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_NAMES;
@@ -72,6 +73,7 @@ export const AUDIT_ENTITY_NAMES = {
   'catalogue.desk': 'میز (کاتالوگ)',
   'catalogue.form': 'نوع فرم (کاتالوگ)',
   'catalogue.plan': 'برنامهٔ سفر تحصیلی (کاتالوگ)',
+  'catalogue.calendar': 'تقویم کاری (کاتالوگ)',
 } as const satisfies Record<string, string>;
 
 export type AuditEntity = keyof typeof AUDIT_ENTITY_NAMES;

@@ -17,6 +17,11 @@ export function tehranToday(now: Date | number = Date.now()): string {
   return tehranDayOf(now);
 }
 
+/** The Tehran wall-clock time ('HH:mm') at an instant. */
+export function tehranTimeOf(at: Date | number): string {
+  return new Date(new Date(at).getTime() + TEHRAN_OFFSET_MS).toISOString().slice(11, 16);
+}
+
 /** The Tehran wall-clock hour (0–23) at an instant. */
 export function tehranHour(at: Date | number): number {
   return new Date(new Date(at).getTime() + TEHRAN_OFFSET_MS).getUTCHours();

@@ -15,6 +15,8 @@ import type { ProductCategories } from '../../../generated/schemas/categories';
 import type { Desk } from '../../../generated/schemas/desk';
 import type { FormType } from '../../../generated/schemas/form';
 import type { Plan } from '../../../generated/schemas/plan';
+import type { WorkingCalendar } from '../../../generated/schemas/workingCalendar';
+import { WorkingTime } from '../../../shared/working-time';
 import { effectiveForm, type JsonSchemaObject } from '../../../shared/catalogue';
 
 export type { Desk, FormType, Plan };
@@ -40,6 +42,8 @@ export class CatalogueSnapshot {
    * is covered too.
    */
   readonly writeOnlyFields: ReadonlySet<string>;
+  /** Working time from the live calendars: the promise at the quote is priced with it. */
+  readonly workingTime: WorkingTime;
 
   constructor(
     readonly categories: Category[],
@@ -47,7 +51,10 @@ export class CatalogueSnapshot {
     readonly forms: FormType[],
     /** Study-abroad plan templates (schemas/plans, decision 030), as given; the plans module orders them. */
     readonly plans: Plan[] = [],
+    /** Working calendars, one per Jalali year (schemas/calendars, decision 041). */
+    readonly calendars: WorkingCalendar[] = [],
   ) {
+    this.workingTime = new WorkingTime(calendars);
     this.writeOnlyFields = new Set(
       forms.flatMap((f) => [
         ...(f.staffOnlyFields ?? []),

@@ -29,8 +29,8 @@ export class FormValidatorModules {
   constructor(private readonly catalogue: Catalogue) {}
 
   /** The effective schemas a draft's preview draws (as the editor page computes them), remembered by key. */
-  rememberDraft(kind: 'desk' | 'form' | 'plan', document: Record<string, unknown>): void {
-    if (kind === 'plan') return; // a plan has no form of its own to preview
+  rememberDraft(kind: 'desk' | 'form' | 'plan' | 'calendar', document: Record<string, unknown>): void {
+    if (kind === 'plan' || kind === 'calendar') return; // no form of its own to preview
     const snapshot = this.catalogue.snapshot;
     const schemas: JsonSchemaObject[] = [];
     if (kind === 'desk') {

@@ -107,6 +107,10 @@ export function catalogueEditorHandlers(
         ...snapshot.forms.map((f) => ({ kind: 'form' as const, document: f as unknown as Record<string, unknown> })),
         ...snapshot.desks.map((d) => ({ kind: 'desk' as const, document: d as unknown as Record<string, unknown> })),
         ...snapshot.plans.map((p) => ({ kind: 'plan' as const, document: p as unknown as Record<string, unknown> })),
+        ...snapshot.calendars.map((c) => ({
+          kind: 'calendar' as const,
+          document: c as unknown as Record<string, unknown>,
+        })),
       ].map(({ kind, document }) => {
         const identifier = identifierOf(kind, document) ?? '';
         const published = source.publishedVersion(kind, identifier);

@@ -20,10 +20,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Desk } from '../../../generated/schemas/desk';
 import type { FormType } from '../../../generated/schemas/form';
 import type { Plan } from '../../../generated/schemas/plan';
+import type { WorkingCalendar } from '../../../generated/schemas/workingCalendar';
 import {
   type CatalogueDocument,
   type CatalogueProblem,
   messageKeyProblems,
+  calendarProblems,
   metaProblem,
   planProblems,
   referenceProblems,
@@ -96,6 +98,7 @@ export class CatalogueSource {
       desk: ajv.compile(meta('desk.schema.json')),
       form: ajv.compile(meta('form.schema.json')),
       plan: ajv.compile(meta('plan.schema.json')),
+      calendar: ajv.compile(meta('workingCalendar.schema.json')),
     };
     this.messages = (
       JSON.parse(readFileSync(path.join(schemasDir, 'messages/fa.json'), 'utf8')) as {
@@ -107,6 +110,7 @@ export class CatalogueSource {
       desk: path.join(schemasDir, 'catalogue/desks'),
       form: path.join(schemasDir, 'forms'),
       plan: path.join(schemasDir, 'plans'),
+      calendar: path.join(schemasDir, 'calendars'),
     };
     this.catalogue = new Catalogue(new CatalogueSnapshot(this.categories, [], []));
   }
@@ -131,7 +135,7 @@ export class CatalogueSource {
     files: ReadonlyMap<string, FileEntry>,
     published: ReadonlyMap<string, PublishedVersion>,
   ): Record<CatalogueKind, CatalogueDocument[]> {
-    const out: Record<CatalogueKind, CatalogueDocument[]> = { desk: [], form: [], plan: [] };
+    const out: Record<CatalogueKind, CatalogueDocument[]> = { desk: [], form: [], plan: [], calendar: [] };
     const overridden = new Set<string>();
     for (const [file, entry] of files) {
       const id = identifierOf(entry.kind, entry.data);
@@ -150,7 +154,11 @@ export class CatalogueSource {
 
   /** Problems of a composed catalogue, or the snapshot it builds. */
   private build(docs: Record<CatalogueKind, CatalogueDocument[]>): CatalogueSnapshot | CatalogueProblem[] {
-    const problems = [...referenceProblems(docs.form, docs.desk), ...planProblems(docs.plan, docs.desk, docs.form)];
+    const problems = [
+      ...referenceProblems(docs.form, docs.desk),
+      ...planProblems(docs.plan, docs.desk, docs.form),
+      ...calendarProblems(docs.calendar),
+    ];
     if (problems.length > 0) return problems;
     try {
       return new CatalogueSnapshot(
@@ -158,6 +166,7 @@ export class CatalogueSource {
         docs.desk.map((d) => d.data as unknown as Desk),
         docs.form.map((d) => d.data as unknown as FormType),
         docs.plan.map((d) => d.data as unknown as Plan),
+        docs.calendar.map((d) => d.data as unknown as WorkingCalendar),
       );
     } catch (error) {
       const reason = (error as Error).message;
@@ -220,7 +229,7 @@ export class CatalogueSource {
    */
   scanFiles(): void {
     const changes: FileChange[] = [];
-    for (const kind of ['form', 'desk', 'plan'] as const) {
+    for (const kind of ['form', 'desk', 'plan', 'calendar'] as const) {
       let present: string[];
       try {
         present = jsonFilesIn(this.dirs[kind]);

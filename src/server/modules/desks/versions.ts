@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { DB } from '../../db/database';
 import { nameOrMobile } from '../../lib/person-names';
 
-export type CatalogueKind = 'desk' | 'form' | 'plan';
+export type CatalogueKind = 'desk' | 'form' | 'plan' | 'calendar';
 
 export interface PublishedVersion {
   id: number;

@@ -5,10 +5,11 @@
  */
 
 /** The steps of a request's money, each posted at most once per request. */
-export type PurchaseStep = 'reserve' | 'spend' | 'costs' | 'difference' | 'release' | 'refundUserError';
+export type PurchaseStep =
+  'reserve' | 'spend' | 'costs' | 'difference' | 'release' | 'refundUserError' | 'compensation';
 
 export const ledgerKey = {
-  /** C, D, F, G, E, J: one step of a request's money. */
+  /** C, D, F, G, E, J, and K for a missed promise's compensation: one step of a request's money. */
   purchase: (purchaseId: number, step: PurchaseStep) => `purchase:${purchaseId}:${step}`,
   /** A or H: the money an online payment brought (to the wallet, or back to a foreign card). */
   onlinePayment: (onlineProformaId: number) => `proforma:${onlineProformaId}`,

@@ -23,6 +23,7 @@ import {
   isCustomerKind,
   type TransactionTypeId,
   transactionTypeOf,
+  Tx,
   VISIBLE_TYPES,
 } from './types';
 
@@ -334,7 +335,10 @@ export async function searchTransactions(
       ...(r.amounts as Amounts),
       traceCode: r.traceCode,
       type: r.type,
-      title: transactionTypeOf(r.type).title,
+      // A wallet correction tells its own story (a refused withdrawal, a missed promise's compensation).
+      title:
+        (r.type === Tx.correctWalletUp ? (r.details as TransactionDetails).generalTitle : undefined) ??
+        transactionTypeOf(r.type).title,
       walletAccountEffect: r.walletAccountEffect,
       reservedAccountEffect: r.reservedAccountEffect,
       createdAt: new Date(r.createdAt).toISOString(),

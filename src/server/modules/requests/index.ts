@@ -16,6 +16,7 @@ export { requestDeps, type RequestDeps } from './deps';
 export type { PriceSourceKind } from './price-sources';
 export { searchPurchases } from './purchase-search';
 export { runRequestEvent } from './lifecycle';
+export { compensateMissedPromises, countCompensatedPromises } from './promises';
 export { type LockedPurchase, lockPurchase, moneyOwnerOf, purchaseTraceCode } from './purchase-state';
 export { repriceFromQuote } from './quote-spending';
 export { QuoteSigner } from './quote-token';

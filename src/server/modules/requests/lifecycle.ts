@@ -16,6 +16,7 @@ import { audit } from '../../lib/audit';
 import type { AuditAction } from '../../../shared/audit/names';
 import { closePurchaseTask, openPurchaseTask } from '../tasks';
 import type { LockedPurchase } from './purchase-state';
+import { promisedAtPayment } from './promises';
 import { type DeskTitles, notifyRequestStep } from './request-steps';
 
 type Db = Kysely<Database>;
@@ -68,7 +69,8 @@ export async function runRequestEvent(
       ...run.set,
       state: to,
       updatedAt: sql<Date>`now()` as unknown as Date,
-      ...(to === 'paid' ? { paidAt: sql<Date>`now()` as unknown as Date } : {}),
+      // Paid in time, the request is promised the time its quote said (decision 041).
+      ...(to === 'paid' ? { paidAt: sql<Date>`now()` as unknown as Date, promisedBy: promisedAtPayment() } : {}),
     })
     .where('id', '=', purchase.id)
     .execute();

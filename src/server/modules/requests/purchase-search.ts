@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { DB as Database } from '../../../generated/db';
 import { viewOfFields } from '../../../shared/form-view';
 import { payablePrice } from '../../../shared/pricing';
+import { type RequestPromiseRow, requestPromiseText } from '../../../shared/deadline-promise';
 import { type ListEnvelope, type PageQuery, pageOf } from '../../lib/paging';
 import { nameOrMobile } from '../../lib/person-names';
 import { whereContains } from '../../lib/sql';
@@ -88,6 +89,11 @@ export async function searchPurchases(
         'formVersions.form as form',
         'purchases.createdAt',
         'purchases.deadlineAt',
+        'purchases.promisePayBy',
+        'purchases.promiseDoneBy',
+        'purchases.promisedBy',
+        'purchases.promiseCompensatedAt',
+        'purchases.promiseCompensation',
         'purchases.userId',
         'users.firstName',
         'users.lastName',
@@ -132,6 +138,7 @@ export async function searchPurchases(
       customerName: nameOrMobile(r),
       createdAt: new Date(r.createdAt).toISOString(),
       deadlineAt: r.deadlineAt === null ? null : new Date(r.deadlineAt).toISOString(),
+      ...(r.promisePayBy !== null && r.promiseDoneBy !== null && { promise: promiseView(r) }),
     })),
   };
 }
@@ -146,4 +153,18 @@ async function walletsOf(db: Kysely<Database>, userIds: number[]): Promise<Map<n
     .where('userId', 'in', [...new Set(userIds)])
     .execute();
   return new Map(rows.map((r) => [r.userId!, r.balance]));
+}
+
+const isoOrNull = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
+
+/** A request's promise as the contract shows it (decision 041). */
+function promiseView(r: RequestPromiseRow): NonNullable<Purchase['promise']> {
+  return {
+    payBy: new Date(r.promisePayBy!).toISOString(),
+    doneBy: new Date(r.promiseDoneBy!).toISOString(),
+    promisedBy: isoOrNull(r.promisedBy),
+    compensatedAt: isoOrNull(r.promiseCompensatedAt),
+    compensation: r.promiseCompensation === null ? null : Number(r.promiseCompensation),
+    text: requestPromiseText(r) ?? '',
+  };
 }

@@ -19,6 +19,7 @@ import type { DeskForm } from '../desks';
 import type { Quote, RequestDeps } from './deps';
 import { deskFormOrThrow, validatePriceInputs } from './forms';
 import { offeredByUs } from './offered-quote';
+import { promiseOf } from './promises';
 import type { QuoteTerms } from './quote-token';
 import { type CheckedQuote, NO_PAYMENT_METHOD_GROUP } from './quote-spending';
 
@@ -138,7 +139,10 @@ export async function priceInquiry(
   };
   const id = deps.signer.sign(terms, principal.userId, deskIdentifier);
   const wallet = (await shownUserBalance(deps.db, principal.userId)).balance;
-  return toQuote({ id, ...terms, ...price }, currency, wallet);
+  return {
+    ...toQuote({ id, ...terms, ...price }, currency, wallet),
+    promise: promiseOf(deps.catalogue, deskForm, input),
+  };
 }
 
 /**

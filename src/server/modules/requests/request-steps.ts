@@ -22,6 +22,7 @@ import {
 import type { NotificationKind, NotificationParams } from '../../../shared/notifications';
 import { displayName } from '../../lib/person-names';
 import { firstNameAndInitial } from '../../../shared/masked-name';
+import { tehranMomentText } from '../../../shared/deadline-promise';
 import { notify } from '../notifications';
 import type { Catalogue } from '../desks';
 import { PURCHASE_TASK_TYPES } from '../tasks';
@@ -90,7 +91,7 @@ function withoutRequesterReason(kind: NotificationKind, params: NotificationPara
 }
 
 /** The steps that return money to the wallet of whoever paid. */
-const RETURNS_MONEY = new Set<RequestStep['kind']>(['done', 'failed', 'refunded', 'invalidated']);
+const RETURNS_MONEY = new Set<RequestStep['kind']>(['done', 'failed', 'refunded', 'invalidated', 'compensated']);
 
 const PAID_HOW: Record<string, PaidHow> = { paidFromWallet: 'wallet', paidOnline: 'online', paidOffline: 'offline' };
 
@@ -145,7 +146,15 @@ interface RawStep {
 /** The steps a request took, oldest first, from its history rows (or its task's first claim) and its ledger postings. */
 async function stepsOf(
   db: Db,
-  purchase: { id: number; formType: string; expectedPrice: number; payerUserId: number | null },
+  purchase: {
+    id: number;
+    formType: string;
+    expectedPrice: number;
+    payerUserId: number | null;
+    promisedBy: Date | string | null;
+    promiseCompensatedAt: Date | string | null;
+    promiseCompensation: number | null;
+  },
 ): Promise<RawStep[]> {
   const changes = await db
     .selectFrom('purchaseStateChanges')
@@ -174,6 +183,18 @@ async function stepsOf(
   for (const c of changes) {
     const step = stepOfChange(c, purchase, money, payment, payerName);
     if (step) steps.push({ step, at: new Date(c.createdAt), actorUserId: c.actorUserId });
+  }
+  // A missed promise the server compensated (decision 041): no state moves, so it is its own row of the request.
+  if (purchase.promiseCompensatedAt !== null && purchase.promisedBy !== null) {
+    steps.push({
+      step: {
+        kind: 'compensated',
+        amount: Number(purchase.promiseCompensation ?? 0),
+        doneBy: tehranMomentText(purchase.promisedBy),
+      },
+      at: new Date(purchase.promiseCompensatedAt),
+      actorUserId: null,
+    });
   }
   // Taken: the move to inProgress; a request taken before that state was entered shows the first claim of its
   // fulfilment task instead (a colleague taking it over later is not a new step).
@@ -257,7 +278,16 @@ export async function requestTimeline(
 ): Promise<Timeline> {
   const purchase = await db
     .selectFrom('purchases')
-    .select(['id', 'desk', 'formType', 'expectedPrice', 'payerUserId'])
+    .select([
+      'id',
+      'desk',
+      'formType',
+      'expectedPrice',
+      'payerUserId',
+      'promisedBy',
+      'promiseCompensatedAt',
+      'promiseCompensation',
+    ])
     .where('id', '=', purchaseId)
     .executeTakeFirstOrThrow();
   const raw = await stepsOf(db, purchase);

@@ -20,6 +20,7 @@ import { recordSubmitted } from './lifecycle';
 import { breakdownOf } from './quote-token';
 import { type CheckedQuote, quoteRefusal, spendQuote } from './quote-spending';
 import { checkQuote, priceInquiry, resolvePriceInputs } from './quotes';
+import { promiseColumns, promiseOf } from './promises';
 import { HASH_CLEARED, sealSecrets } from './sealed-fields';
 
 /** Thrown inside the submission's transaction to roll it back when another request spent the quote first. */
@@ -163,6 +164,7 @@ async function createPurchase(
       walletAmount: Math.min(wallet, price.expectedPrice),
       payablePrice: payablePrice(price.expectedPrice, wallet),
       deadlineAt: deadlineOf(deskForm.schema, fields),
+      ...promiseColumns(promiseOf(deps.catalogue, deskForm, fields)),
     },
     principal.userId,
   );

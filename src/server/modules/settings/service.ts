@@ -23,6 +23,7 @@ export interface Settings {
   quoteLifetimeSeconds: number;
   mobileValidationCodeLifetimeSeconds: number;
   deadlineAtRiskHours: number;
+  promiseCompensationPercent: number;
 }
 
 /** The defaults of schemas/config/systemParameters.json (tests/unit/settings.test.ts checks the keys match). */

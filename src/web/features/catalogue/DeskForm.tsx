@@ -15,6 +15,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { components } from '../../../generated/api';
+import { deadlineFieldOf } from '../../../shared/deadline';
 import { formatRial, toPersianDigits } from '../../../shared/format';
 import { DeskFields, useDeskForm } from '../../components/form-engine/DeskFields';
 import { TermsText } from '../../components/TermsText';
@@ -65,6 +66,22 @@ interface Renewal {
   quoteId: string;
   payablePrice: number;
   previousPayablePrice: number;
+}
+
+/** The deadline field's day when the desk promises against it and a whole date is typed (decision 041). */
+function promisedDeadline(desk: Desk, schema: object, data: FormData): { field: string; day: string } | null {
+  const field = desk.promise ? deadlineFieldOf(schema) : null;
+  const day = field === null ? undefined : data[field];
+  return field !== null && typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day) ? { field, day } : null;
+}
+
+/** The promise beside the price: until when to pay for it, or why not (the server's words). */
+function PromiseNote({ promise }: { promise: NonNullable<Quote['promise']> }) {
+  return (
+    <Callout.Root color={promise.canMeet ? 'green' : 'orange'} size="1" role="status" data-testid="deadline-promise">
+      <Callout.Text>{promise.text}</Callout.Text>
+    </Callout.Root>
+  );
 }
 
 function priceInputsReady(form: FormType, data: FormData): boolean {
@@ -137,13 +154,19 @@ export function DeskForm({ desk, form, prefill }: { desk: Desk; form: FormType; 
 
   const inputs = form.priceInputs.map((f) => data[f]);
   const ready = Boolean(user) && priceInputsReady(form, data);
+  // A desk that promises against a deadline is asked again as the date changes (decision 041); the price inputs
+  // alone decide what the customer confirms.
+  const deadline = promisedDeadline(desk, schema, data);
   const quoteQuery = useQuery({
-    queryKey: ['quote', desk.identifier, ...inputs],
+    queryKey: ['quote', desk.identifier, ...inputs, deadline?.day ?? null],
     queryFn: () =>
       call<Quote>(
         api.POST('/api/me/desks/{desk}/priceInquiry', {
           params: { path: { desk: desk.identifier } },
-          body: Object.fromEntries(form.priceInputs.map((f) => [f, data[f] as number])),
+          body: {
+            ...Object.fromEntries(form.priceInputs.map((f) => [f, data[f] as number])),
+            ...(deadline && { [deadline.field]: deadline.day }),
+          },
         }),
       ),
     enabled: ready,
@@ -155,6 +178,8 @@ export function DeskForm({ desk, form, prefill }: { desk: Desk; form: FormType; 
   const quote = ready ? quoteQuery.data : undefined;
   const expiresAt = quote ? quoteQuery.dataUpdatedAt + quote.expiresInSeconds * 1000 : null;
   const inputsKey = JSON.stringify(inputs);
+  // A new quote for another deadline is no renewal of the price.
+  const quoteKey = JSON.stringify([...inputs, deadline?.day ?? null]);
   const confirmed =
     Boolean(quote) && confirmation?.inputs === inputsKey && confirmation.payablePrice === quote?.payablePrice;
   // Ticked for a price that is no longer the one to pay: say so beside the box rather than untick silently.
@@ -165,8 +190,8 @@ export function DeskForm({ desk, form, prefill }: { desk: Desk; form: FormType; 
   useEffect(() => {
     if (!quote) return;
     const last = lastQuote.current;
-    lastQuote.current = { inputs: inputsKey, quote };
-    if (last?.inputs !== inputsKey) setRenewal(null);
+    lastQuote.current = { inputs: quoteKey, quote };
+    if (last?.inputs !== quoteKey) setRenewal(null);
     else if (last.quote.quoteId !== quote.quoteId) {
       setRenewal({
         quoteId: quote.quoteId,
@@ -174,7 +199,7 @@ export function DeskForm({ desk, form, prefill }: { desk: Desk; form: FormType; 
         previousPayablePrice: last.quote.payablePrice,
       });
     }
-  }, [quote, inputsKey]);
+  }, [quote, quoteKey]);
 
   const formErrors = useMemo(
     () => validator?.validateFormData(data, schema as never, undefined, transformErrors).errors ?? [],
@@ -231,7 +256,7 @@ export function DeskForm({ desk, form, prefill }: { desk: Desk; form: FormType; 
       const fresh =
         (error instanceof ApiError ? (error.body as { data?: { quote?: Quote } } | null)?.data?.quote : undefined) ??
         null;
-      if (fresh) queryClient.setQueryData(['quote', desk.identifier, ...inputs], fresh);
+      if (fresh) queryClient.setQueryData(['quote', desk.identifier, ...inputs, deadline?.day ?? null], fresh);
       setConfirmation(null);
       setServerError(digMessage(error) ?? FALLBACK_MESSAGE);
     } finally {
@@ -290,6 +315,7 @@ export function DeskForm({ desk, form, prefill }: { desk: Desk; form: FormType; 
         </Callout.Root>
       )}
       {quote && expiresAt && <PriceSummary quote={quote} expiresAt={expiresAt} />}
+      {quote?.promise && <PromiseNote promise={quote.promise} />}
       {quote && expiresAt && <PriceBar quote={quote} expiresAt={expiresAt} />}
 
       {user && !needsLevel && needsPolicy && (

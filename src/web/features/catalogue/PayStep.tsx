@@ -6,6 +6,7 @@
 import { Button, Callout, Flex, Skeleton, Text } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
+import { RequestPromiseNote } from '../../components/deadline/PromiseNote';
 import { PayAction } from '../../components/payments/PayAction';
 import { PurchasePrice } from '../../components/payments/PurchasePrice';
 import { LoadError } from '../../components/states/LoadError';
@@ -37,6 +38,7 @@ export function PayStep({ purchaseId }: { purchaseId: number }) {
             : `درخواست شماره ${toPersianDigits(purchase.id)} در وضعیت «${purchase.stateTitle}» است.`}
         </Callout.Text>
       </Callout.Root>
+      <RequestPromiseNote promise={purchase.promise} />
       <PurchasePrice purchase={purchase} waiting={waiting} />
       {waiting ? (
         <>

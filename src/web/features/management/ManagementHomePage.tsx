@@ -25,6 +25,8 @@ const UNFULFILLED_STATES = 'paid,inProgress';
 const QUEUE_PATH: Record<Queue['identifier'], string> = {
   withdrawals: `${pathOf('withdrawals')}?state=requested`,
   unconfirmedPayments: pathOf('manualOrderCompletion'),
+  // Each compensated request shows its promise and the compensation in its dialog (decision 041).
+  compensatedPromises: `${pathOf('requests')}?state=${UNFULFILLED_STATES},purchaseSucceeded`,
 };
 
 /** A deadline with the time left counted from now (the minute it is drawn, refreshed each minute). */

@@ -28,6 +28,7 @@ import { FulfilmentDialog } from './tasks/FulfilmentDialog';
 import { GoogleAdsChargeDialog } from './tasks/GoogleAdsTaskDialogs';
 import { ToneBadge } from '../../components/ToneBadge';
 import { Conversation } from '../../components/conversation/Conversation';
+import { RequestPromiseNote } from '../../components/deadline/PromiseNote';
 import { CustomerAndDeadline } from './StaffRequestHeader';
 
 /** The open task of a request, and which dialog decides it. */
@@ -70,6 +71,7 @@ function RequestBody({ purchaseId, onFulfil }: { purchaseId: number; onFulfil: (
           deadlineAtRisk={data.deadlineAtRisk}
         />
       </Flex>
+      <RequestPromiseNote promise={purchase.promise} />
       <PurchasePrice purchase={purchase} waiting={purchase.state === 'waitingForPayment'} />
       {data.openTaskId !== null && mayDecide && (
         <Box>

@@ -36,6 +36,7 @@ import { pathOf } from '../../lib/routes';
 import { CancelPurchaseButton } from './CancelPurchaseButton';
 import { Conversation } from '../../components/conversation/Conversation';
 import { DeadlineCountdown } from './DeadlineCountdown';
+import { RequestPromiseNote } from '../../components/deadline/PromiseNote';
 import { PaymentLinkSection } from './PaymentLinkSection';
 import { ONLINE_PAYMENT_STATES } from './payment-outcomes';
 import { toPersianDigits } from '../../../shared/digits';
@@ -72,6 +73,7 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
               </ToneBadge>
             </Flex>
             <DeadlineCountdown purchase={data.purchase} />
+            <RequestPromiseNote promise={data.purchase.promise} />
             <PurchasePrice purchase={data.purchase} waiting={data.purchase.state === 'waitingForPayment'} />
             {data.purchase.fieldsView.length > 0 && (
               <>

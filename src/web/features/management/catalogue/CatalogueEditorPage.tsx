@@ -18,6 +18,7 @@ import type { FormType } from '../../../../generated/schemas/form';
 import { DateText } from '../../../components/date/DateText';
 import { DeskFields, type DeskFormData } from '../../../components/form-engine/DeskFields';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
+import { CalendarPreview } from './CalendarPreview';
 import { jsonSyntaxProblem } from './json-error';
 import { jsonText } from './line-diff';
 import { PublishDialog } from './PublishDialog';
@@ -29,8 +30,18 @@ type Problem = components['schemas']['CatalogueProblem'];
 type Kind = Entry['kind'];
 
 const ENTRIES_KEY = ['staff', 'catalogue', 'entries'];
-const KIND_TITLE: Record<Kind, string> = { desk: 'میز', form: 'نوع فرم', plan: 'برنامهٔ سفر تحصیلی' };
-const KIND_GROUP: Record<Kind, string> = { form: 'انواع فرم', desk: 'میزها', plan: 'برنامه‌های سفر تحصیلی' };
+const KIND_TITLE: Record<Kind, string> = {
+  desk: 'میز',
+  form: 'نوع فرم',
+  plan: 'برنامهٔ سفر تحصیلی',
+  calendar: 'تقویم کاری',
+};
+const KIND_GROUP: Record<Kind, string> = {
+  form: 'انواع فرم',
+  desk: 'میزها',
+  plan: 'برنامه‌های سفر تحصیلی',
+  calendar: 'تقویم‌های کاری',
+};
 
 const keyOf = (e: { kind: Kind; identifier: string }) => `${e.kind}:${e.identifier}`;
 
@@ -286,6 +297,8 @@ function Editor({ entry, forms, desks }: { entry: Entry; forms: FormType[]; desk
           {document && checkedFor === document && problems?.length === 0 ? (
             entry.kind === 'plan' ? (
               <PlanPreview document={document} desks={desks} />
+            ) : entry.kind === 'calendar' ? (
+              <CalendarPreview document={document} />
             ) : (
               <Preview kind={entry.kind} document={document} forms={forms} desks={desks} />
             )
@@ -348,7 +361,7 @@ export default function CatalogueEditorPage() {
             data-testid="catalogue-entry-select"
           />
           <Select.Content position="popper">
-            {(['form', 'desk', 'plan'] as const).map((kind) => (
+            {(['form', 'desk', 'plan', 'calendar'] as const).map((kind) => (
               <Select.Group key={kind}>
                 <Select.Label>{KIND_GROUP[kind]}</Select.Label>
                 {list
