@@ -1202,6 +1202,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/decideWalletCorrection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve (the wallet moves once: transaction_K up or transaction_L down, the customer is told with the reason) or reject a proposed wallet correction, with a note. Never by its proposer (403); once (409). */
+        post: operations["decideWalletCorrection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/fetchApproveProfileAsL1TaskData": {
         parameters: {
             query?: never;
@@ -1389,6 +1406,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/fetchTrialBalance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The trial balance of one Tehran day (Gregorian YYYY-MM-DD): every ledger account kind (customers' accounts summed per kind) with its opening balance, debits, credits and closing balance, totals that sum to zero, and our bank account's closing balance beside the closing balance of our uploaded bank statements, with the difference named. */
+        post: operations["fetchTrialBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/fetchWaitingWork": {
         parameters: {
             query?: never;
@@ -1485,6 +1519,23 @@ export interface paths {
         put?: never;
         /** Record money a customer deposited to one of our bank accounts (a manual collection, SPEC section 7). With an online payment's token (onlineProformaToken, the token staff see on the customer's wallet page) it settles that payment as the gateway would have: a collection with source offline, transaction_B (bank → wallet), and the request paid (reserved, its fulfilment task opened) when it still waits and the wallet now covers it. The amount must equal the payment's amount; a payment already settled (or returned to a foreign card) is refused with 409. With an empty onlineProformaToken it is a plain deposit to the wallet of the customer whose mobile number is customerMobileNo. Every field of SPEC is required (the token may be the empty string); a tracking code is used once (409). Audit-logged; the customer gets wallet.changed and purchase.changed live. Success message: 'دریافت با موفقیت ثبت شد.' */
         post: operations["payOffline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/proposeWalletCorrection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Propose a correction of a customer's wallet (up or down, an amount, a required reason, an optional evidence file uploaded with uploadFile, filePrefix walletCorrection). Nothing moves until a second staff member approves it (decideWalletCorrection); a correction down beyond the wallet is refused (422). */
+        post: operations["proposeWalletCorrection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2134,6 +2185,23 @@ export interface paths {
         put?: never;
         /** Search users, optionally only staff or only customers */
         post: operations["searchUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchWalletCorrections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Wallet corrections newest first, by state and search text (customer's name or mobile, reason, trace code) */
+        post: operations["searchWalletCorrections"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3602,7 +3670,7 @@ export interface components {
             };
             id: components["schemas"]["Id64"];
             /** @enum {string} */
-            kind: "matched" | "gatewayWithoutCollection" | "collectionWithoutSettlement" | "amountDiffers" | "settledTwice" | "ledgerWithoutCollection" | "depositWithoutBankLine" | "withdrawalWithoutBankLine" | "bankLineWithoutRecord" | "collectionWithoutPosting" | "postingDiffers";
+            kind: "matched" | "gatewayWithoutCollection" | "collectionWithoutSettlement" | "amountDiffers" | "settledTwice" | "ledgerWithoutCollection" | "depositWithoutBankLine" | "withdrawalWithoutBankLine" | "bankLineWithoutRecord" | "collectionWithoutPosting" | "postingDiffers" | "payoutDiffers" | "payoutMissing";
             ledgerTransactionId: components["schemas"]["Id64"] | null;
             matched: boolean;
             purchaseId: components["schemas"]["Id64"] | null;
@@ -3693,6 +3761,8 @@ export interface components {
             /** @description Operating system and version, e.g. "Android 14" */
             os: string | null;
         };
+        /** @description A signed ledger balance or sum in integer rial (a company account runs negative where money came in) */
+        SignedRial: number;
         /** @description A customer's bank account as staff review it, with the customer and the review task still open */
         StaffBankAccount: {
             bankCode: string;
@@ -3920,6 +3990,46 @@ export interface components {
             /** @description 50 when absent */
             perPage?: number;
         };
+        TrialBalance: {
+            accounts: components["schemas"]["TrialBalanceLine"][];
+            /** @description Our bank account in the ledger (money held: the bank account's closing balance with its sign turned) beside our uploaded bank statements' closing balance (money in less money out of every line to the day's end; null when none was uploaded), their difference, and what names it. */
+            bank: {
+                /** @description statementClosing − ledgerClosing (0 when no statement was uploaded) */
+                difference: components["schemas"]["SignedRial"];
+                /** @description The parts of the difference and what each is, in Persian; the last is what nothing explains */
+                explained: {
+                    amount: components["schemas"]["SignedRial"];
+                    /** @enum {string} */
+                    reason: "withdrawalsPaid" | "unexplained";
+                    title: string;
+                }[];
+                ledgerClosing: components["schemas"]["SignedRial"];
+                statementClosing: components["schemas"]["SignedRial"] | null;
+                statementLines: number;
+            };
+            /** Format: date */
+            day: string;
+            totals: {
+                closing: components["schemas"]["SignedRial"];
+                credits: components["schemas"]["Rial"];
+                debits: components["schemas"]["Rial"];
+                opening: components["schemas"]["SignedRial"];
+            };
+        };
+        TrialBalanceLine: {
+            /** @description Accounts of this kind summed in the line (one for a company account) */
+            accountCount: number;
+            closing: components["schemas"]["SignedRial"];
+            /** @description What entered the account during the day (its positive entries) */
+            credits: components["schemas"]["Rial"];
+            /** @description What left the account during the day (its negative entries, as a positive sum) */
+            debits: components["schemas"]["Rial"];
+            kind: string;
+            opening: components["schemas"]["SignedRial"];
+            /** @enum {string} */
+            owner: "customer" | "system";
+            title: string;
+        };
         User: {
             /** @description 1 or above means identity-verified */
             approvedLevel: number;
@@ -4100,6 +4210,30 @@ export interface components {
                 openCount: number;
                 title: string;
             }[];
+        };
+        /** @description A staff correction of a customer's wallet. proposed: waiting for a second staff member; approved: posted (transaction_K up, transaction_L down, with traceCode); rejected: nothing moved (decisionNote says why). */
+        WalletCorrection: {
+            amount: components["schemas"]["Rial"];
+            customerMobileNo: string | null;
+            customerName: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            decidedBy: components["schemas"]["Id64"] | null;
+            decidedByName: string | null;
+            decisionNote: string | null;
+            /** @enum {string} */
+            direction: "up" | "down";
+            evidenceFile: string | null;
+            id: components["schemas"]["Id64"];
+            /** Format: date-time */
+            proposedAt: string;
+            proposedBy: components["schemas"]["Id64"];
+            proposedByName: string;
+            reason: string;
+            /** @enum {string} */
+            state: "proposed" | "approved" | "rejected";
+            traceCode: string;
+            userId: components["schemas"]["Id64"];
         };
         /** @description Money asked out of the wallet to an approved bank account. requested: it left the wallet and waits for the bank transfer; done: staff transferred it (bankReference); refused: it went back to the wallet (decisionReason). */
         Withdrawal: {
@@ -4332,6 +4466,17 @@ export interface components {
                     data: {
                         userToken: string;
                     };
+                };
+            };
+        };
+        /** @description The wallet correction */
+        WalletCorrectionSaved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: components["schemas"]["WalletCorrection"];
                 };
             };
         };
@@ -6147,6 +6292,27 @@ export interface operations {
             };
         };
     };
+    decideWalletCorrection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    approve: boolean;
+                    correction: components["schemas"]["Id64"];
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["WalletCorrectionSaved"];
+        };
+    };
     fetchApproveProfileAsL1TaskData: {
         parameters: {
             query?: never;
@@ -6476,6 +6642,33 @@ export interface operations {
             };
         };
     };
+    fetchTrialBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReconciliationDayRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The day's trial balance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TrialBalance"];
+                    };
+                };
+            };
+        };
+    };
     fetchWaitingWork: {
         parameters: {
             query?: never;
@@ -6641,6 +6834,30 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    proposeWalletCorrection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount: number;
+                    /** @enum {string} */
+                    direction: "up" | "down";
+                    evidenceFile?: string | null;
+                    reason: string;
+                    user: components["schemas"]["Id64"];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["WalletCorrectionSaved"];
         };
     };
     publishCatalogueEntry: {
@@ -7693,6 +7910,42 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["UserList"];
+        };
+    };
+    searchWalletCorrections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    page?: number;
+                    perPage?: number;
+                    search?: string;
+                    /** @enum {string} */
+                    state?: "proposed" | "approved" | "rejected";
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Wallet corrections */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["WalletCorrection"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
         };
     };
     searchWithdrawals: {

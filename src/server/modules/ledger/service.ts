@@ -23,6 +23,7 @@ import {
   isCustomerKind,
   type TransactionTypeId,
   transactionTypeOf,
+  Tx,
   VISIBLE_TYPES,
 } from './types';
 
@@ -304,6 +305,10 @@ const effectOn = (kind: AccountKind) =>
     where e.transaction_id = t.id and a.user_id = t.user_id and a.kind = ${kind}
   ), 0)::bigint`;
 
+/** A staff correction (K or L) is shown by its own title, which carries the reason the customer is owed. */
+const correctionTitle = (type: string, details: TransactionDetails) =>
+  type === Tx.correctWalletUp || type === Tx.correctWalletDown ? details.generalTitle : undefined;
+
 /** The customer's own transactions that they see, newest first. */
 export async function searchTransactions(
   db: Db,
@@ -334,7 +339,7 @@ export async function searchTransactions(
       ...(r.amounts as Amounts),
       traceCode: r.traceCode,
       type: r.type,
-      title: transactionTypeOf(r.type).title,
+      title: correctionTitle(r.type, r.details as TransactionDetails) ?? transactionTypeOf(r.type).title,
       walletAccountEffect: r.walletAccountEffect,
       reservedAccountEffect: r.reservedAccountEffect,
       createdAt: new Date(r.createdAt).toISOString(),

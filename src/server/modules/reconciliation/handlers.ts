@@ -9,6 +9,7 @@ import { resolveRow, runReconciliation } from './runs';
 import { readStatement } from './statement-file';
 import { STATEMENT_MAPPINGS } from './statement-mappings';
 import { storeStatement } from './statements';
+import { trialBalance } from './trial-balance';
 
 /** The largest statement file taken (the multipart plugin's own limit too). */
 const MAX_STATEMENT_BYTES = 5 * 1024 * 1024;
@@ -24,6 +25,7 @@ export function reconciliationHandlers(
   | 'runReconciliation'
   | 'resolveReconciliationRow'
   | 'uploadReconciliationStatement'
+  | 'fetchTrialBalance'
 > {
   return {
     searchReconciliationDays: async ({ body }) => ok(await searchDays(db, body ?? {})),
@@ -33,6 +35,8 @@ export function reconciliationHandlers(
       if (!day) throw notFound(msg('reconciliation.day.notRun'));
       return ok({ day, rows: await rowsOf(db, { day: body.day }) });
     },
+
+    fetchTrialBalance: async ({ body }) => ok(await trialBalance(db, body.day)),
 
     runReconciliation: async ({ body, principal }) => {
       await runReconciliation(db, body.day, principal!.userId);
