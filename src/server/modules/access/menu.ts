@@ -10,6 +10,8 @@ export const MENU_BY_ACTION: Record<string, string[]> = {
   viewRequests: ['requests', 'supportThreads'],
   manageCurrencyPayments: ['currencyPayments'],
   manageWithdrawals: ['withdrawals'],
+  proposeWalletCorrections: ['walletCorrections'],
+  decideWalletCorrections: ['walletCorrections'],
   approveBankAccountOwnership: ['bankAccounts'],
   manageGoogleMccAccounts: ['googleMccAccounts'],
   manageGoogleAds: ['googleAdsAccounts'],
