@@ -1202,6 +1202,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/closeReconciliationDay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close a reconciled Tehran day whose last run left nothing unresolved (422 otherwise): its reconciliation and resolutions no longer change until it is reopened. Audited. */
+        post: operations["closeReconciliationDay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/decideWalletCorrection": {
         parameters: {
             query?: never;
@@ -1621,6 +1638,40 @@ export interface paths {
         put?: never;
         /** Reject the card of the claimed approveUserCardTask with a reason the customer sees */
         post: operations["rejectUserCardOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/reopenReconciliationDay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve another staff member's request to reopen a closed day (never one's own: 403); the day opens again. Audited. */
+        post: operations["reopenReconciliationDay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/requestReopenReconciliationDay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask to reopen a closed day, with the reason; a second staff member approves it (reopenReconciliationDay). Audited. */
+        post: operations["requestReopenReconciliationDay"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3633,6 +3684,11 @@ export interface components {
             bankCount: number;
             bankInAmount: components["schemas"]["Rial"];
             bankOutAmount: components["schemas"]["Rial"];
+            /**
+             * Format: date-time
+             * @description When the day was closed (its reconciliation and resolutions no longer change); null while open
+             */
+            closedAt: string | null;
             collectionAmount: components["schemas"]["Rial"];
             collectionCount: number;
             /** Format: date */
@@ -3644,6 +3700,9 @@ export interface components {
             matchedCount: number;
             /** Format: date-time */
             ranAt: string;
+            /** @description A pending request to reopen the closed day, waiting for a second staff member */
+            reopenReason: string | null;
+            reopenRequestedBy: components["schemas"]["Id64"] | null;
             /** @description Unmatched rows of the last run by kind */
             unmatchedByKind: {
                 [key: string]: number;
@@ -4380,6 +4439,17 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Envelope"] & {
                     data: components["schemas"]["PurchaseMessage"];
+                };
+            };
+        };
+        /** @description The day after the change */
+        ReconciliationDaySaved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: components["schemas"]["ReconciliationDay"];
                 };
             };
         };
@@ -6292,6 +6362,26 @@ export interface operations {
             };
         };
     };
+    closeReconciliationDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date */
+                    day: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["ReconciliationDaySaved"];
+        };
+    };
     decideWalletCorrection: {
         parameters: {
             query?: never;
@@ -6965,6 +7055,47 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["UserCardSaved"];
+        };
+    };
+    reopenReconciliationDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date */
+                    day: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["ReconciliationDaySaved"];
+        };
+    };
+    requestReopenReconciliationDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date */
+                    day: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["ReconciliationDaySaved"];
         };
     };
     resolveReconciliationRow: {

@@ -109,6 +109,7 @@ describe('the books close', () => {
       .filter({ hasText: REASON })
       .waitFor({ timeout: WAIT_MS });
     await animationsDone(second);
+    expect((await latinDigits(second)).found).toEqual([]);
     if (takeScreenshots) await second.screenshot({ path: path.join(shots, 'books-wallet-corrections.png') });
 
     // The customer sees the posting with its reason on their phone.
@@ -117,6 +118,7 @@ describe('the books close', () => {
     await phone.getByText(REASON).first().waitFor({ timeout: WAIT_MS });
     await animationsDone(phone);
     expect((await latinDigits(phone)).found).toEqual([]);
-    if (takeScreenshots) await phone.screenshot({ path: path.join(shots, 'books-customer-wallet.png') });
+    if (takeScreenshots)
+      await phone.screenshot({ path: path.join(shots, 'books-customer-wallet.png'), fullPage: true });
   }, 120_000);
 });

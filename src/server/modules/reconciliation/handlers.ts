@@ -10,6 +10,7 @@ import { readStatement } from './statement-file';
 import { STATEMENT_MAPPINGS } from './statement-mappings';
 import { storeStatement } from './statements';
 import { trialBalance } from './trial-balance';
+import { approveReopen, closeDay, requestReopen } from './closing';
 
 /** The largest statement file taken (the multipart plugin's own limit too). */
 const MAX_STATEMENT_BYTES = 5 * 1024 * 1024;
@@ -26,6 +27,9 @@ export function reconciliationHandlers(
   | 'resolveReconciliationRow'
   | 'uploadReconciliationStatement'
   | 'fetchTrialBalance'
+  | 'closeReconciliationDay'
+  | 'requestReopenReconciliationDay'
+  | 'reopenReconciliationDay'
 > {
   return {
     searchReconciliationDays: async ({ body }) => ok(await searchDays(db, body ?? {})),
@@ -37,6 +41,21 @@ export function reconciliationHandlers(
     },
 
     fetchTrialBalance: async ({ body }) => ok(await trialBalance(db, body.day)),
+
+    closeReconciliationDay: async ({ body, principal }) => {
+      await closeDay(db, principal!, body.day);
+      return ok((await fetchDay(db, body.day))!, msg('reconciliation.day.closedNow'));
+    },
+
+    requestReopenReconciliationDay: async ({ body, principal }) => {
+      await requestReopen(db, principal!, body.day, body.reason.trim());
+      return ok((await fetchDay(db, body.day))!, msg('reconciliation.day.reopenRequested'));
+    },
+
+    reopenReconciliationDay: async ({ body, principal }) => {
+      await approveReopen(db, principal!, body.day);
+      return ok((await fetchDay(db, body.day))!, msg('reconciliation.day.reopened'));
+    },
 
     runReconciliation: async ({ body, principal }) => {
       await runReconciliation(db, body.day, principal!.userId);

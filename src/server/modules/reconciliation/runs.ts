@@ -12,6 +12,7 @@ import { notifyStaff } from '../notifications';
 import { ledgerKey, postTransaction, Tx } from '../ledger';
 import { type FindingKind, matchDay } from './matching';
 import { matchPayouts } from './payouts';
+import { assertDayOpen } from './closing';
 import { msg } from '../../http/messages';
 
 /** The staff action of the reconciliation page; its holders are told of new unmatched rows. */
@@ -49,6 +50,8 @@ export async function runReconciliation(
   const payouts = await matchPayouts(db, day, now);
   match.findings.push(...payouts.findings);
   await db.transaction().execute(async (trx) => {
+    // A closed day no longer changes (its run row stays locked until this ends, so closing waits for the run).
+    await assertDayOpen(trx, day);
     // The run row first: it serialises two runs of the same day.
     await trx
       .insertInto('reconciliationRuns')
@@ -200,6 +203,7 @@ export async function resolveRow(
     if (!row) return 'notFound';
     if (row.matched) return 'matched';
     if (row.resolvedAt) return 'alreadyResolved';
+    await assertDayOpen(trx, row.day);
     await trx
       .updateTable('reconciliationRows')
       .set({ resolvedNote: note, resolvedBy: actorUserId, resolvedAt: new Date() })

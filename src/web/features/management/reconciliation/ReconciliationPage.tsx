@@ -26,6 +26,7 @@ import { LoadError } from '../../../components/states/LoadError';
 import { ApiError, api, call } from '../../../lib/api-client';
 import { calendarAtom } from '../../../lib/calendar';
 import { type Day, dayQueryKey, type Row } from './day';
+import { DayClosing } from './DayClosing';
 import { DayRows } from './DayRows';
 import { kindLabel } from './kinds';
 import { StatementUpload } from './StatementUpload';
@@ -187,6 +188,7 @@ function DayView({ day, onRan }: { day: string; onRan: () => void }) {
                 <DownloadIcon /> خروجی xlsx
               </Button>
             )}
+            {data && <DayClosing day={data.day} />}
           </Flex>
         </Flex>
         {query.isPending && (

@@ -31,8 +31,13 @@ const decorate = (items: Row[]): Row[] =>
   items.map((row) => {
     const state = STATES[row.state as keyof typeof STATES];
     const up = row.direction === 'up';
+    // A person without a name is named by their mobile number: in Persian digits like every number shown.
+    const named = (key: string) => (row[key] == null ? row[key] : toPersianDigits(String(row[key])));
     return {
       ...row,
+      customerName: named('customerName'),
+      proposedByName: named('proposedByName'),
+      decidedByName: named('decidedByName'),
       stateTitle: state?.title ?? String(row.state),
       stateColor: state?.color ?? '#757575',
       directionTitle: up ? 'افزایش' : 'کاهش',
