@@ -69,7 +69,9 @@ interface Payout {
 }
 async function payoutOf(day: string): Promise<Payout | null> {
   const report = await fetch(new URL(`/sandbox-bank/pg/v4/report/settlements.json?date=${day}`, server.url));
-  return ((await report.json()) as { data: { payout: Payout | null } }).data.payout;
+  // The sandbox bank's own report, not our contract: its shape as ZarinPal-like JSON.
+  const body: { data: { payout: Payout | null } } = await report.json();
+  return body.data.payout;
 }
 
 /** Our bank account's statement with these lines (money in), uploaded as staff upload it. */

@@ -67,7 +67,9 @@ it('a correction up proposed by one and approved by another moves the wallet onc
   // A second decision, approve or reject, moves nothing.
   for (const approve of [true, false]) {
     const again = await refusal(
-      second.api.POST('/api/sys/decideWalletCorrection', { body: { correction: proposed.id, approve, note: 'دوباره' } }),
+      second.api.POST('/api/sys/decideWalletCorrection', {
+        body: { correction: proposed.id, approve, note: 'دوباره' },
+      }),
     );
     expect(again.status).toBe(409);
   }
@@ -109,7 +111,9 @@ it('a correction down below zero is refused when proposed and when approved; a r
   const down = await dataOf(propose(who, 'down', 80_000, 'دریافت تکراری'));
   const other = await dataOf(propose(who, 'down', 30_000, 'کارمزد ثبت‌نشده'));
   await dataOf(
-    second.api.POST('/api/sys/decideWalletCorrection', { body: { correction: other.id, approve: true, note: 'تایید' } }),
+    second.api.POST('/api/sys/decideWalletCorrection', {
+      body: { correction: other.id, approve: true, note: 'تایید' },
+    }),
   );
   expect((await money.balanceOf(who)).balance).toBe(70_000);
   const late = await refusal(
@@ -152,7 +156,9 @@ it('refuses a missing reason, a bad amount, a staff member without the action an
     }),
   );
   const cannot = await refusal(
-    proposer.api.POST('/api/sys/decideWalletCorrection', { body: { correction: proposed.id, approve: true, note: 'x' } }),
+    proposer.api.POST('/api/sys/decideWalletCorrection', {
+      body: { correction: proposed.id, approve: true, note: 'x' },
+    }),
   );
   expect(cannot.status).toBe(403);
   expect((await money.balanceOf(who)).balance).toBe(0);

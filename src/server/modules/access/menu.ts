@@ -19,6 +19,7 @@ export const MENU_BY_ACTION: Record<string, string[]> = {
   viewAuditLog: ['auditLog'],
   viewFailedSms: ['failedNotificationSms'],
   reconcile: ['reconciliation'],
+  closeReconciliationDays: ['reconciliation'],
 };
 
 export const PAYMENT_PERMISSIONS_BY_ACTION: Record<string, string[]> = {

@@ -119,7 +119,10 @@ export function bankAccountHandlers(
     decideWalletCorrection: async ({ body, principal }) => {
       const { correction, uid } = await decideWalletCorrection(db, principal!, body.correction, body);
       if (correction.state === 'approved') await walletChanged(correction.userId, uid);
-      return ok(correction, msg(correction.state === 'approved' ? 'walletCorrection.approved' : 'walletCorrection.rejected'));
+      return ok(
+        correction,
+        msg(correction.state === 'approved' ? 'walletCorrection.approved' : 'walletCorrection.rejected'),
+      );
     },
 
     searchWalletCorrections: async ({ body }) => ok(await searchWalletCorrections(db, body ?? {})),

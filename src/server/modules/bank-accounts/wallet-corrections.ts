@@ -140,7 +140,8 @@ export async function proposeWalletCorrection(
 ): Promise<WalletCorrectionDto> {
   const reason = input.reason.trim();
   if (reason.length < 3) throw HttpError.of(422, 'walletCorrection.reason.required');
-  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw HttpError.of(422, 'walletCorrection.invalidAmount');
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0)
+    throw HttpError.of(422, 'walletCorrection.invalidAmount');
   const id = await db.transaction().execute(async (trx) => {
     const customer = await trx
       .selectFrom('users')
