@@ -11,6 +11,7 @@ import type { DB } from '../../src/server/db/database';
 import type { Customer, MoneyHelpers } from '../support/money';
 import { withMoneyServer } from '../support/money';
 import type { RunningServer } from '../support/server';
+import { png, uploadForm } from '../support/images';
 import { dataOf, refusal, staffApi, type TypedApi, typedApi } from '../support/typed-api';
 
 let server: RunningServer;
@@ -162,4 +163,32 @@ it('refuses a missing reason, a bad amount, a staff member without the action an
   );
   expect(cannot.status).toBe(403);
   expect((await money.balanceOf(who)).balance).toBe(0);
+});
+
+it('keeps an evidence file the proposer uploaded, which the deciders may open; a path that is not theirs is refused', async () => {
+  const who = await money.customer();
+  const proposer = await money.staffWithActions(BOTH);
+  const upload = await fetch(`${server.url}/api/me/uploadFile`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${proposer.token}` },
+    body: uploadForm(await png(), 'bank-line.png', 'walletCorrection', 'image/png'),
+  });
+  expect(upload.status).toBe(200);
+  const uploaded: { path: string } = await upload.json();
+  const api = typedApi(server, proposer.token);
+  const body = { user: who.userId, direction: 'up' as const, amount: 5_000, reason: 'رسید بانک پیوست است' };
+  const stranger = await refusal(
+    api.POST('/api/sys/proposeWalletCorrection', {
+      body: { ...body, evidenceFile: 'walletCorrection/2026/abcdefghijklmnopqrstuv.png' },
+    }),
+  );
+  expect(stranger.status).toBe(422);
+  const proposed = await dataOf(
+    api.POST('/api/sys/proposeWalletCorrection', { body: { ...body, evidenceFile: uploaded.path } }),
+  );
+  expect(proposed.evidenceFile).toBe(uploaded.path);
+  const signed = await second.api.POST('/api/me/fileUrl', { body: { path: uploaded.path } });
+  expect(signed.response.status).toBe(200);
+  const outsider = await staffApi(server, ['proposeWalletCorrections']);
+  expect((await outsider.api.POST('/api/me/fileUrl', { body: { path: uploaded.path } })).response.status).toBe(404);
 });
