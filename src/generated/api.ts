@@ -1202,6 +1202,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/closeReconciliationDay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close a reconciled Tehran day whose last run left nothing unresolved (422 otherwise): its reconciliation and resolutions no longer change until it is reopened. Audited. */
+        post: operations["closeReconciliationDay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/decideWalletCorrection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve (the wallet moves once: transaction_K up or transaction_L down, the customer is told with the reason) or reject a proposed wallet correction, with a note. Never by its proposer (403); once (409). */
+        post: operations["decideWalletCorrection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/fetchApproveProfileAsL1TaskData": {
         parameters: {
             query?: never;
@@ -1389,6 +1423,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/fetchTrialBalance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The trial balance of one Tehran day (Gregorian YYYY-MM-DD): every ledger account kind (customers' accounts summed per kind) with its opening balance, debits, credits and closing balance, totals that sum to zero, and our bank account's closing balance beside the closing balance of our uploaded bank statements, with the difference named. */
+        post: operations["fetchTrialBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/fetchWaitingWork": {
         parameters: {
             query?: never;
@@ -1491,6 +1542,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/proposeWalletCorrection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Propose a correction of a customer's wallet (up or down, an amount, a required reason, an optional evidence file uploaded with uploadFile, filePrefix walletCorrection). Nothing moves until a second staff member approves it (decideWalletCorrection); a correction down beyond the wallet is refused (422). */
+        post: operations["proposeWalletCorrection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/publishCatalogueEntry": {
         parameters: {
             query?: never;
@@ -1570,6 +1638,40 @@ export interface paths {
         put?: never;
         /** Reject the card of the claimed approveUserCardTask with a reason the customer sees */
         post: operations["rejectUserCardOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/reopenReconciliationDay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve another staff member's request to reopen a closed day (never one's own: 403); the day opens again. Audited. */
+        post: operations["reopenReconciliationDay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/requestReopenReconciliationDay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask to reopen a closed day, with the reason; a second staff member approves it (reopenReconciliationDay). Audited. */
+        post: operations["requestReopenReconciliationDay"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2134,6 +2236,23 @@ export interface paths {
         put?: never;
         /** Search users, optionally only staff or only customers */
         post: operations["searchUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/searchWalletCorrections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Wallet corrections newest first, by state and search text (customer's name or mobile, reason, trace code) */
+        post: operations["searchWalletCorrections"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3581,6 +3700,11 @@ export interface components {
             bankCount: number;
             bankInAmount: components["schemas"]["Rial"];
             bankOutAmount: components["schemas"]["Rial"];
+            /**
+             * Format: date-time
+             * @description When the day was closed (its reconciliation and resolutions no longer change); null while open
+             */
+            closedAt: string | null;
             collectionAmount: components["schemas"]["Rial"];
             collectionCount: number;
             /** Format: date */
@@ -3592,6 +3716,9 @@ export interface components {
             matchedCount: number;
             /** Format: date-time */
             ranAt: string;
+            /** @description A pending request to reopen the closed day, waiting for a second staff member */
+            reopenReason: string | null;
+            reopenRequestedBy: components["schemas"]["Id64"] | null;
             /** @description Unmatched rows of the last run by kind */
             unmatchedByKind: {
                 [key: string]: number;
@@ -3618,7 +3745,7 @@ export interface components {
             };
             id: components["schemas"]["Id64"];
             /** @enum {string} */
-            kind: "matched" | "gatewayWithoutCollection" | "collectionWithoutSettlement" | "amountDiffers" | "settledTwice" | "ledgerWithoutCollection" | "depositWithoutBankLine" | "withdrawalWithoutBankLine" | "bankLineWithoutRecord" | "collectionWithoutPosting" | "postingDiffers";
+            kind: "matched" | "gatewayWithoutCollection" | "collectionWithoutSettlement" | "amountDiffers" | "settledTwice" | "ledgerWithoutCollection" | "depositWithoutBankLine" | "withdrawalWithoutBankLine" | "bankLineWithoutRecord" | "collectionWithoutPosting" | "postingDiffers" | "payoutDiffers" | "payoutMissing";
             ledgerTransactionId: components["schemas"]["Id64"] | null;
             matched: boolean;
             purchaseId: components["schemas"]["Id64"] | null;
@@ -3732,6 +3859,8 @@ export interface components {
             /** @description Operating system and version, e.g. "Android 14" */
             os: string | null;
         };
+        /** @description A signed ledger balance or sum in integer rial (a company account runs negative where money came in) */
+        SignedRial: number;
         /** @description A customer's bank account as staff review it, with the customer and the review task still open */
         StaffBankAccount: {
             bankCode: string;
@@ -3959,6 +4088,46 @@ export interface components {
             /** @description 50 when absent */
             perPage?: number;
         };
+        TrialBalance: {
+            accounts: components["schemas"]["TrialBalanceLine"][];
+            /** @description Our bank account in the ledger (money held: the bank account's closing balance with its sign turned) beside our uploaded bank statements' closing balance (money in less money out of every line to the day's end; null when none was uploaded), their difference, and what names it. */
+            bank: {
+                /** @description statementClosing − ledgerClosing (0 when no statement was uploaded) */
+                difference: components["schemas"]["SignedRial"];
+                /** @description The parts of the difference and what each is, in Persian; the last is what nothing explains */
+                explained: {
+                    amount: components["schemas"]["SignedRial"];
+                    /** @enum {string} */
+                    reason: "withdrawalsPaid" | "unexplained";
+                    title: string;
+                }[];
+                ledgerClosing: components["schemas"]["SignedRial"];
+                statementClosing: components["schemas"]["SignedRial"] | null;
+                statementLines: number;
+            };
+            /** Format: date */
+            day: string;
+            totals: {
+                closing: components["schemas"]["SignedRial"];
+                credits: components["schemas"]["Rial"];
+                debits: components["schemas"]["Rial"];
+                opening: components["schemas"]["SignedRial"];
+            };
+        };
+        TrialBalanceLine: {
+            /** @description Accounts of this kind summed in the line (one for a company account) */
+            accountCount: number;
+            closing: components["schemas"]["SignedRial"];
+            /** @description What entered the account during the day (its positive entries) */
+            credits: components["schemas"]["Rial"];
+            /** @description What left the account during the day (its negative entries, as a positive sum) */
+            debits: components["schemas"]["Rial"];
+            kind: string;
+            opening: components["schemas"]["SignedRial"];
+            /** @enum {string} */
+            owner: "customer" | "system";
+            title: string;
+        };
         User: {
             /** @description 1 or above means identity-verified */
             approvedLevel: number;
@@ -4140,6 +4309,30 @@ export interface components {
                 title: string;
             }[];
         };
+        /** @description A staff correction of a customer's wallet. proposed: waiting for a second staff member; approved: posted (transaction_K up, transaction_L down, with traceCode); rejected: nothing moved (decisionNote says why). */
+        WalletCorrection: {
+            amount: components["schemas"]["Rial"];
+            customerMobileNo: string | null;
+            customerName: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            decidedBy: components["schemas"]["Id64"] | null;
+            decidedByName: string | null;
+            decisionNote: string | null;
+            /** @enum {string} */
+            direction: "up" | "down";
+            evidenceFile: string | null;
+            id: components["schemas"]["Id64"];
+            /** Format: date-time */
+            proposedAt: string;
+            proposedBy: components["schemas"]["Id64"];
+            proposedByName: string;
+            reason: string;
+            /** @enum {string} */
+            state: "proposed" | "approved" | "rejected";
+            traceCode: string;
+            userId: components["schemas"]["Id64"];
+        };
         /** @description Money asked out of the wallet to an approved bank account. requested: it left the wallet and waits for the bank transfer; done: staff transferred it (bankReference); refused: it went back to the wallet (decisionReason). */
         Withdrawal: {
             amount: components["schemas"]["Rial"];
@@ -4288,6 +4481,17 @@ export interface components {
                 };
             };
         };
+        /** @description The day after the change */
+        ReconciliationDaySaved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: components["schemas"]["ReconciliationDay"];
+                };
+            };
+        };
         /** @description Saved; data.id is the record's id */
         SavedId: {
             headers: {
@@ -4371,6 +4575,17 @@ export interface components {
                     data: {
                         userToken: string;
                     };
+                };
+            };
+        };
+        /** @description The wallet correction */
+        WalletCorrectionSaved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Envelope"] & {
+                    data: components["schemas"]["WalletCorrection"];
                 };
             };
         };
@@ -6186,6 +6401,47 @@ export interface operations {
             };
         };
     };
+    closeReconciliationDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date */
+                    day: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["ReconciliationDaySaved"];
+        };
+    };
+    decideWalletCorrection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    approve: boolean;
+                    correction: components["schemas"]["Id64"];
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["WalletCorrectionSaved"];
+        };
+    };
     fetchApproveProfileAsL1TaskData: {
         parameters: {
             query?: never;
@@ -6515,6 +6771,33 @@ export interface operations {
             };
         };
     };
+    fetchTrialBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReconciliationDayRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The day's trial balance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TrialBalance"];
+                    };
+                };
+            };
+        };
+    };
     fetchWaitingWork: {
         parameters: {
             query?: never;
@@ -6682,6 +6965,30 @@ export interface operations {
             };
         };
     };
+    proposeWalletCorrection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount: number;
+                    /** @enum {string} */
+                    direction: "up" | "down";
+                    evidenceFile?: string | null;
+                    reason: string;
+                    user: components["schemas"]["Id64"];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["WalletCorrectionSaved"];
+        };
+    };
     publishCatalogueEntry: {
         parameters: {
             query?: never;
@@ -6787,6 +7094,47 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["UserCardSaved"];
+        };
+    };
+    reopenReconciliationDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date */
+                    day: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["ReconciliationDaySaved"];
+        };
+    };
+    requestReopenReconciliationDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date */
+                    day: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["ReconciliationDaySaved"];
         };
     };
     resolveReconciliationRow: {
@@ -7732,6 +8080,42 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["UserList"];
+        };
+    };
+    searchWalletCorrections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    page?: number;
+                    perPage?: number;
+                    search?: string;
+                    /** @enum {string} */
+                    state?: "proposed" | "approved" | "rejected";
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Wallet corrections */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["WalletCorrection"][];
+                            total: number;
+                        };
+                    };
+                };
+            };
         };
     };
     searchWithdrawals: {

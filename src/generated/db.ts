@@ -776,6 +776,11 @@ export interface ReconciliationRuns {
   bankCount: Generated<number>;
   bankInAmount: Generated<number>;
   bankOutAmount: Generated<number>;
+  /**
+   * When the day was closed: its reconciliation and resolutions no longer change until it is reopened
+   */
+  closedAt: Timestamp | null;
+  closedBy: number | null;
   collectionAmount: Generated<number>;
   collectionCount: Generated<number>;
   /**
@@ -790,6 +795,12 @@ export interface ReconciliationRuns {
    * The staff member who ran it by hand; null for the command line or the nightly run
    */
   ranBy: number | null;
+  /**
+   * A pending request to reopen the closed day, which a second staff member approves
+   */
+  reopenReason: string | null;
+  reopenRequestedAt: Timestamp | null;
+  reopenRequestedBy: number | null;
   unmatchedCount: Generated<number>;
   /**
    * Unmatched rows no one has resolved yet
@@ -1060,6 +1071,28 @@ export interface UserTokens {
   userId: number;
 }
 
+export interface WalletCorrections {
+  amount: number;
+  decidedAt: Timestamp | null;
+  decidedBy: number | null;
+  decisionNote: string | null;
+  direction: string;
+  /**
+   * The storage path of an optional evidence file the proposer uploaded (uploadFile, filePrefix walletCorrection)
+   */
+  evidenceFile: string | null;
+  id: Generated<number>;
+  proposedAt: Generated<Timestamp>;
+  proposedBy: number;
+  reason: string;
+  state: Generated<string>;
+  /**
+   * The trace code its ledger posting carries once approved
+   */
+  traceCode: string;
+  userId: number;
+}
+
 export interface Withdrawals {
   amount: number;
   /**
@@ -1145,5 +1178,6 @@ export interface DB {
   userPolicyApprovals: UserPolicyApprovals;
   users: Users;
   userTokens: UserTokens;
+  walletCorrections: WalletCorrections;
   withdrawals: Withdrawals;
 }

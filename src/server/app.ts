@@ -49,7 +49,7 @@ import { scheduleDeadlineSweep, sweepDeadlines, taskTypes } from './modules/task
 import {
   type DaySummary,
   runNightlyReconciliation,
-  runReconciliation,
+  reconcileDay,
   scheduleNightlyReconciliation,
 } from './modules/reconciliation';
 import { type Composition, composeHandlers, WORK_QUEUES } from './compose';
@@ -176,7 +176,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   if (config.databaseUrl === undefined) {
     const stopBackups = await serveBackups(database, config.dataDir, fastify.log, {
       // npm run reconcile, while this process holds the embedded database.
-      reconcile: async (asked) => runReconciliation(db, String(asked.day), null),
+      reconcile: async (asked) => reconcileDay(db, String(asked.day)),
     });
     fastify.addHook('preClose', stopBackups);
   }

@@ -10,7 +10,9 @@ import { askServer } from './backup/socket';
 import { configOrFail } from './backup/common';
 import { openDatabase } from './db/database';
 import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock';
-import { type DaySummary, runReconciliation } from './modules/reconciliation';
+import { type DaySummary, reconcileDay, type TrialBalance } from './modules/reconciliation';
+
+type Answer = DaySummary & { trialBalance: TrialBalance };
 
 function usage(message: string): never {
   console.error(`arzpay: ${message}`);
@@ -29,16 +31,16 @@ function dayOf(args: string[]): string {
   }
 }
 
-async function reconcileHere(databaseUrl: string | undefined, dataDir: string, day: string): Promise<DaySummary> {
+async function reconcileHere(databaseUrl: string | undefined, dataDir: string, day: string): Promise<Answer> {
   const database = await openDatabase({ databaseUrl, dataDir });
   try {
-    return await runReconciliation(database.db, day, null);
+    return await reconcileDay(database.db, day);
   } finally {
     await database.close();
   }
 }
 
-async function reconcile(day: string): Promise<DaySummary> {
+async function reconcile(day: string): Promise<Answer> {
   const config = configOrFail();
   if (config.databaseUrl !== undefined) return reconcileHere(config.databaseUrl, config.dataDir, day);
   let release: () => Promise<void>;
@@ -46,13 +48,32 @@ async function reconcile(day: string): Promise<DaySummary> {
     release = await lockDataDir(config.dataDir, () => usage('another process took the data directory over'));
   } catch (error) {
     if (error instanceof DataDirLockedError)
-      return (await askServer(config.dataDir, { op: 'reconcile', day })) as DaySummary;
+      return (await askServer(config.dataDir, { op: 'reconcile', day })) as Answer;
     throw error;
   }
   try {
     return await reconcileHere(undefined, config.dataDir, day);
   } finally {
     await release();
+  }
+}
+
+/** The day's trial balance as a table: each account kind's opening, debits, credits and closing, then the bank. */
+function printTrialBalance(t: TrialBalance) {
+  const width = Math.max(...t.accounts.map((a) => a.kind.length), 'total'.length);
+  const cell = (n: number | string) => String(n).padStart(20);
+  console.log('  trial balance (rial; a company account runs negative where money came in):');
+  console.log(`    ${'account'.padEnd(width)}${cell('opening')}${cell('debits')}${cell('credits')}${cell('closing')}`);
+  for (const a of [...t.accounts, { kind: 'total', ...t.totals }]) {
+    console.log(`    ${a.kind.padEnd(width)}${cell(a.opening)}${cell(a.debits)}${cell(a.credits)}${cell(a.closing)}`);
+  }
+  const b = t.bank;
+  console.log(
+    `  bank in the ledger: ${b.ledgerClosing} rial; bank statements: ${b.statementClosing ?? 'none uploaded'}`,
+  );
+  if (b.statementClosing !== null) {
+    console.log(`  difference: ${b.difference} rial`);
+    for (const part of b.explained) console.log(`    ${part.reason}: ${part.amount}`);
   }
 }
 
@@ -65,6 +86,7 @@ try {
   console.log(`  bank statements: ${s.bankCount} lines, ${s.bankInAmount} rial in, ${s.bankOutAmount} rial out`);
   console.log(`  matched: ${s.matchedCount}; unmatched: ${s.unmatchedCount} (${s.unresolvedCount} not resolved)`);
   for (const [kind, count] of Object.entries(s.unmatchedByKind)) console.log(`    ${kind}: ${count}`);
+  printTrialBalance(s.trialBalance);
   process.exit(s.unresolvedCount > 0 ? 1 : 0);
 } catch (error) {
   usage(`reconciliation failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -99,6 +99,11 @@ export const NOTIFICATION_KINDS = {
     template: 'برداشت {amount} انجام نشد: {reason}. مبلغ به کیف پول برگشت.',
     audience: 'customer',
   },
+  walletCorrected: {
+    label: 'اصلاح موجودی کیف پول',
+    template: 'موجودی کیف پول شما {amount} {direction} یافت: {reason}.',
+    audience: 'customer',
+  },
   staffReply: {
     label: 'پاسخ کارشناس',
     template: 'کارشناس به پیام شما دربارهٔ «{title}» پاسخ داد.',

@@ -63,6 +63,10 @@ async function commandFindsThenClears(server: RunningServer, env: Record<string,
   expect(found.code).toBe(1);
   expect(found.stdout).toContain(`reconciliation of the Tehran day ${day}`);
   expect(found.stdout).toContain('gatewayWithoutCollection: 1');
+  // The day's trial balance follows, its totals at zero.
+  expect(found.stdout).toContain('trial balance');
+  expect(found.stdout).toMatch(/\n\s+total\s+0\s+(\d+)\s+\1\s+0\n/);
+  expect(found.stdout).toMatch(/\n\s+gatewayClearing\s+-?\d+/);
   const row = await db
     .selectFrom('reconciliationRows')
     .select('id')

@@ -2,7 +2,8 @@
  * Uploaded statements in the daily reconciliation (issue 33, point 1) on a real server and database (PGlite, or
  * PostgreSQL with TEST_DATABASE_URL). A seeded week of traffic — payments through the sandbox gateway, card
  * mismatches, offline deposits, withdrawals paid and refused — over the seven Tehran days before today, with our bank
- * account's statements for that week written as a bank writes them and uploaded as CSV and xlsx, and a PSP statement
+ * account's statements for that week written as a bank writes them (the gateway's payout of each day's takings on the
+ * next morning among them) and uploaded as CSV and xlsx, and a PSP statement
  * of the gateway uploaded for two of the days: every day reconciles with nothing unmatched. Each new mismatch kind,
  * injected alone, is found once and named; a resolved row stays resolved on the next run; bad files are refused in
  * Persian with nothing stored.
@@ -295,6 +296,23 @@ it('reconciles a generated week of traffic with the bank statements uploaded as 
         .where('id', '=', w.id)
         .execute();
     }
+  }
+
+  // The gateway pays each day's verified takings into our account the next morning: a line of the next day.
+  for (const [index, day] of week.entries()) {
+    const next = week[index + 1];
+    if (next === undefined) continue;
+    const report = await fetch(new URL(`/sandbox-bank/pg/v4/report/settlements.json?date=${day}`, server.url));
+    const payout = (
+      (await report.json()) as { data: { payout: { reference: string; amount: number; paid_at: string } } }
+    ).data.payout;
+    bankLines.get(next)!.push({
+      when: new Date(payout.paid_at),
+      amountIn: payout.amount,
+      amountOut: 0,
+      reference: payout.reference,
+      description: 'تسویه درگاه پرداخت',
+    });
   }
 
   // Our bank account's statements: the first four days as one CSV, the last three as one xlsx each.

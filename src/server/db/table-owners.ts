@@ -63,6 +63,7 @@ export const TABLE_OWNERS = {
   // Customers' bank accounts (by IBAN, ownership reviewed by staff) and withdrawals from the wallet to them.
   user_bank_accounts: 'modules/bank-accounts',
   withdrawals: 'modules/bank-accounts',
+  wallet_corrections: 'modules/bank-accounts',
 
   // Customers' bank cards, verified as theirs before a gateway payment names one.
   user_cards: 'modules/cards',

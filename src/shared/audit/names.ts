@@ -49,6 +49,12 @@ export const AUDIT_ACTION_NAMES = {
   withdrawalDone: 'انجام برداشت',
   withdrawalRefused: 'رد برداشت',
   promiseCompensated: 'جبران قول انجام‌نشده',
+  proposeWalletCorrection: 'پیشنهاد اصلاح کیف پول',
+  approveWalletCorrection: 'تایید اصلاح کیف پول',
+  rejectWalletCorrection: 'رد اصلاح کیف پول',
+  closeReconciliationDay: 'بستن روز تطبیق',
+  requestReopenReconciliationDay: 'درخواست بازگشایی روز تطبیق',
+  reopenReconciliationDay: 'بازگشایی روز تطبیق',
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_NAMES;
@@ -70,6 +76,8 @@ export const AUDIT_ENTITY_NAMES = {
   userBankAccount: 'حساب بانکی',
   userCard: 'کارت بانکی',
   withdrawal: 'برداشت',
+  walletCorrection: 'اصلاح کیف پول',
+  reconciliationDay: 'روز تطبیق',
   'catalogue.desk': 'میز (کاتالوگ)',
   'catalogue.form': 'نوع فرم (کاتالوگ)',
   'catalogue.plan': 'برنامهٔ سفر تحصیلی (کاتالوگ)',

@@ -29,6 +29,7 @@ const CustomerWallet = lazyPage(() => import('../features/wallet/CustomerWalletP
 const Management = lazyPage(() => import('../features/management/ManagementHomePage'));
 const Tasks = lazyPage(() => import('../features/management/tasks/TasksPage'));
 const Withdrawals = lazyPage(() => import('../features/management/withdrawals/WithdrawalsPage'));
+const WalletCorrections = lazyPage(() => import('../features/management/wallet-corrections/WalletCorrectionsPage'));
 const BankAccounts = lazyPage(() => import('../features/management/bank-accounts/BankAccountsPage'));
 const Users = lazyPage(() => import('../features/management/access/UsersPage'));
 const Groups = lazyPage(() => import('../features/management/access/GroupsPage'));
@@ -61,6 +62,7 @@ export const PAGES: Record<RouteName, ComponentType> = {
   collections: Collections,
   manualOrderCompletion: ManualCompletion,
   withdrawals: Withdrawals,
+  walletCorrections: WalletCorrections,
   bankAccounts: BankAccounts,
   currencyPayments: CurrencyPayments,
   googleMccAccounts: GoogleMccAccounts,

@@ -104,6 +104,13 @@ export const routes = [
     parent: 'management',
   },
   {
+    name: 'walletCorrections',
+    path: '/management/walletCorrections',
+    title: 'اصلاح کیف پول',
+    access: 'staff',
+    parent: 'management',
+  },
+  {
     name: 'bankAccounts',
     path: '/management/bankAccounts',
     title: 'حساب‌های بانکی برای تایید',

@@ -32,6 +32,7 @@ export const STAFF_PAGES: readonly StaffPage[] = [
   { menu: 'supportThreads', route: 'supportThreads', title: 'گفتگوهای در انتظار پاسخ' },
   { menu: 'currencyPayments', route: 'currencyPayments', title: 'پرداخت‌های ارزی' },
   { menu: 'withdrawals', route: 'withdrawals', title: 'برداشت‌ها' },
+  { menu: 'walletCorrections', route: 'walletCorrections', title: 'اصلاح کیف پول' },
   { menu: 'bankAccounts', route: 'bankAccounts', title: 'حساب‌های بانکی برای تایید' },
   { menu: 'manualOrderCompletion', route: 'manualOrderCompletion', title: 'تکمیل دستی سفارش' },
   { menu: 'googleMccAccounts', route: 'googleMccAccounts', title: 'پنل‌های مدیریت تبلیغات' },

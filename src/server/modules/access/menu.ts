@@ -10,6 +10,8 @@ export const MENU_BY_ACTION: Record<string, string[]> = {
   viewRequests: ['requests', 'supportThreads'],
   manageCurrencyPayments: ['currencyPayments'],
   manageWithdrawals: ['withdrawals'],
+  proposeWalletCorrections: ['walletCorrections'],
+  decideWalletCorrections: ['walletCorrections'],
   approveBankAccountOwnership: ['bankAccounts'],
   manageGoogleMccAccounts: ['googleMccAccounts'],
   manageGoogleAds: ['googleAdsAccounts'],
@@ -17,6 +19,7 @@ export const MENU_BY_ACTION: Record<string, string[]> = {
   viewAuditLog: ['auditLog'],
   viewFailedSms: ['failedNotificationSms'],
   reconcile: ['reconciliation'],
+  closeReconciliationDays: ['reconciliation'],
 };
 
 export const PAYMENT_PERMISSIONS_BY_ACTION: Record<string, string[]> = {

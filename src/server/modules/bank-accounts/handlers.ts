@@ -10,10 +10,13 @@ import { announceTaskClaimed, taskTypeOf, toTaskDtos } from '../tasks';
 import { claimOwnershipTask, decideOwnership, saveBankAccount, searchBankAccounts } from './accounts';
 import { decideWithdrawal, requestWithdrawal, searchWithdrawals } from './withdrawals';
 import { searchStaffBankAccounts } from './review-list';
+import type { Storage } from '../storage';
+import { decideWalletCorrection, proposeWalletCorrection, searchWalletCorrections } from './wallet-corrections';
 
 export function bankAccountHandlers(
   db: DB,
   live: LiveEvents,
+  storage: Storage,
 ): Pick<
   Handlers,
   | 'saveUserBankAccount'
@@ -27,6 +30,9 @@ export function bankAccountHandlers(
   | 'searchWithdrawals'
   | 'withdrawalDone'
   | 'withdrawalRefused'
+  | 'proposeWalletCorrection'
+  | 'decideWalletCorrection'
+  | 'searchWalletCorrections'
 > {
   const walletChanged = async (userId: number, uid: string) => {
     const { balance } = await userBalance(db, userId);
@@ -106,6 +112,20 @@ export function bankAccountHandlers(
       await walletChanged(userId, uid);
       return ok(withdrawal, msg('withdrawal.refused'));
     },
+
+    proposeWalletCorrection: async ({ body, principal }) =>
+      ok(await proposeWalletCorrection(db, storage, principal!, body), msg('walletCorrection.proposed')),
+
+    decideWalletCorrection: async ({ body, principal }) => {
+      const { correction, uid } = await decideWalletCorrection(db, principal!, body.correction, body);
+      if (correction.state === 'approved') await walletChanged(correction.userId, uid);
+      return ok(
+        correction,
+        msg(correction.state === 'approved' ? 'walletCorrection.approved' : 'walletCorrection.rejected'),
+      );
+    },
+
+    searchWalletCorrections: async ({ body }) => ok(await searchWalletCorrections(db, body ?? {})),
   };
 
   /** The customer's page lists their accounts; a decision on one reaches it as a wallet change. */

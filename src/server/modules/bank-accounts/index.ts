@@ -5,9 +5,11 @@
  */
 import type { DB } from '../../db/database';
 import type { LiveEvents } from '../../realtime/events';
+import type { Storage } from '../storage';
 import { bankAccountHandlers } from './handlers';
 
 export { countRequestedWithdrawals } from './waiting-withdrawals';
 
 /** The module's operations of the contract: app.ts composes every module this one way, `routes(composition)`. */
-export const routes = (deps: { db: DB; live: LiveEvents }) => bankAccountHandlers(deps.db, deps.live);
+export const routes = (deps: { db: DB; live: LiveEvents; storage: Storage }) =>
+  bankAccountHandlers(deps.db, deps.live, deps.storage);

@@ -19,4 +19,8 @@ export const ledgerKey = {
   withdrawal: (withdrawalId: number) => `withdrawal:${withdrawalId}`,
   /** K: a refused withdrawal's amount back in the wallet. */
   refusedWithdrawal: (withdrawalId: number) => `withdrawal:${withdrawalId}:refused`,
+  /** K or L: an approved staff correction of a wallet. */
+  walletCorrection: (correctionId: number) => `walletCorrection:${correctionId}`,
+  /** M: a gateway's payout of its takings, by the gateway and the payout's reference. */
+  payout: (gateway: string, reference: string) => `payout:${gateway}:${reference}`,
 };

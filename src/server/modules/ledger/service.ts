@@ -305,6 +305,10 @@ const effectOn = (kind: AccountKind) =>
     where e.transaction_id = t.id and a.user_id = t.user_id and a.kind = ${kind}
   ), 0)::bigint`;
 
+/** A staff correction (K or L) is shown by its own title, which carries the reason the customer is owed. */
+const correctionTitle = (type: string, details: TransactionDetails) =>
+  type === Tx.correctWalletUp || type === Tx.correctWalletDown ? details.generalTitle : undefined;
+
 /** The customer's own transactions that they see, newest first. */
 export async function searchTransactions(
   db: Db,
@@ -335,10 +339,8 @@ export async function searchTransactions(
       ...(r.amounts as Amounts),
       traceCode: r.traceCode,
       type: r.type,
-      // A wallet correction tells its own story (a refused withdrawal, a missed promise's compensation).
-      title:
-        (r.type === Tx.correctWalletUp ? (r.details as TransactionDetails).generalTitle : undefined) ??
-        transactionTypeOf(r.type).title,
+      // A wallet correction tells its own story (its reason, a refused withdrawal, a missed promise's compensation).
+      title: correctionTitle(r.type, r.details as TransactionDetails) ?? transactionTypeOf(r.type).title,
       walletAccountEffect: r.walletAccountEffect,
       reservedAccountEffect: r.reservedAccountEffect,
       createdAt: new Date(r.createdAt).toISOString(),

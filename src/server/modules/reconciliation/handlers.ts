@@ -9,6 +9,8 @@ import { resolveRow, runReconciliation } from './runs';
 import { readStatement } from './statement-file';
 import { STATEMENT_MAPPINGS } from './statement-mappings';
 import { storeStatement } from './statements';
+import { trialBalance } from './trial-balance';
+import { approveReopen, closeDay, requestReopen } from './closing';
 
 /** The largest statement file taken (the multipart plugin's own limit too). */
 const MAX_STATEMENT_BYTES = 5 * 1024 * 1024;
@@ -24,6 +26,10 @@ export function reconciliationHandlers(
   | 'runReconciliation'
   | 'resolveReconciliationRow'
   | 'uploadReconciliationStatement'
+  | 'fetchTrialBalance'
+  | 'closeReconciliationDay'
+  | 'requestReopenReconciliationDay'
+  | 'reopenReconciliationDay'
 > {
   return {
     searchReconciliationDays: async ({ body }) => ok(await searchDays(db, body ?? {})),
@@ -32,6 +38,23 @@ export function reconciliationHandlers(
       const day = await fetchDay(db, body.day);
       if (!day) throw notFound(msg('reconciliation.day.notRun'));
       return ok({ day, rows: await rowsOf(db, { day: body.day }) });
+    },
+
+    fetchTrialBalance: async ({ body }) => ok(await trialBalance(db, body.day)),
+
+    closeReconciliationDay: async ({ body, principal }) => {
+      await closeDay(db, principal!, body.day);
+      return ok((await fetchDay(db, body.day))!, msg('reconciliation.day.closedNow'));
+    },
+
+    requestReopenReconciliationDay: async ({ body, principal }) => {
+      await requestReopen(db, principal!, body.day, body.reason.trim());
+      return ok((await fetchDay(db, body.day))!, msg('reconciliation.day.reopenRequested'));
+    },
+
+    reopenReconciliationDay: async ({ body, principal }) => {
+      await approveReopen(db, principal!, body.day);
+      return ok((await fetchDay(db, body.day))!, msg('reconciliation.day.reopened'));
     },
 
     runReconciliation: async ({ body, principal }) => {

@@ -13,7 +13,7 @@ import type { DB } from '../../db/database';
 import { canonicalTrackingCode } from '../../../shared/tracking-code';
 import { ledgerKey, Tx } from '../ledger';
 import { tehranDayWindow } from '../../../shared/calendar/tehran-day';
-import { settledByReference, settlementStatement } from '../sandbox-bank';
+import { isPayoutReference, settledByReference, settlementStatement } from '../sandbox-bank';
 import { type StoredLine, storedLines } from './statements';
 /** The gateway name payments records on collections taken through the sandbox bank (payments/choose-gateway.ts). */
 export const SANDBOX_GATEWAY = 'sandbox';
@@ -31,7 +31,9 @@ export type FindingKind =
   | 'withdrawalWithoutBankLine'
   | 'bankLineWithoutRecord'
   | 'collectionWithoutPosting'
-  | 'postingDiffers';
+  | 'postingDiffers'
+  | 'payoutDiffers'
+  | 'payoutMissing';
 
 export interface Finding {
   key: string;
@@ -389,9 +391,12 @@ async function matchBank(db: DB, day: string) {
     .where('createdAt', '>=', from)
     .where('createdAt', '<', to)
     .execute();
+  // A gateway's payout is not a deposit: payouts.ts matches it.
   const inCodes = [
     ...new Set([
-      ...lines.filter((l) => l.direction === 'in').map((l) => l.referenceCanonical),
+      ...lines
+        .filter((l) => l.direction === 'in' && !isPayoutReference(l.referenceCanonical))
+        .map((l) => l.referenceCanonical),
       ...dayDeposits.flatMap((d) => d.trackingCodeCanonical ?? []),
     ]),
   ];

@@ -37,6 +37,8 @@ export async function runNightlyReconciliation(db: DB, now: Date = new Date()): 
     .returning('day')
     .executeTakeFirst();
   if (!claimed) return null;
+  const run = await db.selectFrom('reconciliationRuns').select('closedAt').where('day', '=', day).executeTakeFirst();
+  if (run?.closedAt) return null; // closed by hand already: it no longer changes
   return runReconciliation(db, day, null, now);
 }
 

@@ -21,11 +21,19 @@ const runColumns = [
   'matchedCount',
   'unmatchedCount',
   'unresolvedCount',
+  'closedAt',
+  'reopenReason',
+  'reopenRequestedBy',
 ] as const;
 
 async function withKinds(
   db: DB,
-  runs: Array<Omit<ReconciliationDay, 'unmatchedByKind' | 'ranAt' | 'ledgerCount'> & { ranAt: Date }>,
+  runs: Array<
+    Omit<ReconciliationDay, 'unmatchedByKind' | 'ranAt' | 'ledgerCount' | 'closedAt'> & {
+      ranAt: Date;
+      closedAt: Date | null;
+    }
+  >,
 ) {
   const days = runs.map((r) => r.day);
   const kinds =
@@ -58,6 +66,7 @@ async function withKinds(
     ...r,
     ledgerCount: Number(ledger.find((l) => l.day === r.day)?.count ?? 0),
     ranAt: r.ranAt.toISOString(),
+    closedAt: r.closedAt?.toISOString() ?? null,
     gatewayAmount: Number(r.gatewayAmount),
     collectionAmount: Number(r.collectionAmount),
     bankInAmount: Number(r.bankInAmount),

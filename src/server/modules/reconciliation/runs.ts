@@ -9,7 +9,11 @@ import { gregorianToJalali } from '../../../shared/calendar';
 import { audit } from '../../lib/audit';
 import { staffHolding } from '../access';
 import { notifyStaff } from '../notifications';
+import { ledgerKey, postTransaction, Tx } from '../ledger';
 import { type FindingKind, matchDay } from './matching';
+import { matchPayouts } from './payouts';
+import { assertDayOpen } from './closing';
+import { msg } from '../../http/messages';
 
 /** The staff action of the reconciliation page; its holders are told of new unmatched rows. */
 export const RECONCILE_ACTION = 'reconcile';
@@ -43,13 +47,29 @@ export async function runReconciliation(
   now: Date = new Date(),
 ): Promise<DaySummary> {
   const match = await matchDay(db, day);
+  const payouts = await matchPayouts(db, day, now);
+  match.findings.push(...payouts.findings);
   await db.transaction().execute(async (trx) => {
+    // A closed day no longer changes (its run row stays locked until this ends, so closing waits for the run).
+    await assertDayOpen(trx, day);
     // The run row first: it serialises two runs of the same day.
     await trx
       .insertInto('reconciliationRuns')
       .values({ day: day, ranBy })
       .onConflict((oc) => oc.column('day').doUpdateSet({ ranAt: new Date(), ranBy }))
       .execute();
+    // The money each payout brought, once per payout whatever the number of runs (its key).
+    for (const p of payouts.postings) {
+      const posted = await postTransaction(trx, {
+        type: Tx.settleGatewayToBank,
+        userId: null,
+        amounts: { collectionAmount: p.amount },
+        idempotencyKey: ledgerKey.payout(p.gateway, p.reference),
+        details: { generalTitle: msg('reconciliation.payout.ledgerTitle', { reference: p.reference }) },
+      });
+      p.finding.ledgerTransactionId = posted.id;
+      p.finding.evidence.ledger = [{ id: posted.id, type: posted.type, traceCode: posted.traceCode }];
+    }
     await trx.updateTable('reconciliationRows').set({ current: false }).where('day', '=', day).execute();
     for (const f of match.findings) {
       const values = {
@@ -183,6 +203,7 @@ export async function resolveRow(
     if (!row) return 'notFound';
     if (row.matched) return 'matched';
     if (row.resolvedAt) return 'alreadyResolved';
+    await assertDayOpen(trx, row.day);
     await trx
       .updateTable('reconciliationRows')
       .set({ resolvedNote: note, resolvedBy: actorUserId, resolvedAt: new Date() })

@@ -310,4 +310,11 @@ export function registerSandboxBank(fastify: FastifyInstance, db: DB, options: S
 }
 
 // The front door also offers the settlement statement (docs/decisions/038-module-front-doors.md).
-export { settledByReference, settlementStatement } from './statement';
+export {
+  isPayoutReference,
+  type Payout,
+  payoutOf,
+  payoutReference,
+  settledByReference,
+  settlementStatement,
+} from './statement';

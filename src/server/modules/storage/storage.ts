@@ -19,6 +19,7 @@ export const SIGNED_URL_LIFETIME_SECONDS = 600;
 const REVIEWER_ACTIONS: Record<string, string> = {
   nationalCard: 'approveProfileL1',
   currencyPaymentReceipt: 'manageCurrencyPayments',
+  walletCorrection: 'decideWalletCorrections',
   purchaseMessage: 'viewRequests',
 };
 

@@ -26,9 +26,11 @@ import { LoadError } from '../../../components/states/LoadError';
 import { ApiError, api, call } from '../../../lib/api-client';
 import { calendarAtom } from '../../../lib/calendar';
 import { type Day, dayQueryKey, type Row } from './day';
+import { DayClosing } from './DayClosing';
 import { DayRows } from './DayRows';
 import { kindLabel } from './kinds';
 import { StatementUpload } from './StatementUpload';
+import { fetchTrialBalance, TrialBalanceView } from './TrialBalanceView';
 
 const TABLE = asTableDef(daysTable);
 
@@ -88,7 +90,27 @@ function Totals({ day }: { day: Day }) {
   );
 }
 
-/** The day's rows as a spreadsheet: every row the last run found, matched ones too, with its resolution. */
+/** The trial balance as spreadsheet rows: each account, the totals, then our bank account beside its statements. */
+function trialBalanceRows(t: Awaited<ReturnType<typeof fetchTrialBalance>>): Array<Record<string, unknown>> {
+  const line = (title: string, v: { opening: number; debits: number; credits: number; closing: number }) => ({
+    حساب: title,
+    'ماندهٔ اول روز (ریال)': v.opening,
+    'بدهکار (ریال)': v.debits,
+    'بستانکار (ریال)': v.credits,
+    'ماندهٔ پایان روز (ریال)': v.closing,
+  });
+  const note = (title: string, amount: number | null) => ({ حساب: title, 'ماندهٔ پایان روز (ریال)': amount ?? '' });
+  return [
+    ...t.accounts.map((a) => line(a.title, a)),
+    line('جمع', t.totals),
+    note('حساب بانکی در دفتر کل', t.bank.ledgerClosing),
+    note('صورت‌حساب بانک', t.bank.statementClosing),
+    note('اختلاف', t.bank.difference),
+    ...t.bank.explained.map((p) => note(p.title, p.amount)),
+  ];
+}
+
+/** The day's rows as a spreadsheet (a second sheet: the day's trial balance): every row the last run found, matched ones too, with its resolution. */
 async function exportDay(day: Day, rows: Row[], jalali: string): Promise<void> {
   const list = (v: unknown) => (Array.isArray(v) ? (v as Array<Record<string, unknown>>) : []);
   const exported = await exportRows(
@@ -116,6 +138,7 @@ async function exportDay(day: Day, rows: Row[], jalali: string): Promise<void> {
     'xlsx',
     `reconciliation-${day.day}.xlsx`,
     'reconciliation',
+    [{ name: 'trial-balance', rows: trialBalanceRows(await fetchTrialBalance(day.day)) }],
   );
   if (!exported) showSnackbar('داده‌ای برای خروجی وجود ندارد.', 'orange');
 }
@@ -134,6 +157,8 @@ function DayView({ day, onRan }: { day: string; onRan: () => void }) {
       const answer = await api.POST('/api/sys/runReconciliation', { body: { day } });
       showSnackbar(answer.data?.msg || 'تطبیق روز اجرا شد.', 'green');
       await queryClient.invalidateQueries({ queryKey: dayQueryKey(day) });
+      // A run may post the gateway's payouts: the trial balance moves with it.
+      await queryClient.invalidateQueries({ queryKey: ['reconciliation', 'trialBalance'] });
       onRan();
     } catch (error) {
       showError(error);
@@ -163,6 +188,7 @@ function DayView({ day, onRan }: { day: string; onRan: () => void }) {
                 <DownloadIcon /> خروجی xlsx
               </Button>
             )}
+            {data && <DayClosing day={data.day} />}
           </Flex>
         </Flex>
         {query.isPending && (
@@ -190,6 +216,7 @@ function DayView({ day, onRan }: { day: string; onRan: () => void }) {
         {data && (
           <>
             <Totals day={data.day} />
+            <TrialBalanceView day={day} />
             <Text size="1" color="gray">
               آخرین اجرا: <DateText value={data.day.ranAt} format="dateTime" />
               {Object.entries(data.day.unmatchedByKind).length > 0 && (
