@@ -3419,6 +3419,8 @@ export interface components {
         /** @description A finished request's proof letter, Persian and English side by side: every English text comes from the catalogue (the desk's and its fields' x-title-en), the rest is numbers, dates and the names the customer gave */
         ProofLetter: {
             currencyCode: string;
+            /** @description The currency's Persian name (the amount in Persian words) */
+            currencyTitle: string;
             /** @description The fields the desk prints on the letter (proofFields), those the customer filled */
             fields: {
                 name: string;

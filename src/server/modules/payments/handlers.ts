@@ -80,8 +80,7 @@ export function paymentHandlers(
       ok(await cancel(payments, principal!, body.purchase), msg('purchase.cancelled')),
 
     fetchPurchase: async ({ body, principal }) => ok(await fetchPurchase(payments, principal!, body.purchase)),
-    fetchProofLetter: async ({ body, principal }) =>
-      ok(await fetchProofLetter(payments, principal!, body.purchase)),
+    fetchProofLetter: async ({ body, principal }) => ok(await fetchProofLetter(payments, principal!, body.purchase)),
 
     fetchCollection: async ({ body, principal }) => ok(await fetchCollection(payments, principal!, body.collection)),
 

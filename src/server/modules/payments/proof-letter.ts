@@ -32,6 +32,7 @@ export async function fetchProofLetter(
       'p.fields',
       'c.amountMinor',
       'cur.code as currencyCode',
+      'cur.title as currencyTitle',
       'c.reference',
       'c.receiptSha256',
       'c.createdAt',
@@ -61,6 +62,7 @@ export async function fetchProofLetter(
     service: { fa: title, en: desk?.desk['x-title-en'] ?? title },
     foreignAmount: row.amountMinor / 100,
     currencyCode: row.currencyCode.trim(),
+    currencyTitle: row.currencyTitle,
     paidAbroadAt: new Date(row.createdAt).toISOString(),
     reference: {
       kind: declared?.kind ?? null,
