@@ -40,7 +40,9 @@ async function upload(token: string, bytes: Buffer, name: string, type: string) 
     headers: bearer(token),
     body: uploadForm(bytes, name, 'currencyPaymentReceipt', type),
   });
-  return { status: res.status, body: (await res.json()) as { path?: string; msg?: string } };
+  // Multipart goes through fetch, as the web sends it; its envelope read as the contract's uploadFile answer.
+  const body: { path?: string; msg?: string } = await res.json();
+  return { status: res.status, body };
 }
 
 /** A paid SEVIS request whose customer gave their name in Latin letters. */

@@ -159,11 +159,11 @@ function ReferenceCheck({ code }: { code: string }) {
     <form onSubmit={(e) => void submit(e)} noValidate data-testid="reference-form">
       <Flex direction="column" gap="2">
         <label htmlFor="verify-reference">
-          <Text size="2" weight="bold">
-            شماره مرجع را وارد کنید{' '}
-            <span lang="en" dir="ltr">
-              / Enter the reference you hold
-            </span>
+          <Text size="2" weight="bold" as="div">
+            شماره مرجع را وارد کنید
+          </Text>
+          <Text size="2" weight="bold" as="div" lang="en" dir="ltr" data-latin="">
+            Enter the reference you hold
           </Text>
         </label>
         <Flex gap="2" wrap="wrap">
