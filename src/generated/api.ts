@@ -338,7 +338,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The proof letter of one of the customer's finished requests (docs/decisions/040-proof-letter.md): what was paid abroad, when, the merchant's reference and the fields the desk prints, each with its Persian and English title from the catalogue, the payer's name, the SHA-256 of the merchant's confirmation staff attached, and the receipt's verification code. 404 for a request that is not the caller's or has no currency payment. */
+        /** The proof letter of one of the customer's finished requests (docs/decisions/040-proof-letter.md): what was paid abroad, when, the merchant's reference and the fields the desk prints, each with its Persian and English title from the catalogue, the payer's name, the SHA-256 of the merchant's confirmation staff attached, and the receipt's verification code. 404 for a request that is not the caller's (as for none), 409 for their own request not carried out yet. */
         post: operations["fetchProofLetter"];
         delete?: never;
         options?: never;

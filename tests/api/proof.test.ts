@@ -147,10 +147,11 @@ describe('proof for the embassy', () => {
     expect(await refusal(stranger.POST('/api/me/fileUrl', { body: { path: stored.body.path! } }))).toMatchObject({
       status: 404,
     });
-    // A request not carried out has no letter.
+    // Their own request not carried out has no letter yet.
     const open = await money.paidRequest(who, 20);
-    expect(await refusal(customer.POST('/api/me/fetchProofLetter', { body: { purchase: open.id } }))).toMatchObject({
-      status: 404,
+    expect(await refusal(customer.POST('/api/me/fetchProofLetter', { body: { purchase: open.id } }))).toEqual({
+      status: 409,
+      msg: 'نامهٔ تأیید پرداخت پس از انجام درخواست (پرداخت ارزی) صادر می‌شود.',
     });
   }, 60_000);
 

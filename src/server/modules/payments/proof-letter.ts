@@ -9,17 +9,21 @@ import type { components } from '../../../generated/api';
 import type { Principal } from '../../contract/handlers';
 import { HttpError } from '../../http/errors';
 import { fullNameOf } from '../../lib/person-names';
-import type { PaymentDeps } from './context';
+import { type PaymentDeps, purchaseOf } from './context';
 import { receiptCodeOf, stateOf, verificationUrlOf } from './receipt-verification';
 
 export type ProofLetter = components['schemas']['ProofLetter'];
 
-/** The letter of one of the caller's requests; 404 for another's, or one not carried out (no payment abroad). */
+/**
+ * The letter of one of the caller's requests: 404 for another's (as for none), 409 for their own request not carried
+ * out (no payment abroad yet).
+ */
 export async function fetchProofLetter(
   deps: PaymentDeps,
   principal: Principal,
   purchaseId: number,
 ): Promise<ProofLetter> {
+  await purchaseOf(deps, purchaseId, principal.userId);
   const row = await deps.db
     .selectFrom('purchases as p')
     .innerJoin('currencyPayments as c', 'c.purchaseId', 'p.id')
@@ -42,7 +46,7 @@ export async function fetchProofLetter(
     .where('p.id', '=', purchaseId)
     .where('p.userId', '=', principal.userId)
     .executeTakeFirst();
-  if (!row) throw HttpError.of(404, 'purchase.notFound');
+  if (!row) throw HttpError.of(409, 'proofLetter.notDone');
   const desk = deps.requests.catalogue.deskForm(row.desk);
   const declared = desk?.desk.foreignReference;
   const values = (row.fields ?? {}) as Record<string, unknown>;
