@@ -132,7 +132,9 @@ function Letter({ l }: { l: ProofLetter }) {
             english={<code className="proof-hash">{l.receiptSha256}</code>}
             testId="proof-hash"
           >
-            <code className="proof-hash">{l.receiptSha256}</code>
+            <Ltr>
+              <code className="proof-hash">{l.receiptSha256}</code>
+            </Ltr>
           </Row>
         )}
       </div>
