@@ -329,6 +329,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/fetchProofLetter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The proof letter of one of the customer's finished requests (docs/decisions/040-proof-letter.md): what was paid abroad, when, the merchant's reference and the fields the desk prints, each with its Persian and English title from the catalogue, the payer's name, the SHA-256 of the merchant's confirmation staff attached, and the receipt's verification code. 404 for a request that is not the caller's (as for none), 409 for their own request not carried out yet. */
+        post: operations["fetchProofLetter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/fetchPurchase": {
         parameters: {
             query?: never;
@@ -922,7 +939,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload one image (JPEG, PNG or WebP by content, at most 5 MB; metadata is stripped), or for a conversation (filePrefix purchaseMessage) also a PDF, kept as sent and served only as a download */
+        /** Upload one image (JPEG, PNG or WebP by content, at most 5 MB; metadata is stripped), or for a conversation (filePrefix purchaseMessage) and a merchant's confirmation (currencyPaymentReceipt) also a PDF (by its `%PDF-` bytes), kept as sent and served only as a download */
         post: operations["uploadFile"];
         delete?: never;
         options?: never;
@@ -941,6 +958,23 @@ export interface paths {
         get: operations["getCaptchaImage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/checkReceiptReference": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether the reference a reader holds (a SEVIS I-901 receipt number, an order number) is the one a request's receipt was paid under: only matches or not, never the reference itself. Compared like tracking codes (case, spaces, dashes, Persian digits); the receipt's state now says when it was refunded. Counts against the same per-address limit as verifyReceipt (429); an unknown code is verifyReceipt's 404. */
+        post: operations["checkReceiptReference"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2938,6 +2972,8 @@ export interface components {
             currencyTitle: string;
             foreignAmount: number;
             realPrice: components["schemas"]["Rial"];
+            /** @description SHA-256 (hex) of the attached confirmation's bytes; null without one or before they were kept */
+            receiptSha256: string | null;
             receiptUrl: string | null;
             reference: string;
             returnedAmount: components["schemas"]["Rial"];
@@ -3107,6 +3143,14 @@ export interface components {
             text?: string;
             title: string;
         };
+        /** @description The reference the desk declares (its catalogue file's foreignReference); null keeps free text */
+        ForeignReferenceDeclaration: {
+            /** @enum {string|null} */
+            format: "sevisId" | null;
+            kind: string;
+            title: string;
+            titleEn: string | null;
+        } | null;
         FormScalar: string | number | boolean | null;
         /** @description A form field's value; lists and groups nest at most three levels below it */
         FormValue: components["schemas"]["FormScalar"] | components["schemas"]["FormValue2"][] | {
@@ -3141,6 +3185,7 @@ export interface components {
                 title: string;
                 value: string | number | boolean | null;
             }[];
+            foreignReference: components["schemas"]["ForeignReferenceDeclaration"];
             history: components["schemas"]["PurchaseStateChange"][];
             paymentMethods: components["schemas"]["CatalogueChoice"][];
             purchase: components["schemas"]["Purchase"];
@@ -3501,6 +3546,43 @@ export interface components {
                 title: string;
             }[];
             title: string;
+        };
+        /** @description A finished request's proof letter, Persian and English side by side: every English text comes from the catalogue (the desk's and its fields' x-title-en), the rest is numbers, dates and the names the customer gave */
+        ProofLetter: {
+            currencyCode: string;
+            /** @description The currency's Persian name (the amount in Persian words) */
+            currencyTitle: string;
+            /** @description The fields the desk prints on the letter (proofFields), those the customer filled */
+            fields: {
+                name: string;
+                title: components["schemas"]["ProofText"];
+                value: string;
+            }[];
+            foreignAmount: number;
+            /**
+             * Format: date-time
+             * @description When staff recorded the payment abroad
+             */
+            paidAbroadAt: string;
+            /** @description The payer's name as on their profile (Persian) */
+            payerName: string;
+            purchaseId: components["schemas"]["Id64"];
+            /** @description SHA-256 (hex) of the merchant's confirmation staff attached; null without one */
+            receiptSha256: string | null;
+            reference: {
+                /** @description The desk's declared kind of reference (sevisReceipt); null for a desk without one */
+                kind: string | null;
+                title: components["schemas"]["ProofText"];
+                value: string;
+            };
+            service: components["schemas"]["ProofText"];
+            state: components["schemas"]["VerifiedReceiptState"];
+            verificationCode: components["schemas"]["ReceiptVerificationCode"];
+            verificationUrl: components["schemas"]["ReceiptVerificationUrl"];
+        };
+        ProofText: {
+            en: string;
+            fa: string;
         };
         PublicSystemParameters: {
             /** @description Service fee as a percentage of the gross rial price */
@@ -4261,17 +4343,18 @@ export interface components {
             payerName: string;
             /** @description The desk's title (the service paid for); null for money into the wallet with no request */
             service: string | null;
-            /**
-             * @description The request's state now (done: paid abroad; refunded: failed or invalidated, its money back in the wallet), or for money with no request: walletDeposit; returnedToCard: paid with a card not the customer's, the money went back to that card
-             * @enum {string}
-             */
-            state: "waitingForPayment" | "paid" | "inProgress" | "done" | "refunded" | "cancelled" | "walletDeposit" | "returnedToCard";
+            state: components["schemas"]["VerifiedReceiptState"];
             /**
              * Format: date-time
              * @description When the request entered its state now; null without a request
              */
             stateChangedAt: string | null;
         };
+        /**
+         * @description The request's state now (done: paid abroad; refunded: failed or invalidated, its money back in the wallet), or for money with no request: walletDeposit; returnedToCard: paid with a card not the customer's, the money went back to that card
+         * @enum {string}
+         */
+        VerifiedReceiptState: "waitingForPayment" | "paid" | "inProgress" | "done" | "refunded" | "cancelled" | "walletDeposit" | "returnedToCard";
         WaitingWork: {
             paidRequests: {
                 items: {
@@ -5060,6 +5143,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["PaymentLinkView"];
+                    };
+                };
+            };
+        };
+    };
+    fetchProofLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseRef"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The letter */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ProofLetter"];
                     };
                 };
             };
@@ -6011,6 +6121,42 @@ export interface operations {
                 };
                 content: {
                     "image/png": string;
+                };
+            };
+        };
+    };
+    checkReceiptReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The receipt's verification code as printed or typed */
+                    code: string;
+                    /** @description The reference the reader holds */
+                    reference: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            /** @description The reference typed is the request's (never the reference itself) */
+                            matches: boolean;
+                            state: components["schemas"]["VerifiedReceiptState"];
+                        };
+                    };
                 };
             };
         };
@@ -8170,6 +8316,7 @@ export interface operations {
                 "application/json": {
                     /** @description The currency paid (default the request's currency) */
                     currency?: number;
+                    /** @description The merchant's reference; in the format the desk declares (foreignReference.format: a SEVIS I-901 receipt number is N and ten digits), else free text: a malformed one is 422 with its Persian message */
                     currencyPaymentReference: string;
                     /** @description The foreign amount paid (default the request's amount) */
                     foreignAmount?: number;
@@ -8178,7 +8325,7 @@ export interface operations {
                     purchase: number;
                     /** @description What the request really cost the customer in rial: the currency's real rial cost plus the quoted fee, tax and operation cost; at most the expected price (the rest returns to the wallet) */
                     realPrice: number;
-                    /** @description A receipt image the staff member uploaded (uploadFile, filePrefix currencyPaymentReceipt) */
+                    /** @description The merchant's confirmation the staff member uploaded, an image or a PDF (uploadFile, filePrefix currencyPaymentReceipt); its SHA-256 is kept for the proof letter */
                     receiptFile?: string;
                     /** @description The third party paid through (third_parties) */
                     thirdParty?: number;

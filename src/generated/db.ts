@@ -161,6 +161,10 @@ export interface CurrencyPayments {
    */
   receiptPath: string | null;
   /**
+   * SHA-256 (lower-case hex) of the stored receipt file's bytes; null without a file
+   */
+  receiptSha256: string | null;
+  /**
    * The payment's reference at the third party or the bank (tracking number)
    */
   reference: string;

@@ -4,8 +4,9 @@
  * problems), and the references a meta-schema cannot check — a desk's form type exists, every `comps` key is a
  * field path of that form (`billingAddress/city`), a form's `priceInputs`, `amountField` and `staffOnlyFields` name
  * its fields, its schema compiles with the shared keywords, every field has a title, `x-deadline` marks at most one
- * top-level date field, every `x-messages` key exists in messages/fa.json, and the form's own `cases` hold
- * (form-cases.ts). Each problem has the file, a JSON pointer, an English message (the CLI's) and a
+ * top-level date field, every `x-messages` key exists in messages/fa.json, what a desk prints on the proof letter
+ * has an English title, and the form's own `cases` hold (form-cases.ts). Each problem has the file, a JSON pointer,
+ * an English message (the CLI's) and a
  * message key of schemas/messages/fa.json with its parameters (the Persian text staff see).
  */
 import type { ErrorObject } from 'ajv';
@@ -170,6 +171,50 @@ export function messageKeyProblems(doc: CatalogueDocument, messages: Record<stri
   return problems;
 }
 
+interface ProofLike {
+  'x-title-en'?: unknown;
+  foreignReference?: { 'x-title-en'?: unknown };
+  proofFields?: unknown[];
+}
+
+/**
+ * What a finished request's proof letter prints in English must have its English text in the catalogue
+ * (docs/decisions/040-proof-letter.md): a desk that declares a foreign reference or printed fields has its own
+ * `x-title-en`, so has its reference, and each printed field is a top-level field of its form with one.
+ */
+function proofProblems(file: string, data: unknown, schema: SchemaNode): CatalogueProblem[] {
+  const desk = data as ProofLike;
+  const problems: CatalogueProblem[] = [];
+  const untitled = (pointer: string, name: string) =>
+    problem(
+      file,
+      pointer,
+      `printed on the proof letter without an English title (x-title-en): ${name}`,
+      'catalogue.problem.noEnglishTitle',
+      {
+        name,
+      },
+    );
+  const printed = desk.proofFields ?? [];
+  if ((desk.foreignReference || printed.length > 0) && typeof desk['x-title-en'] !== 'string')
+    problems.push(untitled('/x-title-en', 'title'));
+  if (desk.foreignReference && typeof desk.foreignReference['x-title-en'] !== 'string')
+    problems.push(untitled('/foreignReference', 'foreignReference'));
+  for (const [i, name] of printed.entries()) {
+    if (typeof name !== 'string') continue;
+    const field = propertyOf(schema, name);
+    if (!field)
+      problems.push(
+        problem(file, `/proofFields/${i}`, `names no field of the form: ${name}`, 'catalogue.problem.noSuchField', {
+          name,
+        }),
+      );
+    else if (typeof (field as Record<string, unknown>)['x-title-en'] !== 'string')
+      problems.push(untitled(`/proofFields/${i}`, name));
+  }
+  return problems;
+}
+
 interface FormLike {
   formType?: unknown;
   schema?: SchemaNode;
@@ -277,6 +322,7 @@ export function referenceProblems(forms: CatalogueDocument[], desks: CatalogueDo
           },
         ),
       );
+    problems.push(...proofProblems(file, data, form.schema));
     for (const key of Object.keys(desk.comps ?? {})) {
       if (!fieldAt(form.schema, key.split('/')))
         problems.push(

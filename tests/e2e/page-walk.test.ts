@@ -55,6 +55,21 @@ const e2e = withE2eServer(
     const paying = await money.payOk(customer, online.id);
     await money.payAtSandboxBank(customer, paying.gatewayUrl!);
     await money.paidRequest(customer, 10);
+    // One carried out by staff, whose proof letter is a page of its own.
+    const finished = await money.paidRequest(customer, 20);
+    const task = await server.app.database.db
+      .selectFrom('tasks')
+      .select('id')
+      .where('purchaseId', '=', finished.id)
+      .executeTakeFirstOrThrow();
+    await post(server, '/api/sys/fetchFulfilmentTaskData', { taskId: task.id }, bearer(adminToken));
+    const done = await post(
+      server,
+      '/api/sys/uafCprDone',
+      { purchase: finished.id, realPrice: finished.expectedPrice, currencyPaymentReference: 'ETS-2026-0042' },
+      bearer(adminToken),
+    );
+    expect(done.status, done.body.msg).toBe(200);
     const waiting = await money.request(customer, 5);
     const link = await post(server, '/api/me/createPaymentLink', { purchase: waiting.id }, bearer(customer.token));
     expect(link.status, link.body.msg).toBe(200);
@@ -69,6 +84,7 @@ const e2e = withE2eServer(
     params = {
       customerWallet: { id: String(customer.userId) },
       receipt: { id: String(collectionId) },
+      proofLetter: { id: String(finished.id) },
       desk: { desk: 'toeflGeneralCpr' },
       underConstructionDesk: {
         desk: catalogue.desks.find((d) => d.underConstruction)?.identifier ?? 'toeflGeneralCpr',

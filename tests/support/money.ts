@@ -91,15 +91,23 @@ export function moneyHelpers(server: RunningServer) {
       return { token, userId: (me.body.data as { id: number }).id, nationalCode };
     },
 
-    /** Submits a TOEFL-like request for `amount` USD by card; the request waits for payment. */
-    async request(who: Customer, amount = 100): Promise<Purchase> {
+    /**
+     * Submits a TOEFL-like request for `amount` USD by card (or at another desk of the general form, with extra
+     * fields); the request waits for payment.
+     */
+    async request(
+      who: Customer,
+      amount = 100,
+      { desk = 'toeflGeneralCpr', fields = {} }: { desk?: string; fields?: Record<string, unknown> } = {},
+    ): Promise<Purchase> {
       const form = { currency: usd!.id, amount, requestedPaymentMethodGroup: cardGroup! };
-      const quote = await post(server, '/api/me/desks/toeflGeneralCpr/priceInquiry', form, bearer(who.token));
+      const quote = await post(server, `/api/me/desks/${desk}/priceInquiry`, form, bearer(who.token));
       expect(quote.status, quote.body.msg).toBe(200);
       const submitted = await post(
         server,
-        '/api/me/desks/toeflGeneralCpr/requests',
+        `/api/me/desks/${desk}/requests`,
         {
+          ...fields,
           ...form,
           quoteId: (quote.body.data as { quoteId: string }).quoteId,
           targetPageAddress: 'https://www.ets.org/toefl/pay',
@@ -165,8 +173,12 @@ export function moneyHelpers(server: RunningServer) {
     },
 
     /** A request paid from a deposit of exactly its price: it waits for staff with its whole price reserved. */
-    async paidRequest(who: Customer, amount = 100): Promise<Purchase> {
-      const purchase = await helpers.request(who, amount);
+    async paidRequest(
+      who: Customer,
+      amount = 100,
+      options: { desk?: string; fields?: Record<string, unknown> } = {},
+    ): Promise<Purchase> {
+      const purchase = await helpers.request(who, amount, options);
       await helpers.deposit(who, purchase.expectedPrice);
       const paid = await helpers.payOk(who, purchase.id);
       expect(paid.purchase.state).toBe('paid');

@@ -16,6 +16,10 @@ export interface Desk {
    */
   businessType: 'simple' | 'open';
   title: string;
+  /**
+   * The desk's title in English, printed on a finished request's proof letter beside the Persian one
+   */
+  'x-title-en'?: string;
   subTitle: string;
   description: string;
   img: string;
@@ -59,4 +63,29 @@ export interface Desk {
       staticValue?: string | number | boolean;
     };
   };
+  /**
+   * The reference the merchant abroad gives for a payment at this desk (a SEVIS I-901 receipt number): staff enter it at fulfilment in its format, the proof letter prints it and a reader of the verify page checks it. A desk without one keeps the free-text reference.
+   */
+  foreignReference?: {
+    /**
+     * What kind of reference it is (sevisReceipt, etsOrder, universityInvoice)
+     */
+    kind: string;
+    /**
+     * Its Persian name (the fulfilment field's title, the letter's Persian label)
+     */
+    title: string;
+    /**
+     * Its English name on the proof letter (the catalogue check refuses a reference without one)
+     */
+    'x-title-en'?: string;
+    /**
+     * One of the shared reference formats (src/shared/validation/foreign-reference.ts); none: free text
+     */
+    format?: 'sevisId';
+  };
+  /**
+   * Top-level fields of the desk's form the proof letter prints (each needs x-title-en, its English title)
+   */
+  proofFields?: string[];
 }

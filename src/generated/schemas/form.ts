@@ -169,6 +169,10 @@ export interface Field {
    */
   'x-deadline'?: true;
   /**
+   * The field's title in English, for what prints it in English (a finished request's proof letter)
+   */
+  'x-title-en'?: string;
+  /**
    * Per keyword, the key of its Persian message in schemas/messages/fa.json
    */
   'x-messages'?: {

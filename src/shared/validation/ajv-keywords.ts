@@ -13,6 +13,7 @@ import {
   isValidMobile,
   isValidNationalCode,
 } from './index';
+import { isForeignReference } from './foreign-reference';
 
 const FORMATS = {
   mobile: isValidMobile,
@@ -22,6 +23,7 @@ const FORMATS = {
   jalaliDate: (s: string) => isValidJalaliDate(s),
   emailList: isValidEmailList,
   integerString: (s: string) => isInteger(s),
+  sevisId: (s: string) => isForeignReference('sevisId', s),
 } satisfies Record<string, (s: string) => boolean>;
 
 export type SharedFormatName = keyof typeof FORMATS;
@@ -78,6 +80,8 @@ export function addSharedKeywords<T extends AjvCore>(ajv: T): T {
   if (!ajv.getKeyword('x-messages')) ajv.addKeyword({ keyword: 'x-messages' });
   // Marks the field holding a request's deadline (shared/deadline.ts): read by the server, not a rule.
   if (!ajv.getKeyword('x-deadline')) ajv.addKeyword({ keyword: 'x-deadline' });
+  // A field's English title, printed on the proof letter (docs/decisions/040-proof-letter.md).
+  if (!ajv.getKeyword('x-title-en')) ajv.addKeyword({ keyword: 'x-title-en' });
   return ajv;
 }
 

@@ -51,6 +51,7 @@ function addStandaloneSharedKeywords<T extends AjvCore>(ajv: T): T {
   }
   if (!ajv.getKeyword('x-messages')) ajv.addKeyword({ keyword: 'x-messages' });
   if (!ajv.getKeyword('x-deadline')) ajv.addKeyword({ keyword: 'x-deadline' });
+  if (!ajv.getKeyword('x-title-en')) ajv.addKeyword({ keyword: 'x-title-en' });
   return ajv;
 }
 

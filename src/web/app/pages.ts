@@ -16,6 +16,7 @@ const Profile = lazyPage(() => import('../features/profile/ProfilePage'));
 const Account = lazyPage(() => import('./MyAccountPage'));
 const MyWallet = lazyPage(() => import('../features/wallet/MyWalletPage'));
 const Receipt = lazyPage(() => import('../features/wallet/ReceiptPage'));
+const ProofLetter = lazyPage(() => import('../features/requests/ProofLetterPage'));
 const MyRequests = lazyPage(() => import('../features/requests/MyRequestsPage'));
 const MyPlan = lazyPage(() => import('../features/plans/MyPlanPage'));
 const Currencies = lazyPage(() => import('../features/management/currencies/CurrenciesPage'));
@@ -77,6 +78,7 @@ export const PAGES: Record<RouteName, ComponentType> = {
   myAccount: Account,
   myWallet: MyWallet,
   receipt: Receipt,
+  proofLetter: ProofLetter,
   myProfile: Profile,
   myRequests: MyRequests,
   myPlan: MyPlan,

@@ -217,6 +217,13 @@ export const routes = [
     parent: 'dashboard',
   },
   {
+    name: 'proofLetter',
+    path: '/request/proof/:id',
+    title: 'نامهٔ تأیید پرداخت',
+    access: 'public',
+    parent: 'myRequests',
+  },
+  {
     name: 'myPlan',
     path: '/request/myPlan',
     title: 'برنامه من',

@@ -150,6 +150,7 @@ export async function customerCurrencyPayment(
       'c.realPrice',
       'p.expectedPrice',
       'c.receiptPath',
+      'c.receiptSha256',
       'c.createdAt',
     ])
     .where('c.purchaseId', '=', purchaseId)
@@ -163,6 +164,7 @@ export async function customerCurrencyPayment(
     realPrice: row.realPrice,
     returnedAmount: Math.max(0, row.expectedPrice - row.realPrice),
     receiptUrl: row.receiptPath === null ? null : receiptUrl(row.receiptPath),
+    receiptSha256: row.receiptSha256,
     createdAt: new Date(row.createdAt).toISOString(),
   };
 }

@@ -13,6 +13,8 @@ import { numericCode } from '../../lib/crypto';
 import { ledgerKey, postTransaction, Tx } from '../ledger';
 import { moneyOwnerOf, purchaseTraceCode, runRequestEvent } from '../requests';
 import { CURRENCY_PAYMENT_RECEIPT } from '../storage';
+import { canonicalForeignReference, foreignReferenceMessage } from '../../../shared/validation/foreign-reference';
+import { type MessageKey, msg } from '../../http/messages';
 import { type FulfilmentDeps, purchaseOf } from './deps';
 import { announcePurchasesChanged } from './invalidation';
 import {
@@ -51,7 +53,9 @@ export async function done(
     const costs = costsOf(purchase);
     const { expendedAmount, refundedAmount } = fulfilmentSplit(reserved, costs, input.realPrice);
     const currencyId = input.currency ?? purchase.currencyId;
+    const reference = foreignReferenceOf(deps, purchase.desk, input.currencyPaymentReference);
     await checkReferences(deps, trx, principal, { ...input, currency: currencyId });
+    const receiptSha256 = input.receiptFile == null ? null : await deps.storage.sha256Of(input.receiptFile);
 
     const payment = await trx
       .insertInto('currencyPayments')
@@ -61,8 +65,9 @@ export async function done(
         amountMinor: Math.round((input.foreignAmount ?? purchase.amountMinor / 100) * 100),
         thirdPartyId: input.thirdParty ?? null,
         paymentMethodId: input.paymentMethod ?? null,
-        reference: input.currencyPaymentReference.trim(),
+        reference,
         receiptPath: input.receiptFile ?? null,
+        receiptSha256,
         realPrice: input.realPrice,
         staffUserId: principal.userId,
       })
@@ -84,6 +89,18 @@ export async function done(
   });
   await announcePurchasesChanged(deps.db, deps.live, result.userId, [input.purchase]);
   return { purchase: await purchaseOf(deps, input.purchase), refundedAmount: result.refundedAmount };
+}
+
+/**
+ * The reference as stored: in the canonical form of the format the desk declares (a SEVIS I-901 number is N and ten
+ * digits, typed in any digits), 422 with that format's Persian message when it is not one; free text trimmed for a
+ * desk that declares none.
+ */
+function foreignReferenceOf(deps: FulfilmentDeps, desk: string, typed: string): string {
+  const format = deps.catalogue.deskForm(desk)?.desk.foreignReference?.format;
+  const reference = canonicalForeignReference(format, typed);
+  if (reference === null) throw new HttpError(422, msg(foreignReferenceMessage(format!) as MessageKey));
+  return reference;
 }
 
 async function thirdPartyTitle(trx: Db, id: number): Promise<string | null> {

@@ -144,6 +144,20 @@ async function requestData(deps: FulfilmentDeps, purchaseId: number, task: TaskD
     currencyPayment: await currencyPaymentOf(deps.db, purchaseId),
     thirdParties,
     paymentMethods,
+    foreignReference: foreignReferenceOf(deskForm?.desk.foreignReference),
+  };
+}
+
+/** The reference a desk declares, as the fulfilment dialog shapes its field by it (null: free text). */
+function foreignReferenceOf(
+  declared: NonNullable<FulfilmentDeps['catalogue']['snapshot']['desks'][number]['foreignReference']> | undefined,
+): FulfilmentTaskData['foreignReference'] {
+  if (!declared) return null;
+  return {
+    kind: declared.kind,
+    title: declared.title,
+    titleEn: declared['x-title-en'] ?? null,
+    format: declared.format ?? null,
   };
 }
 

@@ -8,7 +8,8 @@ import { msg } from '../../http/messages';
 import type { PaymentDeps } from './context';
 import { cancel, pay } from './paying';
 import { fetchCollection, fetchPurchase } from './purchase-views';
-import { verifyReceipt } from './receipt-verification';
+import { checkReceiptReference, verifyReceipt } from './receipt-verification';
+import { fetchProofLetter } from './proof-letter';
 import { settleCallback } from './settlement';
 import {
   createPaymentLink,
@@ -32,6 +33,7 @@ export function paymentHandlers(
   | 'payPurchase'
   | 'cancelPurchase'
   | 'fetchPurchase'
+  | 'fetchProofLetter'
   | 'fetchCollection'
   | 'paymentCallback'
   | 'createPaymentLink'
@@ -78,6 +80,7 @@ export function paymentHandlers(
       ok(await cancel(payments, principal!, body.purchase), msg('purchase.cancelled')),
 
     fetchPurchase: async ({ body, principal }) => ok(await fetchPurchase(payments, principal!, body.purchase)),
+    fetchProofLetter: async ({ body, principal }) => ok(await fetchProofLetter(payments, principal!, body.purchase)),
 
     fetchCollection: async ({ body, principal }) => ok(await fetchCollection(payments, principal!, body.collection)),
 
@@ -123,16 +126,20 @@ export function receiptVerificationHandlers(deps: {
   deskTitle: (desk: string) => string;
   rateLimiter: RateLimiter;
   limits: { perIp: number; windowSeconds: number };
-}): Pick<Handlers, 'verifyReceipt'> {
+}): Pick<Handlers, 'verifyReceipt' | 'checkReceiptReference'> {
+  // A reference check is a lookup like a code's: one counter per address for both, so neither guesses more.
+  const count = async (ip: string) => {
+    const hit = await deps.rateLimiter.hit(`receipt-verify:ip:${ip}`, deps.limits.perIp, deps.limits.windowSeconds);
+    if (!hit.allowed) throw tooManyRequestsFor('receipt.verify.tooMany', hit.retryAfterSeconds);
+  };
   return {
     verifyReceipt: async ({ body, request }) => {
-      const hit = await deps.rateLimiter.hit(
-        `receipt-verify:ip:${request.ip}`,
-        deps.limits.perIp,
-        deps.limits.windowSeconds,
-      );
-      if (!hit.allowed) throw tooManyRequestsFor('receipt.verify.tooMany', hit.retryAfterSeconds);
+      await count(request.ip);
       return ok(await verifyReceipt(deps.db, body.code, deps.deskTitle));
+    },
+    checkReceiptReference: async ({ body, request }) => {
+      await count(request.ip);
+      return ok(await checkReceiptReference(deps.db, body.code, body.reference));
     },
   };
 }

@@ -17,6 +17,7 @@ import {
   formatReceiptCode,
   normalizeReceiptCode,
 } from '../../../shared/receipt-code';
+import { sameForeignReference } from '../../../shared/validation/foreign-reference';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type VerifiedReceipt = components['schemas']['VerifiedReceipt'];
@@ -66,7 +67,7 @@ export async function maskedPayerName(db: Db, payingUserId: number): Promise<str
 }
 
 /** A request's state in the words of a receipt's reader. */
-function stateOf(purchaseState: string): State {
+export function stateOf(purchaseState: string): State {
   switch (purchaseState) {
     case 'purchaseSucceeded':
       return 'done';
@@ -113,12 +114,8 @@ async function requestFacts(db: Db, purchaseId: number, deskTitle: (desk: string
   };
 }
 
-/** What the receipt of `code` (as typed) states; 404 with the receipt's own message for an unknown or malformed code. */
-export async function verifyReceipt(
-  db: Db,
-  typedCode: string,
-  deskTitle: (desk: string) => string,
-): Promise<VerifiedReceipt> {
+/** The receipt a typed code names, in its canonical form; 404 with the receipt's own message when there is none. */
+async function receiptOf(db: Db, typedCode: string) {
   const code = normalizeReceiptCode(typedCode);
   const row = code
     ? await db
@@ -128,6 +125,48 @@ export async function verifyReceipt(
         .executeTakeFirst()
     : undefined;
   if (!code || !row) throw HttpError.of(404, 'receipt.verify.notFound');
+  return { code, ...row };
+}
+
+/**
+ * Whether the reference a reader holds is the one a request's receipt was paid under (compared like tracking codes),
+ * with the request's state now; never the reference itself. A collection's receipt, or a request with no payment
+ * abroad, has no reference: nothing matches it.
+ */
+export async function checkReceiptReference(
+  db: Db,
+  typedCode: string,
+  typedReference: string,
+): Promise<{ matches: boolean; state: State }> {
+  const row = await receiptOf(db, typedCode);
+  const purchaseId = row.purchaseId ?? null;
+  const found =
+    purchaseId === null
+      ? undefined
+      : await db
+          .selectFrom('purchases as p')
+          .leftJoin('currencyPayments as c', 'c.purchaseId', 'p.id')
+          .select(['p.state', 'c.reference'])
+          .where('p.id', '=', purchaseId)
+          .executeTakeFirst();
+  if (!found) {
+    // A collection's receipt: its state as verifyReceipt tells it, and no reference to match.
+    const receipt = await verifyReceipt(db, typedCode, (desk) => desk);
+    return { matches: false, state: receipt.state };
+  }
+  return {
+    matches: found.reference !== null && sameForeignReference(typedReference, found.reference),
+    state: stateOf(found.state),
+  };
+}
+
+/** What the receipt of `code` (as typed) states; 404 with the receipt's own message for an unknown or malformed code. */
+export async function verifyReceipt(
+  db: Db,
+  typedCode: string,
+  deskTitle: (desk: string) => string,
+): Promise<VerifiedReceipt> {
+  const { code, ...row } = await receiptOf(db, typedCode);
   const printed = formatReceiptCode(code);
 
   if (row.collectionId !== null) {

@@ -37,8 +37,8 @@ export async function reencodeImage(bytes: Buffer, kind: ImageKind): Promise<Buf
 /** What an upload may be: an image, or (for the purposes that allow it, see PDF_PURPOSES) a PDF. */
 export type FileKind = ImageKind | 'pdf';
 
-/** Upload purposes that take a PDF besides images: a request's conversation. */
-export const PDF_PURPOSES: ReadonlySet<string> = new Set(['purchaseMessage']);
+/** Upload purposes that take a PDF besides images: a request's conversation, a merchant's confirmation. */
+export const PDF_PURPOSES: ReadonlySet<string> = new Set(['purchaseMessage', 'currencyPaymentReceipt']);
 
 /** A PDF by its bytes: the `%PDF-` header and an end-of-file marker in its last kilobyte. */
 export function isPdf(bytes: Buffer): boolean {

@@ -2,6 +2,7 @@
  * Private files under DATA_DIR/storage. A file is served at /storage/{path} only with a signed,
  * expiring URL; the signing endpoint decides who may have one (the owner, or staff allowed to review it).
  */
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -153,6 +154,13 @@ export class Storage {
     return row !== undefined;
   }
 
+  /** SHA-256 (lower-case hex) of a stored file's bytes, or null when it is not there. */
+  async sha256Of(relative: string): Promise<string | null> {
+    if (!SAFE_PATH.test(relative)) return null;
+    const bytes = await readFile(path.join(this.root, relative)).catch(() => null);
+    return bytes ? createHash('sha256').update(bytes).digest('hex') : null;
+  }
+
   signedUrl(relative: string, now = Date.now()): string {
     const expires = Math.floor(now / 1000) + SIGNED_URL_LIFETIME_SECONDS;
     const signature = hmac(this.secret, `${relative}:${expires}`);
@@ -195,7 +203,8 @@ export class Storage {
           .type(MIME[kind])
           .header('cache-control', 'private, max-age=600')
           .header('x-content-type-options', 'nosniff')
-          .header('content-security-policy', "default-src 'none'")
+          // Nothing in a file runs: no source for anything, and a sandbox without scripts should a browser render it.
+          .header('content-security-policy', "default-src 'none'; sandbox")
           // A PDF is downloaded, never opened in the app's origin.
           .header('content-disposition', kind === 'pdf' ? 'attachment; filename="attachment.pdf"' : 'inline')
           .send(bytes)

@@ -9,6 +9,7 @@ import { Cross2Icon } from '@radix-ui/react-icons';
 import {
   Badge,
   Box,
+  Button,
   Card,
   DataList,
   Flex,
@@ -164,7 +165,9 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
                           rel="noopener"
                           data-testid="currency-payment-receipt"
                         >
-                          رسید پرداخت ارزی
+                          {/\.pdf\?/.test(data.currencyPayment.receiptUrl)
+                            ? 'تأییدیهٔ پذیرنده (PDF، دانلود)'
+                            : 'رسید پرداخت ارزی'}
                         </RadixLink>
                       </DataList.Value>
                     </DataList.Item>
@@ -175,6 +178,12 @@ export function RequestDetail({ purchaseId, onClose }: { purchaseId: number; onC
                   code={data.currencyPayment.verificationCode}
                   url={data.currencyPayment.verificationUrl}
                 />
+                {/* The bilingual letter an embassy or a university office reads, printable on one A4 page. */}
+                <Button asChild variant="soft" style={{ alignSelf: 'flex-start' }}>
+                  <Link to={pathOf('proofLetter', { id: String(purchaseId) })} data-testid="proof-letter-link">
+                    نامهٔ تأیید پرداخت (فارسی و انگلیسی)
+                  </Link>
+                </Button>
               </>
             )}
 

@@ -16,6 +16,7 @@ import { RialText } from '../../components/RialText';
 import { LoadError } from '../../components/states/LoadError';
 import { ApiError } from '../../lib/api-client';
 import { type VerifiedReceipt, receiptVerificationQuery } from '../../lib/queries/receipt-verification';
+import { checkReceiptReference, type ReferenceCheck as ReferenceAnswer } from '../../lib/queries/proof-letter';
 import { pathOf } from '../../lib/routes';
 import { STATE_TEXT } from './receipt-states';
 
@@ -131,6 +132,79 @@ function EnglishReceipt({ r }: { r: VerifiedReceipt }) {
   );
 }
 
+/**
+ * The reader checks the reference they hold (a SEVIS I-901 receipt number) against the receipt: the server answers
+ * only whether it matches, compared like tracking codes, and the request's state now (a refunded one says so).
+ */
+function ReferenceCheck({ code }: { code: string }) {
+  const [typed, setTyped] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [answer, setAnswer] = useState<ReferenceAnswer | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!typed.trim()) return;
+    setBusy(true);
+    setFailure(null);
+    setAnswer(null);
+    try {
+      setAnswer(await checkReceiptReference(code, typed.trim()));
+    } catch (e) {
+      setFailure(e instanceof Error ? e.message : 'بررسی ممکن نشد.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate data-testid="reference-form">
+      <Flex direction="column" gap="2">
+        <label htmlFor="verify-reference">
+          <Text size="2" weight="bold" as="div">
+            شماره مرجع را وارد کنید
+          </Text>
+          <Text size="2" weight="bold" as="div" lang="en" dir="ltr" data-latin="">
+            Enter the reference you hold
+          </Text>
+        </label>
+        <Flex gap="2" wrap="wrap">
+          <Box flexGrow="1" minWidth="200px">
+            <TextField.Root
+              id="verify-reference"
+              size="3"
+              dir="ltr"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="N0012345678"
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+            />
+          </Box>
+          <Button size="3" type="submit" variant="soft" loading={busy}>
+            سنجش <span lang="en">(Compare)</span>
+          </Button>
+        </Flex>
+        {answer && (
+          <Callout.Root color={answer.matches ? 'green' : 'red'} role="status" data-testid="reference-answer">
+            <Callout.Text data-testid="reference-answer-fa">
+              {answer.matches ? 'شماره مرجع با این رسید مطابقت دارد.' : 'شماره مرجع با این رسید مطابقت ندارد.'}
+              {answer.state === 'refunded' && ' این درخواست انجام نشد و مبلغ آن بازگردانده شد.'}
+            </Callout.Text>
+            <Callout.Text lang="en" dir="ltr" data-testid="reference-answer-en">
+              {answer.matches ? 'Matches: this is the reference of this receipt.' : 'Does not match this receipt.'}
+              {answer.state === 'refunded' && ' This request was refunded.'}
+            </Callout.Text>
+          </Callout.Root>
+        )}
+        {failure && (
+          <Text size="2" color="red" role="alert" data-testid="reference-failure">
+            {failure}
+          </Text>
+        )}
+      </Flex>
+    </form>
+  );
+}
+
 function CodeForm({ initial = '' }: { initial?: string }) {
   const navigate = useNavigate();
   const [typed, setTyped] = useState(initial);
@@ -237,6 +311,7 @@ function Result({ code }: { code: string }) {
       <Flex direction="column" gap="5">
         <PersianReceipt r={data} />
         <EnglishReceipt r={data} />
+        {data.kind === 'request' && <ReferenceCheck code={data.code} />}
       </Flex>
     </Card>
   );

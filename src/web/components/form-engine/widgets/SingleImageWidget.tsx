@@ -3,17 +3,20 @@ import { Button, Flex, Text } from '@radix-ui/themes';
 import type { WidgetProps } from '@rjsf/utils';
 import { useEffect, useRef, useState } from 'react';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { IMAGE_TYPES, NOT_AN_IMAGE, uploadImage } from './upload';
+import { IMAGE_TYPES, NOT_AN_IMAGE, NOT_AN_IMAGE_OR_PDF, uploadImage } from './upload';
 
 /**
  * One image (`ui:widget: "singleImage"`, as the national card): uploaded at once, shown from its signed link (a
  * stored path is looked up through api/me/fileUrl); the field keeps the stored path. Its options name the file
- * prefix, the picture's alt text and the button's two labels. The file input is `<id>-file`, the picture
+ * prefix, the picture's alt text and the button's two labels; `allowPdf` takes a PDF too (a merchant's
+ * confirmation), shown as a line naming it rather than a picture. The file input is `<id>-file`, the picture
  * `<id>-preview`. Read-only or disabled, only the picture shows.
  */
 export function SingleImageWidget({ id, value, onChange, onBlur, options, disabled, readonly }: WidgetProps) {
   const input = useRef<HTMLInputElement>(null);
   const path = typeof value === 'string' ? value : '';
+  const allowPdf = options.allowPdf === true;
+  const types = allowPdf ? [...IMAGE_TYPES, 'application/pdf'] : IMAGE_TYPES;
   const [preview, setPreview] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -27,8 +30,8 @@ export function SingleImageWidget({ id, value, onChange, onBlur, options, disabl
 
   const upload = async (file: File | undefined) => {
     if (!file) return;
-    if (!IMAGE_TYPES.includes(file.type)) {
-      setError(NOT_AN_IMAGE);
+    if (!types.includes(file.type)) {
+      setError(allowPdf ? NOT_AN_IMAGE_OR_PDF : NOT_AN_IMAGE);
       return;
     }
     setBusy(true);
@@ -48,18 +51,24 @@ export function SingleImageWidget({ id, value, onChange, onBlur, options, disabl
 
   return (
     <Flex direction="column" gap="2">
-      {preview && (
-        <img
-          src={preview}
-          alt={String(options.alt ?? '')}
-          data-testid={`${id}-preview`}
-          style={{ maxWidth: 280, width: '100%', borderRadius: 8, border: '1px solid var(--gray-6)' }}
-        />
+      {preview && path.endsWith('.pdf') ? (
+        <Text size="2" data-testid={`${id}-pdf`}>
+          فایل PDF بارگذاری شد.
+        </Text>
+      ) : (
+        preview && (
+          <img
+            src={preview}
+            alt={String(options.alt ?? '')}
+            data-testid={`${id}-preview`}
+            style={{ maxWidth: 280, width: '100%', borderRadius: 8, border: '1px solid var(--gray-6)' }}
+          />
+        )
       )}
       <input
         ref={input}
         type="file"
-        accept={IMAGE_TYPES.join(',')}
+        accept={types.join(',')}
         hidden
         data-testid={`${id}-file`}
         onChange={(e) => void upload(e.target.files?.[0])}

@@ -3,6 +3,7 @@ import { TOKEN_KEY } from '../../../lib/api-client';
 
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 export const NOT_AN_IMAGE = 'امکان انتخاب عکس وجود ندارد.';
+export const NOT_AN_IMAGE_OR_PDF = 'فقط تصویر یا فایل PDF را می‌توان انتخاب کرد.';
 
 /** The stored path and a signed link to show it; throws the server's envelope when refused. */
 export async function uploadImage(file: File, filePrefix: string): Promise<{ path: string; url: string | null }> {

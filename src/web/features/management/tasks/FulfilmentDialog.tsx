@@ -8,7 +8,13 @@
 import { EyeOpenIcon } from '@radix-ui/react-icons';
 import { Box, Button, Callout, DataList, Dialog, Flex, Heading, Skeleton, Tabs, Text } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import messages from '../../../../../schemas/messages/fa.json';
+import {
+  type ForeignReferenceFormat,
+  foreignReferenceMessage,
+  isForeignReference,
+} from '../../../../shared/validation/foreign-reference';
 import doneFormJson from '../../../../../schemas/entryForms/fulfilmentDone.json';
 import fulfilmentDoneValidators from '../../../../../src/generated/form-validators/fulfilmentDone';
 import failedFormJson from '../../../../../schemas/entryForms/fulfilmentFailed.json';
@@ -151,6 +157,28 @@ function Decisions({ data, onDecided }: { data: FulfilmentTaskData; onDecided: (
   const [userError, setUserError] = useState<FormData>({});
   const { busy, error, setError, run } = useDialogAction<Decision>();
   const choices = { thirdParties: data.thirdParties, paymentMethods: data.paymentMethods };
+  const declared = data.foreignReference;
+  // The reference field is named and checked as the desk declares it: one rule with the server's, its message.
+  const doneForm = useMemo(() => {
+    if (!declared) return DONE_FORM;
+    const property = DONE_FORM.schema.properties.currencyPaymentReference;
+    const properties = {
+      ...DONE_FORM.schema.properties,
+      currencyPaymentReference: { ...property, title: declared.title },
+    };
+    return { ...DONE_FORM, schema: { ...DONE_FORM.schema, properties } };
+  }, [declared]);
+  const referenceRule = useMemo(() => {
+    const format = declared?.format as ForeignReferenceFormat | null | undefined;
+    if (!format) return undefined;
+    const message = (messages.messages as Record<string, string>)[foreignReferenceMessage(format)] ?? '';
+    return (values: FormData) => {
+      const typed = values.currencyPaymentReference;
+      return typeof typed === 'string' && typed.trim() !== '' && !isForeignReference(format, typed)
+        ? { currencyPaymentReference: message }
+        : {};
+    };
+  }, [declared]);
 
   const decide = (kind: Decision, values: FormData) =>
     void run(
@@ -179,14 +207,18 @@ function Decisions({ data, onDecided }: { data: FulfilmentTaskData; onDecided: (
       <Box pt="3">
         <Tabs.Content value="done">
           <EntryForm
-            form={DONE_FORM}
+            form={doneForm}
             idPrefix="fulfilmentDone"
             formData={done}
             onChange={setDone}
             formContext={{ choices }}
             uiSchema={{
               foreignAmount: { 'ui:placeholder': String(data.purchase.amount) },
+              ...(declared?.format === 'sevisId'
+                ? { currencyPaymentReference: { 'ui:placeholder': 'N0012345678' } }
+                : {}),
             }}
+            crossFieldErrors={referenceRule}
             disabled={busy !== null}
             onSubmit={(values) => decide('done', values)}
           >
