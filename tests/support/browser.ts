@@ -1,7 +1,7 @@
 /** Debian's Chromium driven by playwright-core, with the flags this closed network needs. */
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
-export function launchBrowser(): Promise<Browser> {
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -14,6 +14,62 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
     ],
+  });
+}
+
+/**
+ * The worker's one Chromium, kept on globalThis so the next file of the same vitest worker (isolate: false) finds
+ * it; launched again when it went away. Playwright kills it when the worker process exits.
+ */
+const SHARED = Symbol.for('arzpay.tests.sharedChromium');
+type WithShared = { [SHARED]?: Promise<Browser> };
+
+async function sharedChromium(): Promise<Browser> {
+  const holder = globalThis as WithShared;
+  const current = await holder[SHARED]?.catch(() => undefined);
+  if (current?.isConnected()) return current;
+  const launched = launchChromium();
+  holder[SHARED] = launched;
+  return launched;
+}
+
+/**
+ * A browser for one test file. Inside a vitest worker it is a handle on the worker's one Chromium, shared by the
+ * files the worker runs one after another (starting Chromium for each of 47 files cost a second or more each):
+ * `newContext` and `newPage` open contexts of the file's own, `contexts()` lists those, and `close()` closes them,
+ * leaving Chromium to the next file. Contexts share nothing (cookies, storage, cache), so files stay apart as
+ * before. Elsewhere (a bench run) it is a Chromium of its own.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  if (!process.env.VITEST) return launchChromium();
+  const browser = await sharedChromium();
+  const own = new Set<BrowserContext>();
+  const newContext: Browser['newContext'] = async (options) => {
+    const context = await browser.newContext(options);
+    own.add(context);
+    context.once('close', () => own.delete(context));
+    return context;
+  };
+  const handle: Partial<Browser> = {
+    newContext,
+    // As Browser.newPage: a page in a context of its own, which closes with the page.
+    async newPage(options) {
+      const context = await newContext(options);
+      const page = await context.newPage();
+      page.once('close', () => void context.close().catch(() => undefined));
+      return page;
+    },
+    contexts: () => [...own],
+    async close() {
+      await Promise.all([...own].map((context) => context.close().catch(() => undefined)));
+    },
+  };
+  return new Proxy(browser, {
+    get(target, name) {
+      if (Object.hasOwn(handle, name)) return handle[name as keyof Browser];
+      const value: unknown = Reflect.get(target, name, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
   });
 }
 
