@@ -25,7 +25,16 @@ const tsFiles = (dir: string) =>
     .map((e) => path.join(e.parentPath, e.name))
     .sort();
 
-function program(files: string[]) {
+const FIXTURE = path.join(root, 'tests/fixtures/request-lifecycle/writes-state.ts');
+
+let shared: ts.Program | undefined;
+
+/**
+ * One program of the server and the fixture for every case here (each scan reads only the files it is given):
+ * building it is most of this file's seconds.
+ */
+function program(): ts.Program {
+  if (shared) return shared;
   const config = ts.getParsedCommandLineOfConfigFile(
     path.join(root, 'tsconfig.json'),
     {},
@@ -36,7 +45,8 @@ function program(files: string[]) {
       },
     },
   )!;
-  return ts.createProgram(files, config.options);
+  shared = ts.createProgram([...tsFiles(serverDir), FIXTURE], config.options);
+  return shared;
 }
 
 const SQL_STATE_WRITE =
@@ -61,7 +71,7 @@ function tableOfChain(node: ts.Expression): string | null {
 
 /** Where `files` write a request's state or its history, as `file:line what`. */
 function stateWrites(files: string[]): string[] {
-  const p = program(files);
+  const p = program();
   const checker = p.getTypeChecker();
   const found: string[] = [];
   for (const file of files) {
@@ -95,7 +105,7 @@ function stateWrites(files: string[]): string[] {
 /** The events the server's calls of the one writer can run: each call's event argument, as the compiler types it. */
 function eventsRun(): Set<string> {
   const files = tsFiles(serverDir);
-  const p = program(files);
+  const p = program();
   const checker = p.getTypeChecker();
   const events = new Set<string>();
   for (const file of files) {
@@ -127,8 +137,7 @@ describe('the request lifecycle', () => {
   });
 
   it('the scan catches a state written elsewhere, by Kysely and by SQL text', () => {
-    const fixture = path.join(root, 'tests/fixtures/request-lifecycle/writes-state.ts');
-    expect(stateWrites([fixture]).map((w) => w.replace(/^.*writes-state\.ts:\d+ /, ''))).toEqual([
+    expect(stateWrites([FIXTURE]).map((w) => w.replace(/^.*writes-state\.ts:\d+ /, ''))).toEqual([
       'set on purchases may set state',
       'writes purchaseStateChanges',
       'SQL writes state',
