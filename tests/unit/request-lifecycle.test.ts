@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_ACTION_NAMES } from '../../src/shared/audit/names';
 import { NOTIFICATION_KIND_NAMES } from '../../src/shared/notifications';
 import { lifecycle, lifecycleProblems, PAID_STATES, UNFULFILLED_STATES } from '../../src/shared/request-lifecycle';
@@ -129,6 +129,9 @@ function eventsRun(): Set<string> {
 }
 
 describe('the request lifecycle', () => {
+  // The one program the scans read, built before the cases (seconds; more on a busy machine: a hang limit).
+  beforeAll(() => void program(), 180_000);
+
   it('writes a request state and its history only in the one writer', () => {
     const writes = stateWrites(tsFiles(serverDir));
     expect(writes.filter((w) => !w.startsWith(OWNER))).toEqual([]);
