@@ -35,9 +35,16 @@ export default defineConfig({
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
-        // A few unit tests build a TypeScript program of the whole source (layers, table owners): seconds, more
-        // on a busy two-core machine, so the budget is not vitest's 5 s default.
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
+        // A few unit tests build a TypeScript program of the whole source (layers, table owners) or load ESLint:
+        // seconds, more on a busy two-core machine where `npm test` runs them beside tsc and eslint, so the limits
+        // only stop a hang (at load 37 a 30 s test and a 10 s hook were not enough).
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
       },
       {
         test: {

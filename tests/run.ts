@@ -1,6 +1,7 @@
 /**
- * `npm test`: every check, in order, stopping at the first failure.
- *   lint · format · typecheck · schemas · codegen freshness · OpenAPI lint · npm audit · unit · build
+ * `npm test`: every check, in order, stopping at the first stage that fails.
+ *   lint · format · typecheck · schemas · codegen freshness · OpenAPI lint · npm audit · unit · build, side by side
+ *     on the two cores (none reads what another writes)
  *   · API: when DATABASE_URL is set, the embedded engine's files and a smoke set on PGlite (support/stages.ts names
  *     them and why), then the whole suite on PostgreSQL + Redis (in a fresh database created and dropped here);
  *     the whole suite on PGlite otherwise
@@ -16,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { withFreshDatabase } from './support/postgres-admin';
-import { judgeVitestStage } from './support/stage-verdict';
+import { judgeVitestStage, type VitestReport } from './support/stage-verdict';
 import { PGLITE_SMOKE_SIZES } from './support/stages';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -49,10 +50,13 @@ interface Step {
   title: string;
   command: string;
   args: string[];
+  env?: Record<string, string>;
+  /** A vitest step's JSON report: the step passes only on it (support/stage-verdict.ts), as `vitest()` judges. */
+  report?: string;
 }
 
 /**
- * Runs independent checks two at a time (one per core), each one's output printed whole when it ends; fails after
+ * Runs independent steps two at a time (one per core), each one's output printed whole when it ends; fails after
  * all have ended when any failed.
  */
 async function runTogether(steps: Step[], lanes = 2): Promise<void> {
@@ -60,20 +64,35 @@ async function runTogether(steps: Step[], lanes = 2): Promise<void> {
   const failures: string[] = [];
   const lane = async () => {
     for (let step = queue.shift(); step; step = queue.shift()) {
-      const { title, command, args } = step;
+      const { title, command, args, report } = step;
+      if (report) rmSync(report, { force: true });
       const started = Date.now();
-      const child = spawn(command, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(command, args, {
+        cwd: root,
+        env: { ...process.env, ...step.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout.on('data', (chunk) => (output += chunk));
       child.stderr.on('data', (chunk) => (output += chunk));
-      const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      const exit = await new Promise<{ status: number | null; signal: string | null }>((resolve) =>
+        child.on('close', (status, signal) => resolve({ status, signal })),
+      );
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      stages.push({ stage: title, seconds: Number(seconds), ok: status === 0 });
+      let ok = exit.status === 0;
+      let why = '';
+      if (report) {
+        const verdict = judgeVitestStage(exit, existsSync(report) ? readFileSync(report, 'utf8') : null);
+        ok = verdict.ok;
+        if (!verdict.ok) why = `: ${verdict.why}`;
+        if (verdict.report) countReport(verdict.report, title);
+      }
+      stages.push({ stage: title, seconds: Number(seconds), ok });
       console.log(`\n▶ ${title}`);
       if (output) process.stdout.write(output);
-      if (status === 0) console.log(`✔ ${title} (${seconds}s)`);
+      if (ok) console.log(`✔ ${title} (${seconds}s)`);
       else {
-        console.error(`✖ ${title} failed (${seconds}s)`);
+        console.error(`✖ ${title} failed (${seconds}s)${why}`);
         failures.push(title);
       }
     }
@@ -82,12 +101,32 @@ async function runTogether(steps: Step[], lanes = 2): Promise<void> {
   if (failures.length > 0) throw new StepFailed(failures.join(', '));
 }
 
+/** Where a vitest stage writes its JSON report. */
+const reportOf = (title: string) => path.join(artifacts, `vitest-${title.replace(/\W+/g, '-')}.json`);
+
+/** A vitest stage's tests and files, for the last line and the slowest files. */
+function countReport(report: VitestReport, title: string): void {
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  for (const file of report.testResults) {
+    const fileSeconds = Math.round((file.endTime - file.startTime) / 100) / 10;
+    fileTimes.push({ file: path.relative(root, file.name), stage: title, seconds: fileSeconds });
+  }
+}
+
+/** A vitest stage as a step of `runTogether`: `--project`, the default and JSON reporters. */
+function vitestStep(title: string, project: string): Step {
+  const report = reportOf(title);
+  const args = ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+  return { title, command: bin('vitest'), args, report };
+}
+
 /**
  * A vitest stage passes only on its report (support/stage-verdict.ts): vitest stopped by a SIGTERM exits 0 and
  * writes none. The report is removed first, so a report of an earlier run is never judged.
  */
 function vitest(title: string, project: string, env: Record<string, string> = {}): void {
-  const report = path.join(artifacts, `vitest-${title.replace(/\W+/g, '-')}.json`);
+  const report = reportOf(title);
   rmSync(report, { force: true });
   const started = Date.now();
   console.log(`\n▶ ${title}`);
@@ -99,14 +138,7 @@ function vitest(title: string, project: string, env: Record<string, string> = {}
   const verdict = judgeVitestStage(result, existsSync(report) ? readFileSync(report, 'utf8') : null);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   stages.push({ stage: title, seconds: Number(seconds), ok: verdict.ok });
-  if (verdict.report) {
-    passed += verdict.report.numPassedTests;
-    failed += verdict.report.numFailedTests;
-    for (const file of verdict.report.testResults) {
-      const fileSeconds = Math.round((file.endTime - file.startTime) / 100) / 10;
-      fileTimes.push({ file: path.relative(root, file.name), stage: title, seconds: fileSeconds });
-    }
-  }
+  if (verdict.report) countReport(verdict.report, title);
   if (!verdict.ok) {
     console.error(`✖ ${title} failed (${seconds}s): ${verdict.why}`);
     throw new StepFailed(title);
@@ -159,13 +191,22 @@ const tsx = ['--import', 'tsx'];
 const only = process.argv[2];
 
 try {
+  // The static checks, the unit tests and the build read what none of them writes: they share the two cores, the
+  // longest first, so one lane's waits (a process starting, the audit asking the registry) are the other's work.
+  const first: Step[] = [];
   if (!only || only === 'static') {
-    // None of these writes what another reads; the longest (tsc) goes first so the other lane takes the rest.
-    await runTogether([
+    first.push(
       { title: 'typecheck (tsc)', command: bin('tsc'), args: ['-p', 'tsconfig.json', '--noEmit'] },
       { title: 'lint (eslint)', command: bin('eslint'), args: ['.', '--max-warnings', '0'] },
       { title: 'format (prettier --check)', command: bin('prettier'), args: ['--check', '.', '--log-level', 'warn'] },
       { title: 'generated code is fresh', command: node, args: [...tsx, 'codegen/generate.ts', '--check'] },
+    );
+  }
+  if (!only || only === 'unit') first.splice(1, 0, vitestStep('unit', 'unit'));
+  if (!only || only === 'api' || only === 'e2e')
+    first.push({ title: 'build web (vite)', command: node, args: [bin('vite'), 'build'] });
+  if (!only || only === 'static') {
+    first.push(
       { title: 'schemas against meta-schemas', command: node, args: [...tsx, 'codegen/validate-schemas.ts'] },
       {
         title: 'OpenAPI lint (redocly)',
@@ -174,10 +215,9 @@ try {
       },
       // Skipped (and passing) when the registry gives no advisories: CI must not fail for the network (decision 017).
       { title: 'dependencies (npm audit --omit=dev)', command: node, args: [...tsx, 'tests/audit.ts'] },
-    ]);
+    );
   }
-  if (!only || only === 'unit') vitest('unit', 'unit');
-  if (!only || only === 'api' || only === 'e2e') run('build web (vite)', node, [bin('vite'), 'build']);
+  await runTogether(first);
   if (!only || only === 'api') {
     const onPglite = { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' };
     const databaseUrl = process.env.DATABASE_URL;

@@ -1,7 +1,7 @@
 /** Debian's Chromium driven by playwright-core, with the flags this closed network needs. */
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
-export function launchBrowser(): Promise<Browser> {
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -14,6 +14,62 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
     ],
+  });
+}
+
+/**
+ * The worker's one Chromium, kept on globalThis so the next file of the same vitest worker (isolate: false) finds
+ * it; launched again when it went away. Playwright kills it when the worker process exits.
+ */
+const SHARED = Symbol.for('arzpay.tests.sharedChromium');
+type WithShared = { [SHARED]?: Promise<Browser> };
+
+async function sharedChromium(): Promise<Browser> {
+  const holder = globalThis as WithShared;
+  const current = await holder[SHARED]?.catch(() => undefined);
+  if (current?.isConnected()) return current;
+  const launched = launchChromium();
+  holder[SHARED] = launched;
+  return launched;
+}
+
+/**
+ * A browser for one test file. Inside a vitest worker it is a handle on the worker's one Chromium, shared by the
+ * files the worker runs one after another (starting Chromium for each of 47 files cost a second or more each):
+ * `newContext` and `newPage` open contexts of the file's own, `contexts()` lists those, and `close()` closes them,
+ * leaving Chromium to the next file. Contexts share nothing (cookies, storage, cache), so files stay apart as
+ * before. Elsewhere (a bench run) it is a Chromium of its own.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  if (!process.env.VITEST) return launchChromium();
+  const browser = await sharedChromium();
+  const own = new Set<BrowserContext>();
+  const newContext: Browser['newContext'] = async (options) => {
+    const context = await browser.newContext(options);
+    own.add(context);
+    context.once('close', () => own.delete(context));
+    return context;
+  };
+  const handle: Partial<Browser> = {
+    newContext,
+    // As Browser.newPage: a page in a context of its own, which closes with the page.
+    async newPage(options) {
+      const context = await newContext(options);
+      const page = await context.newPage();
+      page.once('close', () => void context.close().catch(() => undefined));
+      return page;
+    },
+    contexts: () => [...own],
+    async close() {
+      await Promise.all([...own].map((context) => context.close().catch(() => undefined)));
+    },
+  };
+  return new Proxy(browser, {
+    get(target, name) {
+      if (Object.hasOwn(handle, name)) return handle[name as keyof Browser];
+      const value: unknown = Reflect.get(target, name, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
   });
 }
 
@@ -62,40 +118,35 @@ async function noLoadingLeft(page: Page): Promise<void> {
     .catch(() => undefined);
 }
 
-/** As long as Playwright's `networkidle`: no request for this long counts as settled. */
-const QUIET_MS = 500;
+/**
+ * Waits until the app says it has settled on the address it shows (`data-settled`, src/web/lib/settled-mark.ts:
+ * no API call, query, mutation or page chunk coming, a frame after the last ended) and no other load (a chunk, a
+ * picture, a font) is in flight: what a person waits for, instead of half a second of network silence per page.
+ */
+async function appSettled(page: Page, inFlight: ReadonlySet<unknown>): Promise<void> {
+  for (;;) {
+    await page.waitForFunction(() => document.documentElement.dataset.settled === location.pathname + location.search);
+    if (inFlight.size === 0) return;
+    // What the app does not count ends soon (the browser's own loads): then the mark is asked again.
+    while (inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 /**
  * A tab that moves between the app's routes in the app, as its links do (the router follows `popstate`), instead of
  * loading the whole app again for each address: a walk over every route then costs the routes, not as many starts of
- * the app. Playwright's `networkidle` has already fired after the first load and would not wait again, so the tab
- * counts the requests in flight itself and waits for the same quiet half second. `go` takes a path of `origin`.
+ * the app. After each move it waits until the app has settled on the new address (`appSettled`). `go` takes a path
+ * of `origin`.
  */
 export function inAppNavigator(page: Page, origin: string): { go(address: string): Promise<void> } {
   const inFlight = new Set<unknown>();
-  let lastChange = Date.now();
-  const done = (request: unknown) => {
-    inFlight.delete(request);
-    lastChange = Date.now();
-  };
-  page.on('request', (request) => {
-    inFlight.add(request);
-    lastChange = Date.now();
-  });
+  const done = (request: unknown) => inFlight.delete(request);
+  page.on('request', (request) => inFlight.add(request));
   page.on('requestfinished', done);
   page.on('requestfailed', done);
-  const quiet = async () => {
-    for (;;) {
-      const waited = Date.now() - lastChange;
-      if (inFlight.size === 0 && waited >= QUIET_MS) return;
-      await new Promise((resolve) => setTimeout(resolve, inFlight.size === 0 ? QUIET_MS - waited : 50));
-    }
-  };
   let loaded = false;
   return {
     async go(address: string) {
-      // Quiet from now on: what the new route asks for starts after this (a redirect may change the address).
-      lastChange = Date.now();
       if (loaded) {
         await page.evaluate((to) => {
           history.pushState(null, '', to);
@@ -103,9 +154,10 @@ export function inAppNavigator(page: Page, origin: string): { go(address: string
         }, address);
       } else {
         await page.goto(origin + address);
+        await page.evaluate(() => document.fonts.ready.then(() => undefined));
         loaded = true;
       }
-      await quiet();
+      await appSettled(page, inFlight);
       await noLoadingLeft(page);
     },
   };

@@ -122,19 +122,22 @@ const hex = (rgb: string) =>
 
 /** The banner on the page now: there, whole, first at the top, covered by nothing and covering nothing, readable. */
 export async function expectBanner(page: Page, where: string): Promise<void> {
-  const banner = page.locator('#test-instance-banner');
-  await banner.waitFor({ state: 'visible' });
-  expect(await banner.innerText(), where).toBe(BANNER_TEXT);
-  await page.locator('.app-header').waitFor();
-  await page.locator('#main, .app-main').first().waitFor();
-  await page.evaluate(() => window.scrollTo(0, 0));
-  const seen = await page.evaluate(() => {
-    const element = document.getElementById('test-instance-banner')!;
+  // One round trip to the page, when the banner shows and the header and the main part are drawn (a walk makes it
+  // on every visit; six separate waits and reads cost more than the check).
+  const answer = await page.waitForFunction(() => {
+    const element = document.getElementById('test-instance-banner');
+    const headerElement = document.querySelector('.app-header');
+    const mainElement = document.querySelector('#main, .app-main');
+    if (!element || !headerElement || !mainElement) return null;
+    const shown = element.getBoundingClientRect();
+    if (shown.width === 0 || shown.height === 0 || getComputedStyle(element).visibility === 'hidden') return null;
+    window.scrollTo(0, 0);
     const box = element.getBoundingClientRect();
-    const header = document.querySelector('.app-header')!.getBoundingClientRect();
+    const header = headerElement.getBoundingClientRect();
     const main = document.querySelector('.app-main')!.getBoundingClientRect();
     const style = getComputedStyle(element);
     return {
+      text: element.innerText,
       top: box.top,
       bottom: box.bottom,
       left: box.left,
@@ -156,6 +159,9 @@ export async function expectBanner(page: Page, where: string): Promise<void> {
       firstInBody: document.body.firstElementChild === element,
     };
   });
+  const seen = (await answer.jsonValue())!;
+  await answer.dispose();
+  expect(seen.text, where).toBe(BANNER_TEXT);
   expect(seen.firstInBody, where).toBe(true);
   expect(seen.top, where).toBe(0);
   expect([seen.left, seen.right], where).toEqual([0, seen.width]);

@@ -9,6 +9,7 @@ import { createBrowserRouter, type RouteObject, RouterProvider } from 'react-rou
 import { queryClient } from '../lib/query';
 import { routes } from '../lib/routes';
 import { followOtherTabs, initSession } from '../lib/session';
+import { keepSettledMark } from '../lib/settled-mark';
 import { store } from '../lib/store';
 import ErrorPage from '../features/errors/ErrorPage';
 import { Guard } from './Guard';
@@ -65,11 +66,17 @@ export function AppProviders({ children }: { children: ReactNode }) {
 }
 
 export function App() {
+  browserRouter ??= createBrowserRouter(appRoutes);
+  const router = browserRouter;
   useEffect(() => {
     void initSession();
-    return followOtherTabs();
-  }, []);
-  browserRouter ??= createBrowserRouter(appRoutes);
+    const stopSettledMark = keepSettledMark(queryClient, (listener) => router.subscribe(listener));
+    const stopFollowing = followOtherTabs();
+    return () => {
+      stopSettledMark();
+      stopFollowing();
+    };
+  }, [router]);
   return (
     <AppProviders>
       <RouterProvider router={browserRouter} />

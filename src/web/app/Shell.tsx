@@ -10,6 +10,7 @@ import { Snackbar } from '../components/shell/snackbar';
 import { TopBar } from '../components/shell/TopBar';
 import { whenIdle } from '../lib/idle';
 import { loginDialogOpenAtom } from '../lib/session';
+import { pageShown } from '../lib/settled-mark';
 import { replayEarlyClick } from '../lib/early-clicks';
 
 // The drawer and the log-in form are not part of the first page: they load once it is idle, or when first opened.
@@ -45,6 +46,16 @@ export const PageFallback = () => (
  */
 function ReplayEarlyClick() {
   useEffect(replayEarlyClick, []);
+  return null;
+}
+
+/**
+ * Renders nothing. Beside the page in its boundary, its effect runs once the page of the address is on screen (not
+ * while the boundary or a move's transition still waits for it): the settled mark's `pageShown`.
+ */
+function PageShown() {
+  const { pathname, search } = useLocation();
+  useEffect(() => pageShown(pathname + search), [pathname, search]);
   return null;
 }
 
@@ -107,6 +118,7 @@ export function Shell() {
           <Suspense fallback={<PageFallback />}>
             <Outlet />
             <ReplayEarlyClick />
+            <PageShown />
           </Suspense>
         </main>
       </div>

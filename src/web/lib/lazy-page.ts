@@ -1,5 +1,6 @@
 /** Lazily loaded pages: a chunk that fails to load dispatches `preload-error` on window and shows the error page. */
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import { trackLoad } from './settled-mark';
 
 export const PRELOAD_ERROR_EVENT = 'preload-error';
 
@@ -10,7 +11,7 @@ export class ChunkLoadError extends Error {
 
 export function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> {
   return lazy(() =>
-    load().catch((cause: unknown) => {
+    trackLoad(load()).catch((cause: unknown) => {
       window.dispatchEvent(new CustomEvent(PRELOAD_ERROR_EVENT, { detail: cause }));
       throw new ChunkLoadError(cause instanceof Error ? cause.message : String(cause));
     }),
