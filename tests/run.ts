@@ -1,6 +1,6 @@
 /**
  * `npm test`: every check, in order, stopping at the first failure.
- *   lint · format · typecheck · schemas · codegen freshness · OpenAPI lint · npm audit · unit · build
+ *   lint · format · typecheck · schemas · codegen freshness · OpenAPI lint · npm audit · unit · build · byte budgets
  *   · API: when DATABASE_URL is set, the embedded engine's files and a smoke set on PGlite (support/stages.ts names
  *     them and why), then the whole suite on PostgreSQL + Redis (in a fresh database created and dropped here);
  *     the whole suite on PGlite otherwise
@@ -177,7 +177,11 @@ try {
     ]);
   }
   if (!only || only === 'unit') vitest('unit', 'unit');
-  if (!only || only === 'api' || only === 'e2e') run('build web (vite)', node, [bin('vite'), 'build']);
+  if (!only || only === 'api' || only === 'e2e') {
+    run('build web (vite)', node, [bin('vite'), 'build']);
+    // Read from the build just made, no browser: a page over its bytes fails here (support/byte-budgets.ts).
+    run('byte budgets of the pages', node, [...tsx, 'tests/budgets.ts']);
+  }
   if (!only || only === 'api') {
     const onPglite = { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' };
     const databaseUrl = process.env.DATABASE_URL;
