@@ -2,8 +2,9 @@
  * How live events make queries fetch again (lib/realtime.ts): one change reaches a page as several events (a payment
  * sends purchase.changed and notification.created, and its HTTP answer arrives beside them), and each event made the
  * request's detail fetch again, the later cancelling the earlier: three fetches of the same thing. Events that arrive
- * within COALESCE_MS are refreshed together, each query once; and a query whose fetch started after the first of
- * them arrived is left to finish, since the server sends an event after its change is committed, so that fetch reads it.
+ * within COALESCE_MS are refreshed together, each query once; and a query whose fetch started after the last event
+ * concerning it arrived is left to finish, since the server sends an event after its change is committed, so that
+ * fetch reads it.
  */
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 
@@ -21,19 +22,25 @@ export function liveRefresher(
     if (event.type === 'updated' && event.action.type === 'fetch') fetchStartedAt.set(event.query.queryHash, now());
     if (event.type === 'removed') fetchStartedAt.delete(event.query.queryHash);
   });
-  let pending: { since: number; keys: Map<string, QueryKey> } | null = null;
+  /** The keys events asked for since the last flush, each with when the last event naming it arrived. */
+  let pending: Map<string, { key: QueryKey; at: number }> | null = null;
 
   const flush = () => {
     const batch = pending;
     pending = null;
     if (!batch) return;
-    const due = new Map<string, Query>();
-    for (const queryKey of batch.keys.values()) {
+    // Each query with the last event that concerned it.
+    const concerned = new Map<string, { query: Query; at: number }>();
+    for (const { key: queryKey, at } of batch.values()) {
       for (const query of client.getQueryCache().findAll({ queryKey })) {
-        const fresh =
-          query.state.fetchStatus === 'fetching' && (fetchStartedAt.get(query.queryHash) ?? -1) >= batch.since;
-        if (!fresh) due.set(query.queryHash, query);
+        const seen = concerned.get(query.queryHash);
+        if (!seen || seen.at < at) concerned.set(query.queryHash, { query, at });
       }
+    }
+    const due = new Map<string, Query>();
+    for (const [hash, { query, at }] of concerned) {
+      const fresh = query.state.fetchStatus === 'fetching' && (fetchStartedAt.get(hash) ?? -1) >= at;
+      if (!fresh) due.set(hash, query);
     }
     for (const query of due.values()) {
       const queryKey = query.queryKey;
@@ -47,9 +54,10 @@ export function liveRefresher(
 
   return (keys) => {
     if (!pending) {
-      pending = { since: now(), keys: new Map() };
+      pending = new Map();
       setTimeout(flush, coalesceMs);
     }
-    for (const key of keys) pending.keys.set(JSON.stringify(key), key);
+    const at = now();
+    for (const key of keys) pending.set(JSON.stringify(key), { key, at });
   };
 }

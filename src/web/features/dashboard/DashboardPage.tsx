@@ -9,7 +9,7 @@ import { FeaturedDesks } from './FeaturedDesks';
 
 // The rates table (the table, dates in the Jalali calendar) is drawn once the rates have come, never in the
 // prerendered page: it loads after the first screen, beside the rates.
-const loadRatesTable = () => import('./RatesTable');
+const loadRatesTable = () => import('./CurrencyRates');
 const RatesTable = lazy(loadRatesTable);
 
 function RatesSkeleton() {
