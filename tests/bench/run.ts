@@ -25,7 +25,15 @@ import { benchSockets } from './sockets';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10_000);
-const LIGHTHOUSE_PAGES = ['/', '/services/educational', '/desks/toeflGeneralCpr', '/request/myWallet'];
+// The customer's own pages are measured as a guest sees them (their prerendered page): signed in is not done yet.
+const LIGHTHOUSE_PAGES = [
+  '/',
+  '/services/educational',
+  '/desks/toeflGeneralCpr',
+  '/request/myWallet',
+  '/request/myRequests',
+  '/notifications',
+];
 
 async function main(): Promise<void> {
   await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
