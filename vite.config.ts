@@ -9,6 +9,7 @@ import { writePageRoutes } from './build/page-routes';
 import { writeFormValidators } from './build/form-validators';
 import { prerenderPages } from './build/prerender';
 import { radixIconsPerFile } from './build/radix-icons-per-file';
+import { tooltipProviderAtUse } from './build/tooltip-provider-at-use';
 import { trimEntryStylesheets } from './build/trim-stylesheet';
 
 /** Whether the build under way failed (set by the post-build plugin's hooks below). */
@@ -24,6 +25,7 @@ export default defineConfig({
     react(),
     lazyMarkdown(import.meta.dirname),
     radixIconsPerFile(),
+    tooltipProviderAtUse(),
     fontPreload(),
     chunkReport(import.meta.dirname),
     {

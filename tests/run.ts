@@ -1,7 +1,7 @@
 /**
  * `npm test`: every check, in order, stopping at the first stage that fails.
  *   lint · format · typecheck · schemas · codegen freshness · OpenAPI lint · npm audit · unit · build, side by side
- *     on the two cores (none reads what another writes)
+ *     on the two cores (none reads what another writes) · byte budgets of the build
  *   · API: when DATABASE_URL is set, the embedded engine's files and a smoke set on PGlite (support/stages.ts names
  *     them and why), then the whole suite on PostgreSQL + Redis (in a fresh database created and dropped here);
  *     the whole suite on PGlite otherwise
@@ -218,6 +218,8 @@ try {
     );
   }
   await runTogether(first);
+  // Read from the build just made, no browser: a page over its bytes fails here (support/byte-budgets.ts).
+  if (!only || only === 'api' || only === 'e2e') run('byte budgets of the pages', node, [...tsx, 'tests/budgets.ts']);
   if (!only || only === 'api') {
     const onPglite = { TEST_DATABASE_URL: '', TEST_REDIS_URL: '' };
     const databaseUrl = process.env.DATABASE_URL;

@@ -23,6 +23,8 @@ export interface PageFigures {
   /** How many runs the median was taken from, and the lowest and highest blocking time among them. */
   runs: number;
   totalBlockingTimeMsRange: [number, number];
+  /** Lighthouse's benchmark index of the host during the median run: how fast this machine was then. */
+  benchmarkIndex: number | null;
 }
 
 const RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5));
@@ -81,6 +83,7 @@ export async function benchLighthouse(paths: string[]): Promise<Record<string, P
         transferredBytes: round(audits['total-byte-weight']?.numericValue),
         runs: runs.length,
         totalBlockingTimeMsRange: [Math.min(...blocking), Math.max(...blocking)],
+        benchmarkIndex: median.environment?.benchmarkIndex ?? null,
       };
     }
   } finally {

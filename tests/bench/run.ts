@@ -11,13 +11,11 @@
  *   - real-time fan-out to N sockets: p50/p99 delivery, one process and two processes through Redis; a rate
  *     change with N open desk pages: how long until every page holds a quote at the new rate.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import prettier from 'prettier';
-import os from 'node:os';
 import path from 'node:path';
-import react from '@vitejs/plugin-react';
 import { build } from 'vite';
-import { firstLoadJs } from './bundle-size';
+import { buildBareReact, firstLoadJs } from './bundle-size';
 import { inFreshProcess } from './fresh-process';
 import type { benchPriceInquiry } from './http';
 import { benchLighthouse } from './lighthouse';
@@ -27,19 +25,15 @@ import { benchSockets } from './sockets';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10_000);
-const LIGHTHOUSE_PAGES = ['/', '/services/educational', '/desks/toeflGeneralCpr', '/request/myWallet'];
-
-async function buildBareReact(): Promise<string> {
-  const outDir = mkdtempSync(path.join(os.tmpdir(), 'bare-react-'));
-  await build({
-    configFile: false,
-    logLevel: 'warn',
-    root: path.join(import.meta.dirname, 'bare-react'),
-    plugins: [react()],
-    build: { outDir, emptyOutDir: true },
-  });
-  return outDir;
-}
+// The customer's own pages are measured as a guest sees them (their prerendered page): signed in is not done yet.
+const LIGHTHOUSE_PAGES = [
+  '/',
+  '/services/educational',
+  '/desks/toeflGeneralCpr',
+  '/request/myWallet',
+  '/request/myRequests',
+  '/notifications',
+];
 
 async function main(): Promise<void> {
   await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });

@@ -5,8 +5,8 @@ import { Outlet, useLocation, useNavigationType } from 'react-router-dom';
 import { Breadcrumbs } from '../components/shell/Breadcrumbs';
 import { LiveUpdates } from '../components/shell/LiveUpdates';
 import { ProgressBar } from '../components/shell/ProgressBar';
-import { StaffSideNav, useStaffNav } from '../components/shell/StaffSideNav';
 import { Snackbar } from '../components/shell/snackbar';
+import { useStaffNav } from '../components/shell/staff-nav-state';
 import { TopBar } from '../components/shell/TopBar';
 import { whenIdle } from '../lib/idle';
 import { loginDialogOpenAtom } from '../lib/session';
@@ -19,6 +19,8 @@ const Drawer = lazy(() => loadDrawer().then((m) => ({ default: m.Drawer })));
 const loadLoginDialog = () => import('../features/auth/LoginDialog');
 const LoginDialog = lazy(() => loadLoginDialog().then((m) => ({ default: m.LoginDialog })));
 // The top bar's user menu opens the auth area's change-password dialog, loaded when first opened.
+// Staff pages only, and it carries the tooltip's positioning library (build/tooltip-provider-at-use.ts).
+const StaffSideNav = lazy(() => import('../components/shell/StaffSideNav').then((m) => ({ default: m.StaffSideNav })));
 const ChangePasswordDialog = lazy(() =>
   import('../features/auth/ChangePasswordDialog').then((m) => ({ default: m.ChangePasswordDialog })),
 );
@@ -112,7 +114,11 @@ export function Shell() {
         </Suspense>
       )}
       <div className="app-body" data-staff-nav={staffNav}>
-        {staffNav !== 'none' && <StaffSideNav />}
+        {staffNav !== 'none' && (
+          <Suspense fallback={null}>
+            <StaffSideNav />
+          </Suspense>
+        )}
         <main className="app-main" id="main" tabIndex={-1} inert={drawerOpen}>
           <Breadcrumbs />
           <Suspense fallback={<PageFallback />}>

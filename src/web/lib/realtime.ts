@@ -6,6 +6,7 @@
  */
 import type { QueryKey } from '@tanstack/react-query';
 import { TOKEN_KEY } from './api-client';
+import { liveRefresher } from './live-refresh';
 import { queryClient } from './query';
 import { requoteDelay } from '../../shared/requote';
 
@@ -51,19 +52,18 @@ export const LIVE_QUERIES: Record<string, QueryKey[]> = {
   'task.claimed': [['table', 'tasks'], ['taskTypes'], ['staff', 'waitingWork'], ['table', 'bankAccounts']],
 };
 
-/**
- * Makes the queries under `keys` fetch again. A fetch already under way may have read the data before the change, and
- * React Query lets a query that has no data yet keep that answer rather than fetch again: it is cancelled first.
- */
+const refreshTogether = liveRefresher(queryClient);
+
+/** Makes the queries under `keys` fetch again (lib/live-refresh.ts: events close together refresh each query once). */
 function refresh(keys: Iterable<QueryKey>): void {
+  const now: QueryKey[] = [];
   for (const queryKey of keys) {
-    const again = () =>
-      void queryClient.cancelQueries({ queryKey }).then(() => queryClient.invalidateQueries({ queryKey }));
     // Every open desk page re-quotes on a rate change: each waits its own random part of the spread, so the server
     // gets them over REQUOTE_SPREAD_MS rather than at once (decision 016). The quote held meanwhile is honoured.
-    if (queryKey[0] === 'quote') setTimeout(again, requoteDelay());
-    else again();
+    if (queryKey[0] === 'quote') setTimeout(() => refreshTogether([queryKey]), requoteDelay());
+    else now.push(queryKey);
   }
+  refreshTogether(now);
 }
 
 export type LiveHandler = (event: string, data: unknown) => void;

@@ -24,21 +24,23 @@ export async function fetchPurchase(
   principal: Principal,
   purchaseId: number,
 ): Promise<PurchaseDetail> {
-  const detail = await purchaseDetail(deps, purchaseId, principal.userId);
-  const paidAbroad = await customerCurrencyPayment(deps.db, purchaseId, deps.signedUrl);
+  // The request is read first (it refuses someone else's); what hangs off it is then read at once, each on its own
+  // connection from the pool, rather than one after another.
+  const purchase = await purchaseOf(deps, purchaseId, principal.userId);
+  const [detail, paidAbroad, timeline, payerName, paymentLink] = await Promise.all([
+    purchaseMoney(deps, purchaseId, principal.userId),
+    customerCurrencyPayment(deps.db, purchaseId, deps.signedUrl),
+    requestTimeline(deps.db, purchaseId, 'customer'),
+    payerNameOf(deps, purchaseId),
+    ownPaymentLink(deps, purchaseId),
+  ]);
   // A finished request's receipt: what was paid abroad, with the code anyone holding it can check.
   const code = paidAbroad ? await receiptCodeOf(deps.db, { purchaseId }) : null;
   const currencyPayment =
     paidAbroad && code
       ? { ...paidAbroad, verificationCode: code, verificationUrl: verificationUrlOf(deps.publicUrl, code) }
       : null;
-  return {
-    ...detail,
-    currencyPayment,
-    timeline: await requestTimeline(deps.db, purchaseId, 'customer'),
-    payerName: await payerNameOf(deps, purchaseId),
-    paymentLink: await ownPaymentLink(deps, purchaseId),
-  };
+  return { purchase, ...detail, currencyPayment, timeline, payerName, paymentLink };
 }
 
 /**
@@ -82,14 +84,23 @@ export async function purchaseDetail(
   userId?: number,
 ): Promise<Omit<PurchaseDetail, 'currencyPayment' | 'timeline'>> {
   const purchase = await purchaseOf(deps, purchaseId, userId);
-  const history = await deps.db
+  return { purchase, ...(await purchaseMoney(deps, purchaseId, userId)) };
+}
+
+/** A request's state history and online payments, read together (`userId`: the customer's view of the payments). */
+async function purchaseMoney(
+  deps: PaymentDeps,
+  purchaseId: number,
+  userId?: number,
+): Promise<Omit<PurchaseDetail, 'purchase' | 'currencyPayment' | 'timeline' | 'payerName' | 'paymentLink'>> {
+  const historyQuery = deps.db
     .selectFrom('purchaseStateChanges as c')
     .innerJoin('purchaseStates as s', 's.identifier', 'c.state')
     .select(['c.state', 's.title as stateTitle', 's.color as stateColor', 'c.cause', 'c.reason', 'c.createdAt'])
     .where('c.purchaseId', '=', purchaseId)
     .orderBy('c.id')
     .execute();
-  const payments = await deps.db
+  const paymentsQuery = deps.db
     .selectFrom('onlineProformas as p')
     .leftJoin('collections as c', 'c.onlineProformaId', 'p.id')
     .select(['p.id', 'p.amount', 'p.state', 'p.createdAt', 'c.id as collectionId'])
@@ -117,8 +128,8 @@ export async function purchaseDetail(
     )
     .orderBy('p.id')
     .execute();
+  const [history, payments] = await Promise.all([historyQuery, paymentsQuery]);
   return {
-    purchase,
     history: history.map((h) => ({ ...h, createdAt: new Date(h.createdAt).toISOString() })),
     payments: payments.map((p) => ({
       onlineProformaId: p.id,

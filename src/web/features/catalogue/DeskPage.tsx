@@ -1,15 +1,21 @@
 import { Button, Callout, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { LoadError } from '../../components/states/LoadError';
 import { useHydrated } from '../../lib/hydrated';
 import { catalogueAtom } from '../../lib/queries/catalogue';
 import { myPlanQuery, planStepFor } from '../../lib/queries/plans';
 import { pathOf } from '../../lib/routes';
+
+// The form engine and the pay step are drawn after hydration only (the prerendered page is the title, picture and
+// description), so they are not part of the page's first load: they load beside hydration, and the skeleton stands in.
+const loadDeskForm = () => import('./DeskForm');
+const DeskForm = lazy(() => loadDeskForm().then((m) => ({ default: m.DeskForm })));
+const PayStep = lazy(() => import('./PayStep').then((m) => ({ default: m.PayStep })));
+const FormSkeleton = () => <Skeleton height="320px" data-testid="desk-form-loading" />;
 import { loginDialogOpenAtom, storedTokenAtom, userAtom } from '../../lib/session';
-import { DeskForm } from './DeskForm';
-import { PayStep } from './PayStep';
 
 /**
  * A desk from the catalogue with its form; a desk the catalogue marks as not yet open shows as such. Once the
@@ -30,6 +36,7 @@ export default function DeskPage() {
   const { data, isPending, isError, error, refetch, isFetching } = useAtomValue(catalogueAtom);
   // The form is drawn in the browser only, after the prerendered page (title, description) is hydrated.
   const hydrated = useHydrated();
+  useEffect(() => void loadDeskForm().catch(() => undefined), []);
   if (isPending) return <Skeleton height="240px" />;
   // A failed catalogue load is not an unknown desk: offer a retry instead of the error page.
   if (isError) {
@@ -75,11 +82,15 @@ export default function DeskPage() {
             <Callout.Text>این خدمت در دست راه‌اندازی است و به‌زودی می‌توانید درخواست آن را ثبت کنید.</Callout.Text>
           </Callout.Root>
         ) : submitted ? (
-          <PayStep purchaseId={submitted} />
+          <Suspense fallback={<FormSkeleton />}>
+            <PayStep purchaseId={submitted} />
+          </Suspense>
         ) : hydrated && !waitingForPlan ? (
-          <DeskForm desk={desk} form={form} prefill={planStep?.prefill} />
+          <Suspense fallback={<FormSkeleton />}>
+            <DeskForm desk={desk} form={form} prefill={planStep?.prefill} />
+          </Suspense>
         ) : (
-          <Skeleton height="320px" data-testid="desk-form-loading" />
+          <FormSkeleton />
         )}
       </Flex>
     </Card>
