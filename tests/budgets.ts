@@ -22,7 +22,7 @@ console.log(`JavaScript ${kb(jsBudget)} (${JS_BUDGET_RATIO}× bare React)\n`);
 let over = 0;
 for (const load of routeLoads(distDir)) {
   const budget = budgetOf(load.route);
-  const held = OVER_BUDGET[load.route] ? ' (held at its figure of 28 November, support/byte-budgets.ts)' : '';
+  const held = OVER_BUDGET[load.route] ? ' (held at its figure, support/byte-budgets.ts)' : '';
   const problems = [
     load.totalBytes > budget.firstLoad ? `first load over ${kb(budget.firstLoad)}${held}` : '',
     load.jsBytes > bare * budget.jsRatio ? `JavaScript over ${budget.jsRatio}× bare React${held}` : '',
