@@ -170,7 +170,7 @@ describe('compensation without asking', () => {
         body: {
           purchase: purchase.id,
           realPrice: purchase.expectedPrice,
-          currencyPaymentReference: 'SEVIS-1',
+          currencyPaymentReference: 'N0012345678',
           foreignAmount: 350,
         },
       }),
