@@ -271,6 +271,8 @@ export default function WalletCorrectionsPage() {
       </SegmentedControl.Root>
       <Card size="2">
         <DataTable
+          // On a phone each correction is a card: the table's columns and its buttons would scroll out of reach.
+          stackOnMobile
           narrowed={state !== 'all'}
           def={def}
           decorate={decorate}
