@@ -140,6 +140,9 @@ export const pointerSegments = (pointer: string): string[] =>
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
+/** Keywords whose values are data, not schemas: the rewrites below copy them as they are. */
+const DATA_KEYWORDS = ['const', 'enum', 'default', 'examples', 'x-messages'];
+
 /**
  * The schema as Ajv should validate it: each `dependentSchemas` moved into an `allOf` beside it. Ajv 8.20 forgets
  * the properties an object's own `properties` evaluated when a `dependentSchemas` beside it does not apply, so
@@ -152,7 +155,7 @@ export function forValidation<T>(schema: T): T {
   const out: SchemaNode = {};
   for (const [key, value] of Object.entries(schema as SchemaNode)) {
     // Values that are data, not schemas.
-    out[key] = ['const', 'enum', 'default', 'examples', 'x-messages'].includes(key) ? value : forValidation(value);
+    out[key] = DATA_KEYWORDS.includes(key) ? value : forValidation(value);
   }
   if (out.dependentSchemas && typeof out.dependentSchemas === 'object') {
     const { dependentSchemas, ...rest } = out;
@@ -172,7 +175,7 @@ export function forDrawing<T>(schema: T): T {
   if (!schema || typeof schema !== 'object') return schema;
   const out: SchemaNode = {};
   for (const [key, value] of Object.entries(schema as SchemaNode)) {
-    out[key] = ['const', 'enum', 'default', 'examples', 'x-messages'].includes(key) ? value : forDrawing(value);
+    out[key] = DATA_KEYWORDS.includes(key) ? value : forDrawing(value);
   }
   const dependentSchemas = asNode(out.dependentSchemas);
   const dependentRequired = asNode(out.dependentRequired);
