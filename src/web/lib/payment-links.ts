@@ -28,12 +28,6 @@ export const paymentLinkPreviewQuery = (token: string) => ({
 /** Where the payer left a link for a detour (the profile): the profile offers the way back. */
 export const PAY_LINK_RETURN_KEY = 'arzpay.payLinkReturn';
 
-/** The link this browser remembered the payer left for a detour, if it is one of ours (`/pay/…`); else null. */
-export function payLinkReturnPath(): string | null {
-  const path = localStorage.getItem(PAY_LINK_RETURN_KEY);
-  return path?.startsWith('/pay/') ? path : null;
-}
-
 /** The page the payer lands on after paying (and the bank's callback sends them to). */
 export const payResultPath = (outcome: string) => `/pay-result?payment=${outcome}`;
 

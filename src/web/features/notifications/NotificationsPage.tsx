@@ -22,7 +22,7 @@ import {
   NOTIFICATIONS_PER_PAGE,
   notificationsQuery,
 } from '../../lib/queries/notifications';
-import { payLinkReturnPath } from '../../lib/payment-links';
+import { PAY_LINK_RETURN_KEY } from '../../lib/payment-links';
 import { pathOf } from '../../lib/routes';
 import { isNotificationKind, NOTIFICATION_KINDS } from '../../../shared/notifications';
 import { userAtom } from '../../lib/session';
@@ -42,8 +42,8 @@ const requestLink = (item: Notification & { purchaseId: number }) =>
  * they were sent.
  */
 function PayLinkLink({ onOpen }: { onOpen: () => void }) {
-  const path = payLinkReturnPath();
-  if (!path) return null;
+  const path = localStorage.getItem(PAY_LINK_RETURN_KEY);
+  if (!path?.startsWith('/pay/')) return null;
   return (
     <RadixLink asChild size="2">
       <Link to={path} onClick={onOpen} data-testid="notification-pay-link">

@@ -4,11 +4,11 @@
  */
 import { Button, Callout } from '@radix-ui/themes';
 import { Link } from 'react-router-dom';
-import { payLinkReturnPath } from '../../lib/payment-links';
+import { PAY_LINK_RETURN_KEY } from '../../lib/payment-links';
 
 export function PayLinkReturn() {
-  const path = payLinkReturnPath();
-  if (!path) return null;
+  const path = localStorage.getItem(PAY_LINK_RETURN_KEY);
+  if (!path?.startsWith('/pay/')) return null;
   return (
     <Callout.Root
       color="blue"
