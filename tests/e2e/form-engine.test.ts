@@ -80,7 +80,11 @@ describe('a form type and desk added as JSON, in the browser', () => {
     await page.locator('#root_companyName').pressSequentially('آرمان');
     const companyId = page.locator('#root_companyNationalId');
     await companyId.pressSequentially('10101010101');
-    expect(await page.locator('[data-field="companyNationalId"] label').textContent()).toBe('شناسه ملی شرکت *');
+    expect(await page.locator('[data-field="companyNationalId"] label').textContent()).toBe(
+      'شناسه ملی شرکت * (الزامی)',
+    );
+    // The star is drawn for the eye; a screen reader hears «الزامی» in the field's name instead.
+    await page.getByRole('textbox', { name: 'شناسه ملی شرکت (الزامی)', exact: true }).waitFor();
 
     await page.getByTestId('price-summary').waitFor();
     await page.locator('#root_studentId').scrollIntoViewIfNeeded();

@@ -38,9 +38,12 @@ function Title({ id, title, required }: { id: string; title: string | undefined;
     <Text id={id} size="3" weight="bold" as="div">
       {title}
       {required && (
-        <Text color="red" aria-hidden>
-          {' *'}
-        </Text>
+        <>
+          <Text color="red" aria-hidden>
+            {' *'}
+          </Text>
+          <span className="visually-hidden"> (الزامی)</span>
+        </>
       )}
     </Text>
   );

@@ -68,9 +68,12 @@ function FieldTemplate({
           <Text size="2" weight="medium">
             {label}
             {required && (
-              <Text color="red" aria-hidden>
-                {' *'}
-              </Text>
+              <>
+                <Text color="red" aria-hidden>
+                  {' *'}
+                </Text>
+                <span className="visually-hidden"> (الزامی)</span>
+              </>
             )}
           </Text>
         </label>
