@@ -10,7 +10,8 @@
 import { writeFile } from 'node:fs/promises';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { startServer } from '../support/server';
+import puppeteer from 'puppeteer-core';
+import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
 
 export interface PageFigures {
   performance: number | null;
@@ -25,30 +26,99 @@ export interface PageFigures {
   totalBlockingTimeMsRange: [number, number];
   /** Lighthouse's benchmark index of the host during the median run: how fast this machine was then. */
   benchmarkIndex: number | null;
+  /** Audited signed in as a customer with requests (the page's own data drawn), not as a guest. */
+  signedIn: boolean;
 }
 
 const RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5));
 
 const round = (n: number | undefined) => Math.round(n ?? 0);
 
-export async function benchLighthouse(paths: string[]): Promise<Record<string, PageFigures>> {
-  const server = await startServer({ env: { LOG_LEVEL: 'warn' } });
+/**
+ * A customer as the signed-in pages see one: verified (so their notifications hold the approval) with three
+ * requests waiting for payment, made through the API as the app makes them.
+ */
+async function customerWithRequests(server: RunningServer): Promise<string> {
+  const token = await verifiedCustomer(server, '09139990001', '0012345679');
+  const data = async (res: Awaited<ReturnType<typeof post>>, what: string) => {
+    if (res.status !== 200) throw new Error(`${what}: ${res.status} ${res.body.msg}`);
+    return res.body.data as Record<string, unknown>;
+  };
+  const currencies = (await data(await post(server, '/api/public/searchCurrencies'), 'currencies')) as {
+    items: Array<{ id: number; code: string }>;
+  };
+  const groups = (await data(await post(server, '/api/public/searchPaymentMethodGroups'), 'groups')) as {
+    items: Array<{ id: number; isCash: boolean }>;
+  };
+  const form = {
+    currency: currencies.items.find((c) => c.code === 'USD')!.id,
+    requestedPaymentMethodGroup: groups.items.find((g) => !g.isCash)!.id,
+  };
+  for (const amount of [100, 250, 80]) {
+    const desk = '/api/me/desks/toeflGeneralCpr';
+    const quote = await data(await post(server, `${desk}/priceInquiry`, { ...form, amount }, bearer(token)), 'quote');
+    const fields = {
+      ...form,
+      amount,
+      quoteId: quote.quoteId,
+      targetPageAddress: 'https://www.ets.org/toefl/pay',
+      targetPageUsername: 'student1',
+      targetPagePassword: 'secret',
+    };
+    await data(
+      await post(server, `${desk}/requests`, fields, { ...bearer(token), 'idempotency-key': `bench-${amount}` }),
+      'request',
+    );
+  }
+  return token;
+}
+
+/**
+ * Signs the browser in for a signed-in page's audit: the token in the origin's localStorage (set from a JSON
+ * answer of the server, so no app asset is loaded), then the HTTP cache emptied, so the page is measured cold as a
+ * returning customer's first visit of the day. Lighthouse then keeps storage (`disableStorageReset`).
+ */
+async function signIn(port: number, origin: string, token: string): Promise<void> {
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${port}` });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${origin}/api/health`);
+    await page.evaluate((t) => localStorage.setItem('token', t), token);
+    const cdp = await page.createCDPSession();
+    await cdp.send('Network.clearBrowserCache');
+    await page.close();
+  } finally {
+    await browser.disconnect();
+  }
+}
+
+/** `signedIn` pages are audited as a customer with requests and notifications sees them; the rest as a guest. */
+export async function benchLighthouse(
+  paths: string[],
+  signedIn: readonly string[] = [],
+): Promise<Record<string, PageFigures>> {
+  // Signing a customer in reads the SMS code from the server's log, which `warn` leaves out.
+  const server = await startServer({ env: { LOG_LEVEL: signedIn.length > 0 ? 'info' : 'warn' } });
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
   });
   const out: Record<string, PageFigures> = {};
+  const token = signedIn.length > 0 ? await customerWithRequests(server) : null;
   try {
     for (const path of paths) {
-      const audit = () =>
-        lighthouse(
+      const asCustomer = token !== null && signedIn.includes(path);
+      const audit = async () => {
+        if (asCustomer) await signIn(chrome.port, server.url, token);
+        return lighthouse(
           server.url + path,
-          { port: chrome.port, output: 'json', logLevel: 'error' },
+          { port: chrome.port, output: 'json', logLevel: 'error', disableStorageReset: asCustomer },
           {
             extends: 'lighthouse:default',
             settings: { onlyCategories: ['performance', 'accessibility', 'best-practices'] },
           },
         );
+      };
       const runs = [];
       for (let run = 0; run < RUNS; run++) {
         let result = await audit();
@@ -84,6 +154,7 @@ export async function benchLighthouse(paths: string[]): Promise<Record<string, P
         runs: runs.length,
         totalBlockingTimeMsRange: [Math.min(...blocking), Math.max(...blocking)],
         benchmarkIndex: median.environment?.benchmarkIndex ?? null,
+        signedIn: asCustomer,
       };
     }
   } finally {
@@ -93,9 +164,12 @@ export async function benchLighthouse(paths: string[]): Promise<Record<string, P
   return out;
 }
 
-// `node --import tsx tests/bench/lighthouse.ts /path …`: the Lighthouse figures alone, on the web build in place.
+// `node --import tsx tests/bench/lighthouse.ts /path …`: the Lighthouse figures alone, on the web build in place;
+// a path written `signed-in:/path` is audited signed in.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const paths = process.argv.slice(2);
-  console.log(JSON.stringify(await benchLighthouse(paths.length ? paths : ['/']), null, 2));
+  const args = process.argv.slice(2);
+  const paths = args.map((a) => a.replace(/^signed-in:/, ''));
+  const signedIn = args.filter((a) => a.startsWith('signed-in:')).map((a) => a.replace(/^signed-in:/, ''));
+  console.log(JSON.stringify(await benchLighthouse(paths.length ? paths : ['/'], signedIn), null, 2));
   process.exit(0);
 }
