@@ -4,25 +4,9 @@
  */
 import { currentJalaliYear, jalaliMonthLength, parseJalali } from '../calendar';
 import { toEnglishDigits } from '../digits';
-import { canonicalMobile } from '../mobile';
+export { isValidMobile, isValidNationalCode } from './identity-numbers';
 
 const normalize = (s: string) => toEnglishDigits(String(s).trim());
-
-/** An Iranian mobile number in any spelling canonicalMobile accepts (spaces, dashes, +98, 0098, any digits). */
-export function isValidMobile(s: string): boolean {
-  return canonicalMobile(s) !== null;
-}
-
-/** Iranian national ID: ten digits, not all the same, with the standard mod-11 check digit. */
-export function isValidNationalCode(s: string): boolean {
-  const code = normalize(s);
-  if (!/^\d{10}$/.test(code) || /^(\d)\1{9}$/.test(code)) return false;
-  const digits = [...code].map(Number);
-  const sum = digits.slice(0, 9).reduce((acc, d, i) => acc + d * (10 - i), 0);
-  const remainder = sum % 11;
-  const check = digits[9];
-  return remainder < 2 ? check === remainder : check === 11 - remainder;
-}
 
 // Arabic-script letters used in Persian and Arabic (with پ چ ژ ک گ ی ۀ); diacritics (harakat, superscript
 // alef) sit in a class of their own so no class mixes letters with combining marks.

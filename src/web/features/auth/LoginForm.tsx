@@ -8,7 +8,7 @@ import { type FormEvent, useState } from 'react';
 import messages from '../../../../schemas/messages/fa.json';
 import { toEnglishDigits } from '../../../shared/digits';
 import { canonicalMobile } from '../../../shared/mobile';
-import { isValidMobile, isValidNationalCode } from '../../../shared/validation';
+import { isValidMobile, isValidNationalCode } from '../../../shared/validation/identity-numbers';
 import { api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { logInWith } from '../../lib/session';
 import { mmss, useCountdown } from '../../lib/useCountdown';

@@ -3,20 +3,33 @@
  * the list (`?purchase=<id>`) with its price, pay and cancel while it waits for payment, its state history and its
  * online payments; coming back from the bank (`&payment=<outcome>`) says in Persian what happened.
  */
-import { Box, Button, Callout, Card, Flex, Heading } from '@radix-ui/themes';
+import { Box, Button, Callout, Card, Flex, Heading, Skeleton } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import myRequestsTable from '../../../../schemas/tables/myRequests.json';
 import { asTableDef, DataTable } from '../../components/data-table/DataTable';
 import { EmptyState } from '../../components/states/EmptyState';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
+import { whenIdle } from '../../lib/idle';
 import { userAtom } from '../../lib/session';
 import { CancelPurchaseButton } from './CancelPurchaseButton';
 import { isPaymentOutcome, PAYMENT_OUTCOMES } from './payment-outcomes';
-import { RequestDetail } from './RequestDetail';
 
 const def = asTableDef(myRequestsTable);
+// The opened request (its payment, conversation, receipts, proof) is most of this page's code and none of the list's:
+// it loads when a request is opened, or once the list is on screen and the page is idle, so «پرداخت» opens at once.
+const loadRequestDetail = () => import('./RequestDetail');
+const RequestDetail = lazy(() => loadRequestDetail().then((m) => ({ default: m.RequestDetail })));
+
+/** While the opened request's code arrives: its frame, as the detail itself shows while its data arrives. */
+function RequestDetailLoading() {
+  return (
+    <Card size="2" aria-busy="true">
+      <Skeleton height="200px" />
+    </Card>
+  );
+}
 
 export default function MyRequestsPage() {
   const user = useAtomValue(userAtom);
@@ -28,6 +41,8 @@ export default function MyRequestsPage() {
   const open = (purchase: number | null) =>
     setParams(purchase ? { purchase: String(purchase) } : {}, { replace: false });
   const dismissOutcome = () => setParams(opened ? { purchase: String(opened) } : {}, { replace: true });
+
+  useEffect(() => whenIdle(() => void loadRequestDetail()), []);
 
   // A request opened from the list comes into view at the top of the page.
   useEffect(() => {
@@ -56,7 +71,11 @@ export default function MyRequestsPage() {
           </Box>
         </Callout.Root>
       )}
-      {opened && <RequestDetail key={opened} purchaseId={opened} onClose={() => open(null)} />}
+      {opened && (
+        <Suspense fallback={<RequestDetailLoading />}>
+          <RequestDetail key={opened} purchaseId={opened} onClose={() => open(null)} />
+        </Suspense>
+      )}
       <Card size="2">
         <DataTable
           def={def}
