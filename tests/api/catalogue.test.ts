@@ -6,10 +6,11 @@
  * Persian problems at their pointers, versions are listed and any earlier one (or the file) returns in one call;
  * without the action it is refused. On PostgreSQL with Redis, a second server process sees a publish at once.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conferenceDesk, conferenceForm, withConferenceDesk } from '../support/conference-desk';
+import { moneyHelpers } from '../support/money';
 import { connectEcho, nextEvent, subscription, waitConnected } from '../support/echo';
 import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
 import { adminApi, dataOf } from '../support/typed-api';
@@ -374,6 +375,52 @@ describe('publishing from the catalogue page', () => {
         body: { kind: 'form', identifier: 'conferenceFee', versionId: null },
       }),
     );
+  });
+
+  it('judges the next request by the form version just published, not by the one the server checked before', async () => {
+    const api = await adminApi(server);
+    const money = moneyHelpers(server);
+    await money.ready();
+    const who = await money.customer();
+    // A request under the file's form (the TOEFL desk's): its rules are now in use (a user name of up to 20 letters).
+    await money.request(who, 100, { fields: { targetPageUsername: 'student1' } });
+    const form = JSON.parse(readFileSync(path.join(schemas, 'forms/deadlineCpr.json'), 'utf8')) as {
+      schema: { properties: { targetPageUsername: { maxLength: number } } };
+    };
+    form.schema.properties.targetPageUsername.maxLength = 5;
+    // Its own cases would refuse the edit (their user names are longer): this version goes without them.
+    delete (form as { cases?: unknown }).cases;
+    await dataOf(api.POST('/api/sys/publishCatalogueEntry', { body: { kind: 'form', document: form } }));
+    try {
+      const desk = '/api/me/desks/toeflGeneralCpr';
+      const inputs = { currency: money.usd.id, amount: 100, requestedPaymentMethodGroup: 0 };
+      const groups = (await post(server, '/api/public/searchPaymentMethodGroups')).body.data as {
+        items: Array<{ id: number; isCash: boolean }>;
+      };
+      inputs.requestedPaymentMethodGroup = groups.items.find((g) => !g.isCash)!.id;
+      const quote = await post(server, `${desk}/priceInquiry`, inputs, bearer(who.token));
+      expect(quote.status).toBe(200);
+      const refused = await post(
+        server,
+        `${desk}/requests`,
+        {
+          ...inputs,
+          quoteId: (quote.body.data as { quoteId: string }).quoteId,
+          targetPageAddress: 'https://www.ets.org/toefl/pay',
+          targetPageUsername: 'student1',
+          targetPagePassword: 'secret',
+        },
+        { ...bearer(who.token), 'idempotency-key': money.newKey() },
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body.msg).toContain('نام کاربری');
+    } finally {
+      await dataOf(
+        api.POST('/api/sys/revertCatalogueEntry', {
+          body: { kind: 'form', identifier: 'deadlineCpr', versionId: null },
+        }),
+      );
+    }
   });
 });
 

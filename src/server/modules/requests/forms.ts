@@ -27,16 +27,22 @@ export interface StoredForm {
 
 const messageTexts = messageCatalogue.messages;
 
-/** Compiled validators and form versions, kept for the process (a desk form is replaced, never changed). */
+/**
+ * Compiled validators and form versions, kept per desk form: a published version replaces the desk form (never
+ * changes it), so its validators are compiled anew and the old ones go with it.
+ */
 export interface FormCache {
   // The same formats the web's rjsf validator knows (ajv-formats) plus the shared keywords.
   ajv: ReturnType<typeof createAjv>;
-  validators: Map<string, ValidateFunction>;
+  validators: WeakMap<DeskForm, Partial<Record<FormPart, ValidateFunction>>>;
   versions: WeakMap<DeskForm, { hash: string; form: StoredForm }>;
 }
 
+/** What of a desk's form is validated: the whole request, or only the price inputs a quote needs. */
+type FormPart = 'fields' | 'price';
+
 export function formCache(): FormCache {
-  return { ajv: createAjv(), validators: new Map(), versions: new WeakMap() };
+  return { ajv: createAjv(), validators: new WeakMap(), versions: new WeakMap() };
 }
 
 export function deskFormOrThrow(deps: { catalogue: Catalogue }, identifier: string): DeskForm {
@@ -47,12 +53,16 @@ export function deskFormOrThrow(deps: { catalogue: Catalogue }, identifier: stri
 }
 
 /** Refuses `data` with the first error's Persian message (the field's `x-messages`, else one naming it). */
-export function validate(deps: { forms: FormCache }, key: string, schema: SchemaNode, data: unknown): void {
-  let fn = deps.forms.validators.get(key);
-  if (!fn) {
-    fn = deps.forms.ajv.compile(forValidation(schema));
-    deps.forms.validators.set(key, fn);
-  }
+export function validate(
+  deps: { forms: FormCache },
+  deskForm: DeskForm,
+  part: FormPart,
+  schema: SchemaNode,
+  data: unknown,
+): void {
+  let compiled = deps.forms.validators.get(deskForm);
+  if (!compiled) deps.forms.validators.set(deskForm, (compiled = {}));
+  const fn = (compiled[part] ??= deps.forms.ajv.compile(forValidation(schema)));
   if (fn(data)) return;
   const error = fn.errors?.[0];
   if (!error) throw HttpError.of(400, 'http.badRequest');
@@ -70,9 +80,9 @@ export function validatePriceInputs(
   deskForm: DeskForm,
   input: Record<string, unknown>,
 ): void {
-  const { schema, form, desk } = deskForm;
+  const { schema, form } = deskForm;
   const properties = Object.fromEntries(form.priceInputs.map((f) => [f, propertyOf(schema, f)]));
-  validate(deps, `${desk.identifier}:price`, { type: 'object', required: form.priceInputs, properties }, input);
+  validate(deps, deskForm, 'price', { type: 'object', required: form.priceInputs, properties }, input);
 }
 
 /** The desk's effective form as a request keeps it, and the hash that names this version. */

@@ -68,7 +68,7 @@ export async function submit(
     Object.entries(rest).filter(([k]) => !DISPLAY_FIELDS.includes(k)),
   );
   Object.assign(fields, deskForm.staticValues);
-  validate(deps, desk.identifier, schema, fields);
+  validate(deps, deskForm, 'fields', schema, fields);
   if (typeof quoteId !== 'string' || quoteId.length === 0) throw HttpError.of(400, 'quote.required');
 
   const { currency, amountMinor, paymentMethodGroupId } = await resolvePriceInputs(
