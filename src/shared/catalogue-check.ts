@@ -14,7 +14,7 @@ import { gregorianToJalali } from './calendar';
 import { deadlineFieldOf, deadlineInstant, isDateField } from './deadline';
 import { caseFailures, type FormCase } from './form-cases';
 import { fieldAt, propertyOf, type SchemaNode } from './form-schema';
-import { createAjv } from './validation/ajv';
+import { compilerOnce } from './validation/ajv';
 
 export interface CatalogueProblem {
   file: string;
@@ -225,6 +225,8 @@ interface FormLike {
   cases?: FormCase[];
 }
 
+const compileForm = compilerOnce({});
+
 /**
  * The references of form types and desks (each already checked against its meta-schema): duplicate form types,
  * fields a form names, titles, compilation, a desk's form type and its `comps` paths. Desks are checked against
@@ -233,7 +235,6 @@ interface FormLike {
 export function referenceProblems(forms: CatalogueDocument[], desks: CatalogueDocument[]): CatalogueProblem[] {
   const problems: CatalogueProblem[] = [];
   const known = new Map<string, { file: string; schema: SchemaNode }>();
-  const ajv = createAjv();
   for (const { file, data } of forms) {
     const form = data as FormLike;
     if (typeof form?.formType !== 'string' || !form.schema || typeof form.schema !== 'object') continue;
@@ -261,7 +262,7 @@ export function referenceProblems(forms: CatalogueDocument[], desks: CatalogueDo
     for (const pointer of untitledFields(form.schema, '/schema'))
       problems.push(problem(file, pointer, 'a field needs a title (its Persian name)', 'catalogue.problem.untitled'));
     try {
-      ajv.compile(form.schema);
+      compileForm(form.schema);
     } catch (error) {
       const reason = (error as Error).message;
       problems.push(problem(file, '/schema', `does not compile: ${reason}`, 'catalogue.problem.noCompile', { reason }));

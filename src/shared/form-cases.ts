@@ -14,7 +14,7 @@ import type { ErrorObject } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { forDrawing, forValidation } from './form-schema';
 import { FORM_VALIDATOR_OPTIONS } from './validation/ajv-keywords';
-import { createAjv } from './validation/ajv';
+import { compilerOnce } from './validation/ajv';
 
 export interface FormCase {
   name: string;
@@ -93,9 +93,11 @@ function isRequired(root: Node, data: Record<string, unknown>, path: string): bo
 const pointerOf = (instancePath: string, name?: unknown) =>
   name === undefined ? instancePath || '/' : `${instancePath}/${String(name)}`;
 
+const compileForCases = compilerOnce({ allErrors: true });
+
 /** Where the server's rules refuse `data`, as JSON pointers to the fields (a missing field at its own pointer). */
 export function refusedAt(schema: object, data: unknown): string[] {
-  const validate = createAjv({ allErrors: true }).compile(forValidation(schema));
+  const validate = compileForCases(forValidation(schema));
   if (validate(data)) return [];
   const pointers = new Set<string>();
   for (const error of validate.errors as ErrorObject[]) {

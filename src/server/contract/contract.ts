@@ -2,7 +2,7 @@
  * The OpenAPI document as the server reads it: every operation with its method, path, access rule
  * and the schemas of its request body and success response.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 
@@ -43,7 +43,25 @@ const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/
 
 type Json = Record<string, unknown>;
 
+/**
+ * The contract of `file`, read once per process while the file stays as it is: parsing the YAML is most of a
+ * second on a busy two-core machine, and the test suites build hundreds of servers in one process. The document is
+ * only read from, never changed, so every server of the process may share it.
+ */
 export function loadContract(file = CONTRACT_FILE): Contract {
+  const { mtimeMs, size } = statSync(file);
+  const key = `${file}:${mtimeMs}:${size}`;
+  const known = loaded.get(key);
+  if (known) return known;
+  const contract = readContract(file);
+  loaded.clear();
+  loaded.set(key, contract);
+  return contract;
+}
+
+const loaded = new Map<string, Contract>();
+
+function readContract(file: string): Contract {
   const document = parse(readFileSync(file, 'utf8')) as Json;
   const operations: Operation[] = [];
   for (const [p, item] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {

@@ -37,9 +37,21 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * One validator per contract document in a process: its Ajv holds the whole document and compiles each operation's
+ * schemas once, on first use, for every server built from that document (the tests build many in one process). It
+ * keeps no state of a request.
+ */
+const validators = new WeakMap<object, ContractValidator>();
+function validatorOf(document: Record<string, unknown>): ContractValidator {
+  let validator = validators.get(document);
+  if (!validator) validators.set(document, (validator = new ContractValidator(document)));
+  return validator;
+}
+
 export function registerContractRoutes(app: FastifyInstance, options: RouterOptions): void {
   const { contract, handlers, authenticate } = options;
-  const validator = new ContractValidator(contract.document);
+  const validator = validatorOf(contract.document);
   const missing = contract.operations.filter((op) => !handlers[op.operationId]).map((op) => op.operationId);
   if (missing.length > 0) throw new Error(`contract operations without a handler: ${missing.join(', ')}`);
 
