@@ -12,8 +12,8 @@
  * - A gateway whose payouts staff upload as a report (ZarinPal: schemas/reconciliation/statements/zarinpalPayouts.json,
  *   source payout) names each payout with its reference, amount, paid date and the days it covers: reconciling R
  *   looks at the payouts paid on R (no bank line once R has ended: `payoutMissing`), and at the day whose takings
- *   were due in our bank by R (the gateway's usual delay, a system parameter, after that day's end): takings no
- *   payout that arrived covers are `payoutMissing` too.
+ *   fall due in our bank on R (the gateway's usual delay, a system parameter, after that day's end): takings no
+ *   payout reported paid by R's end covers are `payoutMissing` too.
  */
 import type { DB } from '../../db/database';
 import { canonicalTrackingCode } from '../../../shared/tracking-code';
@@ -219,17 +219,15 @@ async function matchReportedPayouts(
   if (now < dueAt) return { findings, postings };
   const takings = await takingsOf(db, gateway, dueDay, dueDay);
   if (takings.count === 0) return { findings, postings };
-  const covering = await payoutsCovering(db, gateway, dueDay);
-  // A payout paid on this day was named above, with or without its bank line.
-  if (covering.some((p) => paidToday.some((t) => t.id === p.id))) return { findings, postings };
-  for (const p of covering) if ((await bankLineOf(db, p.reference)) !== null) return { findings, postings };
+  // A payout reported paid by this day's end is named on the day it was paid (matched, short, or not in our bank).
+  const { to: dayEnd } = tehranDayWindow(day);
+  if ((await payoutsCovering(db, gateway, dueDay)).some((p) => p.settledAt < dayEnd)) return { findings, postings };
   findings.push({
     key: `payoutMissing:${gateway}:day:${dueDay}`,
     kind: 'payoutMissing',
     evidence: {
       gateway: null,
-      // The payout the report names for that day, if any: reported but not in our bank.
-      payout: covering[0] ? reportedSide(covering[0]) : null,
+      payout: null,
       takings: { ...takings, dueAt: dueAt.toISOString() },
       bank: null,
       collections: [],

@@ -189,7 +189,8 @@ export async function readStatement(bytes: Buffer, mapping: StatementMapping): P
       const fromAt = instantOf(cell(row, 'coversFrom'), undefined, mapping.dateFormat);
       if (!fromAt) return void bad.push({ line: lineNo, column: title('coversFrom') });
       const toCell = cell(row, 'coversTo');
-      const toAt = toCell === undefined || text(toCell) === '' ? fromAt : instantOf(toCell, undefined, mapping.dateFormat);
+      const toAt =
+        toCell === undefined || text(toCell) === '' ? fromAt : instantOf(toCell, undefined, mapping.dateFormat);
       const from = tehranDayOf(fromAt);
       const to = toAt ? tehranDayOf(toAt) : null;
       // The days paid come before the payout (or are its own day) and span at most MAX_PAYOUT_DAYS.

@@ -7,7 +7,10 @@ import sandbox from '../../../../../schemas/reconciliation/statements/sandbox.js
 import zarinpal from '../../../../../schemas/reconciliation/statements/zarinpal.json';
 import zarinpalPayouts from '../../../../../schemas/reconciliation/statements/zarinpalPayouts.json';
 
-export const STATEMENT_FORMATS = [bankAccount, zarinpal, zarinpalPayouts, sandbox].map((m) => ({ name: m.name, title: m.title }));
+export const STATEMENT_FORMATS = [bankAccount, zarinpal, zarinpalPayouts, sandbox].map((m) => ({
+  name: m.name,
+  title: m.title,
+}));
 
 /** The sandbox bank's own settlement report, read by the run itself (server/modules/reconciliation/matching.ts). */
 const OWN_REPORTS: Record<string, string> = { sandboxBank: 'گزارش تسویهٔ خود درگاه آزمایشی' };
