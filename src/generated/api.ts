@@ -1772,7 +1772,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reconciles a Tehran day (Gregorian YYYY-MM-DD) now: the gateways' settlement statements (the sandbox bank's and the PSP statements uploaded) against the day's online collections and the ledger's postings, and our bank accounts' uploaded statements against the offline deposits and the withdrawals marked done. Rows found again keep their resolution; unmatched rows no one was told of yet notify the staff holding reconcile (once per row). Answers the day's totals. The server also runs the Tehran day before by itself every night (RECONCILE_HOUR). */
+        /** Reconciles a Tehran day (Gregorian YYYY-MM-DD) now: the gateways' settlement statements (the sandbox bank's and the PSP statements uploaded) against the day's online collections and the ledger's postings, and our bank accounts' uploaded statements against the offline deposits and the withdrawals marked done, and the gateways' payouts (the sandbox bank's, and those of uploaded payout reports) against our bank lines, posting transaction_M once per payout that arrived. Rows found again keep their resolution; unmatched rows no one was told of yet notify the staff holding reconcile (once per row). Answers the day's totals. The server also runs the Tehran day before by itself every night (RECONCILE_HOUR). */
         post: operations["runReconciliation"];
         delete?: never;
         options?: never;
@@ -2387,7 +2387,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a settlement statement file (CSV in UTF-8 or xlsx, at most 5 MB) for the daily reconciliation: `statement` names its mapping (schemas/reconciliation/statements: sandbox and zarinpal are PSP settlement statements, bankAccount our bank account's statement). Every line is checked first: a missing column is a 422 naming it, bad lines a 422 naming their line numbers (data.lines), and then nothing is stored. Lines are kept once per source and reference, so the same file uploaded again adds nothing (alreadyStored); a line stored before with another amount or time refuses the file (409). Audited. Run the days it names again to match them. */
+        /** Upload a settlement statement file (CSV in UTF-8 or xlsx, at most 5 MB) for the daily reconciliation: `statement` names its mapping (schemas/reconciliation/statements: sandbox and zarinpal are PSP settlement statements, zarinpalPayouts ZarinPal's payout report (each transfer of its takings into our bank: reference, amount, paid date, the days it covers), bankAccount our bank account's statement). Every line is checked first: a missing column is a 422 naming it, bad lines a 422 naming their line numbers (data.lines), and then nothing is stored. Lines are kept once per source and reference, so the same file uploaded again adds nothing (alreadyStored); a line stored before with another amount or time refuses the file (409). Audited. Run the days it names again to match them. */
         post: operations["uploadReconciliationStatement"];
         delete?: never;
         options?: never;
@@ -3821,7 +3821,7 @@ export interface components {
             current: boolean;
             /** Format: date */
             day: string;
-            /** @description The gateway's side (null when it settled nothing), the collections and the ledger transactions; for our bank accounts' rows also `bank` (the statement line, null when none) and `withdrawals` */
+            /** @description The gateway's side (null when it settled nothing), the collections and the ledger transactions; for our bank accounts' rows also `bank` (the statement line, null when none) and `withdrawals`; for a gateway's payout `payout` (the payout as the gateway names it, null when no report names one), `takings` (the days it covers, their count and amount) and `bank` */
             evidence: {
                 [key: string]: unknown;
             };
@@ -8426,7 +8426,7 @@ export interface operations {
                     /** Format: binary */
                     attached_file: string;
                     /** @enum {string} */
-                    statement: "sandbox" | "zarinpal" | "bankAccount";
+                    statement: "sandbox" | "zarinpal" | "zarinpalPayouts" | "bankAccount";
                 };
             };
         };
@@ -8444,12 +8444,12 @@ export interface operations {
                             added: number;
                             /** @description Lines stored before (the same reference and source), not added again */
                             alreadyStored: number;
-                            /** @description The Tehran days (Gregorian YYYY-MM-DD) the file's lines fall on */
+                            /** @description The Tehran days (Gregorian YYYY-MM-DD) the file's lines fall on (a payout report's: the days its payouts were paid on) */
                             days: string[];
                             /** @description A PSP statement's lines whose status is not settled */
                             skipped: number;
                             /** @enum {string} */
-                            source: "gateway" | "bank";
+                            source: "gateway" | "bank" | "payout";
                             statement: string;
                         };
                     };

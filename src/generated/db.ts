@@ -816,6 +816,14 @@ export interface ReconciliationStatementLines {
   amount: number;
   cardNo: string | null;
   /**
+   * For a payout line: the first Tehran day whose takings it pays
+   */
+  coversFrom: string | null;
+  /**
+   * For a payout line: the last Tehran day whose takings it pays
+   */
+  coversTo: string | null;
+  /**
    * The Gregorian date of the Tehran day the line settled on
    */
   day: string;

@@ -14,11 +14,11 @@ export type StatementMapping = {
    */
   title: string;
   /**
-   * gateway: a PSP's settlement statement (columns reference, amount, settledAt, optional cardNo and status); bank: our bank account's statement (columns date, optional time, amountIn, amountOut, reference, optional description)
+   * gateway: a PSP's settlement statement (columns reference, amount, settledAt, optional cardNo and status); bank: our bank account's statement (columns date, optional time, amountIn, amountOut, reference, optional description); payout: a PSP's payout report, one line per transfer of its takings into our bank account (columns reference, the one our bank statement shows, amount, paidAt, coversFrom, optional coversTo and status)
    */
-  source: 'gateway' | 'bank';
+  source: 'gateway' | 'bank' | 'payout';
   /**
-   * For a gateway statement: the gateway name collections carry (payments/choose-gateway.ts)
+   * For a gateway statement or a payout report: the gateway name collections carry (payments/choose-gateway.ts)
    */
   gateway?: string;
   /**
@@ -46,6 +46,9 @@ export type StatementMapping = {
     amountIn?: Column;
     amountOut?: Column;
     description?: Column;
+    paidAt?: Column;
+    coversFrom?: Column;
+    coversTo?: Column;
   };
 };
 

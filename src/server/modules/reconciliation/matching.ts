@@ -391,12 +391,17 @@ async function matchBank(db: DB, day: string) {
     .where('createdAt', '>=', from)
     .where('createdAt', '<', to)
     .execute();
-  // A gateway's payout is not a deposit: payouts.ts matches it.
+  // A gateway's payout is not a deposit: payouts.ts matches it (the sandbox's by its reference's form, a reported
+  // payout by its line in an uploaded payout report).
+  const moneyIn = lines.filter((l) => l.direction === 'in' && !isPayoutReference(l.referenceCanonical));
+  const reported = new Set(
+    (await storedLines(db, 'payout', { references: moneyIn.map((l) => l.referenceCanonical) })).map(
+      (p) => p.referenceCanonical,
+    ),
+  );
   const inCodes = [
     ...new Set([
-      ...lines
-        .filter((l) => l.direction === 'in' && !isPayoutReference(l.referenceCanonical))
-        .map((l) => l.referenceCanonical),
+      ...moneyIn.filter((l) => !reported.has(l.referenceCanonical)).map((l) => l.referenceCanonical),
       ...dayDeposits.flatMap((d) => d.trackingCodeCanonical ?? []),
     ]),
   ];

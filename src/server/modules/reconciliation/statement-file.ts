@@ -2,11 +2,13 @@
  * Reading an uploaded statement file into lines by its mapping: CSV through csv-parse, xlsx through
  * read-excel-file (never the xlsx package, which only writes our exports: decision 026). The first non-empty row is
  * the header; each mapped column is found by any of its header names. Every line is checked before anything is
- * stored: a missing column names the column, bad lines are named by their line number in the file.
+ * stored: a missing column names the column, bad lines are named by their line number in the file. A payout report's
+ * line (source payout) is one transfer of a gateway's takings into our bank: its reference, amount, when it was paid
+ * and the Tehran days whose takings it covers (coversFrom, coversTo or the same day), never a day after it was paid.
  */
 import { parse } from 'csv-parse/sync';
 import { jalaliToGregorian } from '../../../shared/calendar';
-import { tehranInstant as wallClockInstant } from '../../../shared/calendar/tehran-day';
+import { addTehranDays, tehranDayOf, tehranInstant as wallClockInstant } from '../../../shared/calendar/tehran-day';
 import { toEnglishDigits } from '../../../shared/digits';
 import { canonicalTrackingCode } from '../../../shared/tracking-code';
 import type { StatementMapping } from './statement-mappings';
@@ -22,7 +24,12 @@ export interface StatementLine {
   cardNo: string | null;
   settledAt: Date;
   description: string | null;
+  /** A payout report's line: the first and last Tehran day (YYYY-MM-DD) whose takings it pays. */
+  covers: { from: string; to: string } | null;
 }
+
+/** The longest span of days one payout may cover. */
+export const MAX_PAYOUT_DAYS = 31;
 
 export type ReadOutcome =
   | { ok: true; lines: StatementLine[]; skipped: number }
@@ -172,7 +179,25 @@ export async function readStatement(bytes: Buffer, mapping: StatementMapping): P
     let amount: number;
     let direction: 'in' | 'out' | null = null;
     let settledAt: Date | null;
-    if (mapping.source === 'gateway') {
+    let covers: StatementLine['covers'] = null;
+    if (mapping.source === 'payout') {
+      const value = amountOf(cell(row, 'amount'), mapping.amountUnit);
+      if (value === null || value <= 0) return void bad.push({ line: lineNo, column: title('amount') });
+      amount = value;
+      settledAt = instantOf(cell(row, 'paidAt'), undefined, mapping.dateFormat);
+      if (!settledAt) return void bad.push({ line: lineNo, column: title('paidAt') });
+      const fromAt = instantOf(cell(row, 'coversFrom'), undefined, mapping.dateFormat);
+      if (!fromAt) return void bad.push({ line: lineNo, column: title('coversFrom') });
+      const toCell = cell(row, 'coversTo');
+      const toAt =
+        toCell === undefined || text(toCell) === '' ? fromAt : instantOf(toCell, undefined, mapping.dateFormat);
+      const from = tehranDayOf(fromAt);
+      const to = toAt ? tehranDayOf(toAt) : null;
+      // The days paid come before the payout (or are its own day) and span at most MAX_PAYOUT_DAYS.
+      if (to === null || to < from || to > tehranDayOf(settledAt) || addTehranDays(from, MAX_PAYOUT_DAYS - 1) < to)
+        return void bad.push({ line: lineNo, column: title(mapping.columns.coversTo ? 'coversTo' : 'coversFrom') });
+      covers = { from, to };
+    } else if (mapping.source === 'gateway') {
       const value = amountOf(cell(row, 'amount'), mapping.amountUnit);
       if (value === null || value <= 0) return void bad.push({ line: lineNo, column: title('amount') });
       amount = value;
@@ -202,6 +227,7 @@ export async function readStatement(bytes: Buffer, mapping: StatementMapping): P
       cardNo,
       settledAt,
       description,
+      covers,
     });
   });
   if (bad.length > 0) return { ok: false, problem: 'badLines', lines: bad };

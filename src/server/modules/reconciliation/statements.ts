@@ -1,7 +1,8 @@
 /**
  * Storing the lines of an uploaded statement: all of a file or nothing, once per source and reference (uploading
  * the same file again adds nothing; a line stored before with another amount, direction or time refuses the file),
- * each on the Tehran day it settled, with who uploaded it. Audited.
+ * each on the Tehran day it settled (a payout report's line: the day it was paid, with the days it covers), with who
+ * uploaded it. Audited.
  */
 import type { DB } from '../../db/database';
 import { audit } from '../../lib/audit';
@@ -30,7 +31,7 @@ export async function storeStatement(
           day: tehranDayOf(line.settledAt),
           source: mapping.source,
           statement: mapping.name,
-          gateway: mapping.source === 'gateway' ? mapping.gateway! : null,
+          gateway: mapping.source === 'bank' ? null : mapping.gateway!,
           reference: line.reference,
           referenceCanonical: line.referenceCanonical,
           direction: line.direction,
@@ -38,6 +39,8 @@ export async function storeStatement(
           cardNo: line.cardNo,
           settledAt: line.settledAt,
           description: line.description,
+          coversFrom: line.covers?.from ?? null,
+          coversTo: line.covers?.to ?? null,
           fileName,
           lineNo: line.lineNo,
           uploadedBy,
@@ -54,7 +57,7 @@ export async function storeStatement(
         }
         const stored = await trx
           .selectFrom('reconciliationStatementLines')
-          .select(['amount', 'direction', 'settledAt', 'gateway'])
+          .select(['amount', 'direction', 'settledAt', 'gateway', 'coversFrom', 'coversTo'])
           .where('source', '=', mapping.source)
           .where('referenceCanonical', '=', line.referenceCanonical)
           .executeTakeFirstOrThrow();
@@ -62,7 +65,9 @@ export async function storeStatement(
           Number(stored.amount) === line.amount &&
           stored.direction === line.direction &&
           stored.gateway === values.gateway &&
-          stored.settledAt.getTime() === line.settledAt.getTime();
+          stored.settledAt.getTime() === line.settledAt.getTime() &&
+          stored.coversFrom === values.coversFrom &&
+          stored.coversTo === values.coversTo;
         // Throwing rolls back the lines this file added before.
         if (!same) throw new ChangedLine(line.lineNo, line.reference);
         alreadyStored += 1;
@@ -107,6 +112,9 @@ export interface StoredLine {
   description: string | null;
   fileName: string;
   lineNo: number;
+  /** A payout report's line: the first and last Tehran day whose takings it pays. */
+  coversFrom: string | null;
+  coversTo: string | null;
 }
 
 const lineColumns = [
@@ -122,16 +130,18 @@ const lineColumns = [
   'description',
   'fileName',
   'lineNo',
+  'coversFrom',
+  'coversTo',
 ] as const;
 
 const toStored = (
   rows: Array<Omit<StoredLine, 'direction' | 'amount'> & { direction: string | null; amount: number | string }>,
 ) => rows.map((r) => ({ ...r, amount: Number(r.amount), direction: r.direction as StoredLine['direction'] }));
 
-/** Uploaded lines of `source` on the Tehran day `day`, or (with `references`) those references whatever their day. */
+/** Uploaded lines of `source` on the Tehran day `day` (a payout's: the day it was paid), or (with `references`) those references whatever their day. */
 export async function storedLines(
   db: DB,
-  source: 'gateway' | 'bank',
+  source: 'gateway' | 'bank' | 'payout',
   where: { day: string } | { references: string[] },
 ): Promise<StoredLine[]> {
   if ('references' in where && where.references.length === 0) return [];

@@ -2,11 +2,27 @@
  * The statement formats staff can upload (schemas/reconciliation/statements), with the Persian title a person reads
  * wherever a format's name («bankAccount») would otherwise show: the upload's list and a bank line's evidence.
  */
-import bankAccount from '../../../../../schemas/reconciliation/statements/bankAccount.json';
-import sandbox from '../../../../../schemas/reconciliation/statements/sandbox.json';
-import zarinpal from '../../../../../schemas/reconciliation/statements/zarinpal.json';
+// Named imports: only each file's name and title reach the bundle, not its columns.
+import {
+  name as bankAccount,
+  title as bankAccountTitle,
+} from '../../../../../schemas/reconciliation/statements/bankAccount.json';
+import { name as sandbox, title as sandboxTitle } from '../../../../../schemas/reconciliation/statements/sandbox.json';
+import {
+  name as zarinpal,
+  title as zarinpalTitle,
+} from '../../../../../schemas/reconciliation/statements/zarinpal.json';
+import {
+  name as zarinpalPayouts,
+  title as zarinpalPayoutsTitle,
+} from '../../../../../schemas/reconciliation/statements/zarinpalPayouts.json';
 
-export const STATEMENT_FORMATS = [bankAccount, zarinpal, sandbox].map((m) => ({ name: m.name, title: m.title }));
+export const STATEMENT_FORMATS = [
+  { name: bankAccount, title: bankAccountTitle },
+  { name: zarinpal, title: zarinpalTitle },
+  { name: zarinpalPayouts, title: zarinpalPayoutsTitle },
+  { name: sandbox, title: sandboxTitle },
+];
 
 /** The sandbox bank's own settlement report, read by the run itself (server/modules/reconciliation/matching.ts). */
 const OWN_REPORTS: Record<string, string> = { sandboxBank: 'گزارش تسویهٔ خود درگاه آزمایشی' };
