@@ -104,13 +104,13 @@ describe("a desk's promises kept, in public", () => {
     expect(late.purchase.promise).toMatchObject({ promisedBy: null });
     await fulfil(late.purchase);
     // Another desk's promised request (its promise passed): counted for that desk, never for SEVIS.
-    const other = await money.paidRequest(who);
-    expect(other.desk).not.toBe(SEVIS);
-    await db
+    const other = await db
       .updateTable('purchases')
       .set({ promisedBy: new Date(Date.now() - HOUR) })
-      .where('id', '=', other.id)
-      .execute();
+      .where('id', '=', (await money.paidRequest(who)).id)
+      .returning('desk')
+      .executeTakeFirstOrThrow();
+    expect(other.desk).not.toBe(SEVIS);
 
     const { record } = await recordOf(SEVIS);
     expect(record).toEqual({ kept: 2, total: 3, text: '۲ از ۳ درخواست آخر پیش از موعد انجام شد' });
