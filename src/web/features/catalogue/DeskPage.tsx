@@ -113,7 +113,7 @@ function PromiseRecord({ desk }: { desk: string }) {
     staleTime: 60_000,
   });
   return data?.record ? (
-    <Text size="2" color="green" weight="medium" data-testid="desk-promise-record">
+    <Text size="2" weight="medium" data-testid="desk-promise-record">
       {data.record.text}
     </Text>
   ) : null;
