@@ -998,6 +998,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/desks/{desk}/fetchPromiseRecord": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The desk's public record of its deadline promises (counts only, never who; decision 041) */
+        post: operations["fetchPromiseRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/fetchCatalogue": {
         parameters: {
             query?: never;
@@ -2089,6 +2106,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sys/searchPromiseRecords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Each promising desk's record and the compensation paid for its missed promises (decision 041) */
+        post: operations["searchPromiseRecords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sys/searchPurchases": {
         parameters: {
             query?: never;
@@ -3101,6 +3135,19 @@ export interface components {
         } & {
             [key: string]: components["schemas"]["FormValue"];
         };
+        DeskPromiseRecord: {
+            /** @description Missed promises compensated in the last compensationDays */
+            compensatedCount: number;
+            /** @description The rial those compensations paid to payers' wallets */
+            compensatedRial: number;
+            desk: string;
+            deskTitle: string;
+            kept: number;
+            /** @description Promised requests not yet due nor ended (not in the record yet) */
+            open: number;
+            /** @description As PromiseRecord's total; 0 when the desk has no such request yet */
+            total: number;
+        };
         Envelope: {
             data?: unknown;
             msg: string;
@@ -3546,6 +3593,14 @@ export interface components {
                 title: string;
             }[];
             title: string;
+        };
+        PromiseRecord: {
+            /** @description Of total, how many were done before their promise */
+            kept: number;
+            /** @description «N از M درخواست آخر پیش از موعد انجام شد», Persian digits */
+            text: string;
+            /** @description The desk's last promised requests (at most promiseRecordSize) whose promise came due or that ended */
+            total: number;
         };
         /** @description A finished request's proof letter, Persian and English side by side: every English text comes from the catalogue (the desk's and its fields' x-title-en), the rest is numbers, dates and the names the customer gave */
         ProofLetter: {
@@ -4119,7 +4174,7 @@ export interface components {
              * @description currencyCents are stored in hundredths of a currency unit and shown in whole units
              * @enum {string}
              */
-            unit: "percent" | "rial" | "currencyCents" | "seconds" | "hours";
+            unit: "percent" | "rial" | "currencyCents" | "seconds" | "hours" | "requests";
             /** Format: date-time */
             updatedAt: string;
             value: unknown;
@@ -6188,6 +6243,34 @@ export interface operations {
             };
         };
     };
+    fetchPromiseRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Desk identifier from the catalogue */
+                desk: components["parameters"]["Desk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Of the desk's last promiseRecordSize promised requests whose promise came due or that ended, how many were done before their promise; record is null for a desk that promises nothing or has no such request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            record: components["schemas"]["PromiseRecord"] | null;
+                        };
+                    };
+                };
+            };
+        };
+    };
     fetchCatalogue: {
         parameters: {
             query?: never;
@@ -7932,6 +8015,36 @@ export interface operations {
                         data: {
                             items: components["schemas"]["PaymentMethod"][];
                             total: components["schemas"]["Count"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchPromiseRecords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description One row per desk that promises, in catalogue order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            /** @description The days over which compensations are counted and summed */
+                            compensationDays: number;
+                            items: components["schemas"]["DeskPromiseRecord"][];
+                            total: number;
+                            /** @description The promiseRecordSize system parameter (the record's last M requests) */
+                            windowSize: number;
                         };
                     };
                 };

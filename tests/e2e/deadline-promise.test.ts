@@ -2,12 +2,15 @@
  * The promise at the quote (decision 041) in Chromium at 390×844: on the SEVIS desk the promise appears beside the
  * price as the interview date is typed (too close: why not; far: until when to pay), the customer pays from the
  * wallet and the request is promised; once the clock passes the promise (the server's check run with the test's
- * clock) the wallet shows the compensation with its reason, and the request says so. Every number in Persian digits.
+ * clock) the wallet shows the compensation with its reason, and the request says so; the desk's page then shows its
+ * record («۰ از ۱ …») and staff (1366×768) see it with the compensation paid on their home. Every number in Persian
+ * digits.
  */
 import { describe, expect, it } from 'vitest';
 import { formatDateText } from '../../src/shared/calendar/date-text';
+import { formatNumber } from '../../src/shared/format';
 import { choose, watchErrors, withE2eServer } from '../support/e2e';
-import { takeScreenshots } from '../support/browser';
+import { DESKTOP, takeScreenshots } from '../support/browser';
 
 const t = withE2eServer();
 const shots = '/tmp/shots-promise';
@@ -77,6 +80,22 @@ describe('the promise at the quote', () => {
     await page.getByTestId('request-promise').getByText('جبران به کیف پول برگشت', { exact: false }).waitFor();
     await page.getByText('که قول داده بودیم انجام نشد', { exact: false }).first().waitFor();
     if (takeScreenshots) await page.screenshot({ path: `${shots}/request.png`, fullPage: true });
+
+    // The desk's record in public, from the server's counts: the one settled promise was missed.
+    await page.goto(`${t.server.url}/desks/sevisGeneralCpr`);
+    const record = page.getByTestId('desk-promise-record');
+    await record.getByText('۰ از ۱ درخواست آخر پیش از موعد انجام شد').waitFor();
+    if (takeScreenshots) await page.screenshot({ path: `${shots}/desk-record.png`, fullPage: true });
     expect(errors).toEqual([]);
+
+    // Staff who see requests find each desk's record and the compensation paid on their home.
+    const desk = await t.signedIn(await t.staff(['viewRequests']), DESKTOP);
+    const staffErrors = watchErrors(desk, { network: true });
+    await desk.goto(`${t.server.url}/management`);
+    const table = desk.getByTestId('promise-records-table');
+    await table.getByTestId('promise-record-sevisGeneralCpr').getByText('۰ از ۱').waitFor();
+    await table.getByText(formatNumber(row.fee), { exact: false }).first().waitFor();
+    if (takeScreenshots) await desk.screenshot({ path: `${shots}/staff-records.png`, fullPage: true });
+    expect(staffErrors).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { listOf } from '../../lib/paging';
 import type { LiveEvents } from '../../realtime/events';
 import type { Catalogue } from '../desks';
 import type { RequestDeps } from './deps';
+import { promiseRecordsForStaff, publicPromiseRecord } from './promises';
 import { searchPurchases } from './purchase-search';
 import { priceInquiry } from './quotes';
 import { submit } from './submission';
@@ -18,7 +19,14 @@ export function requestHandlers(
   live: LiveEvents,
 ): Pick<
   Handlers,
-  'fetchCatalogue' | 'priceInquiry' | 'submitRequest' | 'searchMyPurchases' | 'searchPurchases' | 'searchPurchaseStates'
+  | 'fetchCatalogue'
+  | 'fetchPromiseRecord'
+  | 'searchPromiseRecords'
+  | 'priceInquiry'
+  | 'submitRequest'
+  | 'searchMyPurchases'
+  | 'searchPurchases'
+  | 'searchPurchaseStates'
 > {
   return {
     fetchCatalogue: async () =>
@@ -28,6 +36,12 @@ export function requestHandlers(
         // A form's own tests are for its editors and the publish check, not bytes every customer's page downloads.
         forms: catalogue.forms.map(({ cases: _cases, ...form }) => form),
       } as never),
+
+    // The desk's promises kept, in public (decision 041): counts only, served from memory for a few seconds.
+    fetchPromiseRecord: async ({ params }) =>
+      ok({ record: await publicPromiseRecord(db, catalogue, params.desk ?? '') }),
+
+    searchPromiseRecords: async () => ok(await promiseRecordsForStaff(db, catalogue)),
 
     priceInquiry: async ({ params, body, principal }) =>
       ok(await priceInquiry(requests, params.desk ?? '', body as Record<string, unknown>, principal!)),

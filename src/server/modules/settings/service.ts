@@ -25,6 +25,7 @@ export interface Settings {
   deadlineAtRiskHours: number;
   promiseCompensationPercent: number;
   zarinpalPayoutDelayHours: number;
+  promiseRecordSize: number;
 }
 
 /** The defaults of schemas/config/systemParameters.json (tests/unit/settings.test.ts checks the keys match). */

@@ -5,6 +5,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { LoadError } from '../../components/states/LoadError';
 import { useHydrated } from '../../lib/hydrated';
+import { api, call } from '../../lib/api-client';
 import { catalogueAtom } from '../../lib/queries/catalogue';
 import { myPlanQuery, planStepFor } from '../../lib/queries/plans';
 import { pathOf } from '../../lib/routes';
@@ -68,6 +69,7 @@ export default function DeskPage() {
         <Text as="p" style={{ lineHeight: 1.9 }}>
           {desk.description}
         </Text>
+        {desk.promise && !closed && <PromiseRecord desk={desk.identifier} />}
         {!closed && form && !submitted && <GuestLoginNote />}
         {planStep && !submitted && (
           <Callout.Root color="blue" size="1" data-testid="plan-prefill-note">
@@ -95,6 +97,26 @@ export default function DeskPage() {
       </Flex>
     </Card>
   );
+}
+
+/**
+ * The desk's promises kept, from the server's counts (decision 041): «۲ از ۳ درخواست آخر پیش از موعد انجام شد».
+ * Nothing while it loads, fails, or the desk has no settled promise yet.
+ */
+function PromiseRecord({ desk }: { desk: string }) {
+  const { data } = useQuery({
+    queryKey: ['public', 'promiseRecord', desk],
+    queryFn: () =>
+      call<{ record: { text: string } | null }>(
+        api.POST('/api/public/desks/{desk}/fetchPromiseRecord', { params: { path: { desk } } }),
+      ),
+    staleTime: 60_000,
+  });
+  return data?.record ? (
+    <Text size="2" weight="medium" data-testid="desk-promise-record">
+      {data.record.text}
+    </Text>
+  ) : null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Badge, Card, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { formatNumber } from '../../../shared/format';
 import { Amount } from '../../components/RialText';
@@ -14,6 +15,10 @@ import { pathOf } from '../../lib/routes';
 import { ToneBadge } from '../../components/ToneBadge';
 import { SupportSummary } from './support/SupportSummary';
 import { durationText } from './support/wait-text';
+
+// Each desk's promises kept and the compensation paid (decision 041): its own chunk, so the home's first load keeps
+// its figure.
+const PromiseRecordsPanel = lazy(() => import('./PromiseRecordsPanel'));
 
 type PaidRequest = WaitingWork['paidRequests']['items'][number];
 type Queue = WaitingWork['queues'][number];
@@ -152,6 +157,11 @@ export default function ManagementHomePage() {
       <Heading size="6">مدیریت</Heading>
       {can('viewTasks') && <WaitingWorkPanel seesRequests={can('viewRequests') || can('manageCurrencyPayments')} />}
       {can('viewRequests') && <SupportSummary />}
+      {can('viewRequests') && (
+        <Suspense fallback={null}>
+          <PromiseRecordsPanel />
+        </Suspense>
+      )}
       <div className="card-grid" data-testid="management-tiles">
         {pages.map((page) => (
           <Link key={page.menu} to={pathOf(page.route)} className="card-link">
