@@ -37,6 +37,25 @@ const GUEST_VIEWS = [
   '/request/termsAndConditions',
 ];
 
+/**
+ * The customer's own pages as a returning customer's browser draws them first (the hint cookie says a session is
+ * held): the page's frame and heading while their person is read, written to `frames/<path>.html`. The app then
+ * draws the page anew (start.tsx) in the same place; the heading is on screen from the first paint.
+ */
+export const SIGNED_IN_FRAMES = [
+  '/request/myRequests',
+  '/request/myWallet',
+  '/request/myProfile',
+  '/request/myAccount',
+  '/myGoogleAdsAccounts',
+  '/notifications',
+];
+
+/** Where a signed-in frame lives in the build, by its path. */
+export function signedInFrameFile(urlPath: string): string {
+  return `frames${urlPath.replace(/\/+$/, '')}.html`;
+}
+
 /** The paths prerendered: home, the service lists, each desk open to requests, and the guest views above. */
 export function publicPaths(catalogue: CatalogueData): string[] {
   return [
@@ -65,7 +84,7 @@ export async function prerenderPages(repoRoot: string, outDir: string): Promise<
       build: { ssr: path.join(repoRoot, 'src/web/app/prerender.tsx'), outDir: ssrDir, emptyOutDir: true },
     });
     const entry = (await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href)) as {
-      renderPage: (url: string, catalogue: CatalogueData) => Promise<string>;
+      renderPage: (url: string, catalogue: CatalogueData, signedIn?: boolean) => Promise<string>;
       titleOf: (url: string, catalogue: CatalogueData) => string;
       PRERENDER_DATA_ID: string;
     };
@@ -85,6 +104,16 @@ export async function prerenderPages(repoRoot: string, outDir: string): Promise<
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, page);
       written.push(urlPath);
+    }
+    // No catalogue data beside a frame: start.tsx draws the app anew over it rather than hydrating it.
+    for (const urlPath of SIGNED_IN_FRAMES) {
+      const html = await entry.renderPage(urlPath, catalogue, true);
+      const page = shell
+        .replace('<div id="root"></div>', () => `<div id="root" data-signed-in-frame="">${html}</div>`)
+        .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(entry.titleOf(urlPath, catalogue))}</title>`);
+      const file = path.join(outDir, signedInFrameFile(urlPath));
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, page);
     }
     return written;
   } finally {

@@ -62,7 +62,7 @@ import { HttpError } from './http/errors';
 import { connectRedis } from './redis';
 import { rememberSessionsAndBalances } from './caches';
 import { answerClientError, installErrorHandler } from './http/error-handling';
-import { installWebFallback, prerenderedPages, registerWebFiles } from './http/web-fallback';
+import { installWebFallback, prerenderedPages, registerWebFiles, signedInFrames } from './http/web-fallback';
 import { fieldCipher } from './field-keys';
 import { registerJsonBody } from './http/json-body';
 
@@ -194,6 +194,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     webIndex ? prerenderedPages(config.webDir) : new Map(),
     webIndex && config.payments.gateway === 'sandbox' ? markedPages(config.webDir) : null,
     webIndex ? loadPageRoutes(config.webDir) : null,
+    webIndex ? signedInFrames(config.webDir) : new Map(),
   );
 
   // The live catalogue: the files under schemas/ (watched) and the versions staff published (decision 014).

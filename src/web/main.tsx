@@ -38,9 +38,12 @@ const root = document.getElementById('root');
 // cookie, or whose cookie was lost, gets it set here for next time.
 markSignedIn(signedIn);
 // Someone signed in whose request still got the guest's prerendered page (a log-in note, no name of theirs) is not
-// shown it to act on while their own is drawn: it goes at once, and the app starts at once.
-if (signedIn) root?.replaceChildren();
-const prerendered = root?.firstChild;
+// shown it to act on while their own is drawn: it goes at once, and the app starts at once. A signed-in frame
+// (their page's heading while their person is read, build/prerender.ts) is theirs: it stays until the app draws over
+// it, and the app starts at once too.
+const frame = root?.hasAttribute('data-signed-in-frame') ?? false;
+if (signedIn && !frame) root?.replaceChildren();
+const prerendered = frame ? null : root?.firstChild;
 if (prerendered) recordEarlyClicks();
 const paintReported =
   typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('paint');

@@ -16,7 +16,8 @@ const app = (
 );
 // A prerendered public page (build/prerender.ts) carries the catalogue it was drawn with: a guest's browser
 // hydrates that HTML with the same data (marked stale, so the live catalogue is fetched right after). Someone
-// signed in sees other things (their menu, their name): main.tsx has emptied #root for them, so theirs is drawn anew.
+// signed in sees other things (their menu, their name): main.tsx has emptied #root for them, or left their page's
+// signed-in frame there (which carries no data), so theirs is drawn anew, over the frame.
 // Both as a transition: React then works in slices and lets the browser answer input between them, where a default
 // update would hold the main thread for the whole first render (a long task a slow phone feels).
 const prerendered = document.getElementById('prerender-data');

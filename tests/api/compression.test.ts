@@ -120,7 +120,29 @@ describe('prerendered public pages', () => {
     expect(html).toContain('<div id="root"></div>');
   });
 
-  it.each(['/', '/desks/toeflGeneralCpr', '/request/myWallet'])(
+  it("a customer's own page, to a browser with the signed-in hint, arrives as its signed-in frame: its heading on the way, never a log-in", async () => {
+    for (const [urlPath, heading] of [
+      ['/request/myRequests', 'درخواست‌های من'],
+      ['/request/myWallet', 'موجودی مالی من'],
+      ['/notifications', 'اعلان‌ها'],
+    ] as const) {
+      const res = await rawGet(urlPath, 'br', 'arzpay_signed_in=1');
+      expect(res.status).toBe(200);
+      expect(String(res.headers.vary)).toMatch(/cookie/i);
+      const html = brotliDecompressSync(res.body).toString('utf8');
+      const root = html.slice(html.indexOf('<div id="root" data-signed-in-frame="">'));
+      expect(root).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      expect(root).toContain('data-testid="signed-in-loading"');
+      expect(root).not.toContain('کاربری در سیستم وارد نشده است.');
+      // No data beside it: the app draws the page anew over the frame rather than hydrating it.
+      expect(html).not.toContain('id="prerender-data"');
+    }
+    // A guest gets what it got before: the notifications have no guest page, so the empty shell.
+    const guest = brotliDecompressSync((await rawGet('/notifications', 'br')).body).toString('utf8');
+    expect(guest).toContain('<div id="root"></div>');
+  });
+
+  it.each(['/', '/desks/toeflGeneralCpr', '/request/termsAndConditions'])(
     '%s: a browser with the signed-in hint gets the empty shell, and caches are told the page varies by cookie',
     async (urlPath) => {
       const guest = await rawGet(urlPath, 'br');

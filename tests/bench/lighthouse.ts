@@ -11,6 +11,7 @@ import { writeFile } from 'node:fs/promises';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
+import { signedInHintCookie } from '../../src/shared/signed-in-hint';
 import { bearer, post, type RunningServer, startServer, verifiedCustomer } from '../support/server';
 
 export interface PageFigures {
@@ -74,7 +75,8 @@ async function customerWithRequests(server: RunningServer): Promise<string> {
 }
 
 /**
- * Signs the browser in for a signed-in page's audit: the token in the origin's localStorage (set from a JSON
+ * Signs the browser in for a signed-in page's audit: the token in the origin's localStorage and the signed-in hint
+ * cookie (set from a JSON
  * answer of the server, so no app asset is loaded), then the HTTP cache emptied, so the page is measured cold as a
  * returning customer's first visit of the day. Lighthouse then keeps storage (`disableStorageReset`).
  */
@@ -83,7 +85,15 @@ async function signIn(port: number, origin: string, token: string): Promise<void
   try {
     const page = await browser.newPage();
     await page.goto(`${origin}/api/health`);
-    await page.evaluate((t) => localStorage.setItem('token', t), token);
+    // The token, and the hint cookie the app keeps beside it (src/shared/signed-in-hint.ts): a returning customer's
+    // browser has both, so the server answers with the signed-in shell, not a guest's prerendered page.
+    await page.evaluate(
+      ({ t, cookie }) => {
+        localStorage.setItem('token', t);
+        document.cookie = cookie;
+      },
+      { t: token, cookie: signedInHintCookie(true, false) },
+    );
     const cdp = await page.createCDPSession();
     await cdp.send('Network.clearBrowserCache');
     await page.close();

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_REPORT, type ChunkReport } from '../../build/chunk-report';
 import { animationsDone, keepSignedIn, launchBrowser, PHONE } from '../support/browser';
 import { loginByCode, type RunningServer, startServer, webDir } from '../support/server';
+import { watchErrors } from '../support/e2e';
 
 let server: RunningServer;
 let browser: Browser;
@@ -146,7 +147,7 @@ describe('first load', () => {
     },
   );
 
-  it("sends someone signed in the empty shell, never a guest's page, and the guest's page again after log-out", async () => {
+  it("sends someone signed in their page's frame or the empty shell, never a guest's page, and the guest's page again after log-out", async () => {
     const mobileNo = '09127770001';
     const context = await browser.newContext({ viewport: PHONE });
     const page = await context.newPage();
@@ -163,15 +164,24 @@ describe('first load', () => {
     await page.getByTestId('login-by-code').click();
     await page.getByTestId('wallet-balance').waitFor();
 
-    // Signed in: the server sends the empty shell, and the customer's own page is drawn in it.
-    for (const urlPath of ['/request/myWallet', '/desks/toeflGeneralCpr', '/']) {
+    // Signed in: the server sends the empty shell, and the customer's own page is drawn in it; a page of theirs
+    // comes as its signed-in frame (its heading, their page on its way), which the app draws over.
+    for (const urlPath of ['/desks/toeflGeneralCpr', '/']) {
       const html = await documentOf(urlPath);
       expect(html).toContain('<div id="root"></div>');
       expect(html).not.toContain(guestPrompt);
     }
+    const frame = await documentOf('/request/myWallet');
+    expect(frame).toContain('<div id="root" data-signed-in-frame="">');
+    expect(frame).toMatch(/<h1[^>]*>موجودی مالی من<\/h1>/);
+    expect(frame).not.toContain(guestPrompt);
+    const errors = watchErrors(page);
     await page.goto(server.url + '/request/myWallet');
     await page.getByTestId('wallet-balance').waitFor();
     expect(await page.getByText(guestPrompt).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'موجودی مالی من', level: 1 }).count()).toBe(1);
+    expect(await page.getByTestId('signed-in-loading').count()).toBe(0);
+    expect(errors).toEqual([]);
 
     // Logged out: a guest's pages again.
     await page.getByTestId('user-menu').click();
@@ -182,7 +192,7 @@ describe('first load', () => {
     await context.close();
   });
 
-  it('sets the hint for a browser signed in before it existed, which gets the empty shell from then on', async () => {
+  it("sets the hint for a browser signed in before it existed, which gets its page's frame from then on", async () => {
     const context = await browser.newContext({ viewport: PHONE });
     await keepSignedIn(context, await loginByCode(server, '09127770002'));
     const page = await context.newPage();
@@ -190,7 +200,9 @@ describe('first load', () => {
     expect(await (await page.goto(server.url + '/request/myWallet'))!.text()).toContain('<div id="root"><');
     await page.getByTestId('wallet-balance').waitFor();
     expect((await context.cookies()).some((c) => c.name === 'arzpay_signed_in' && c.value === '1')).toBe(true);
-    expect(await (await page.goto(server.url + '/request/myWallet'))!.text()).toContain('<div id="root"></div>');
+    expect(await (await page.goto(server.url + '/request/myWallet'))!.text()).toContain(
+      '<div id="root" data-signed-in-frame="">',
+    );
     await page.getByTestId('wallet-balance').waitFor();
     await context.close();
   });

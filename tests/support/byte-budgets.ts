@@ -55,7 +55,7 @@ export const OVER_BUDGET: Partial<Record<string, { firstLoad?: number; jsRatio?:
   myWallet: { firstLoad: 327000, jsRatio: 3.37 },
   receipt: { firstLoad: 267000 },
   myProfile: { firstLoad: 404000, jsRatio: 4.5 },
-  myRequests: { firstLoad: 321000, jsRatio: 3.29 },
+  myRequests: { firstLoad: 322000, jsRatio: 3.29 },
   myPlan: { firstLoad: 392000, jsRatio: 4.42 },
   myGoogleAdsAccounts: { firstLoad: 420000, jsRatio: 4.74 },
   payLink: { firstLoad: 268000 },

@@ -28,18 +28,24 @@ function isPageRoute(url: string): boolean {
  * The public pages the build prerendered (build/prerender.ts writes `pages/<path>.html`, `/` as pages/index.html),
  * by page path: the history fallback sends one of these when the path has one, else the empty index.html.
  */
-export function prerenderedPages(webDir: string): Map<string, string> {
-  const dir = path.join(webDir, 'pages');
+export function prerenderedPages(webDir: string, folder: 'pages' | 'frames' = 'pages'): Map<string, string> {
+  const dir = path.join(webDir, folder);
   const pages = new Map<string, string>();
   if (!existsSync(dir)) return pages;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
     const file = path.relative(webDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
-    const page = file.slice('pages'.length, -'.html'.length);
+    const page = file.slice(folder.length, -'.html'.length);
     pages.set(page === '/index' ? '/' : page, file);
   }
   return pages;
 }
+
+/**
+ * The customer pages' signed-in frames (build/prerender.ts writes `frames/<path>.html`): what a browser holding a
+ * session gets for such a page instead of the empty shell, its heading drawn before any script runs.
+ */
+export const signedInFrames = (webDir: string) => prerenderedPages(webDir, 'frames');
 /**
  * The not-found handler: a page path of the web app gets its prerendered page or the history fallback (the web
  * app's router decides what the path shows); anything else the 404 envelope in Persian.
@@ -52,15 +58,21 @@ export function installWebFallback(
   marked: ((file: string) => MarkedPage) | null,
   /** Whether a path is a route of the web app (http/page-routes.ts); any other answers its page with 404. */
   isKnownPage: ((pathname: string) => boolean) | null = null,
+  /** Signed-in frames by path (signedInFrames). */
+  frames: Map<string, string> = new Map(),
 ): void {
   fastify.setNotFoundHandler((request, reply) => {
     if (webIndex && isPageRoute(request.url) && (request.method === 'GET' || request.method === 'HEAD')) {
       // A prerendered public page, else the history fallback: the web app's router decides what the path shows.
-      // Prerendered pages are drawn for a guest: a browser holding a session (the hint cookie) gets the empty shell,
-      // and its own page is drawn there without a guest's page showing first.
+      // Prerendered pages are drawn for a guest: a browser holding a session (the hint cookie) gets the page's
+      // signed-in frame where it has one, else the empty shell, and its own page is drawn there without a guest's
+      // page showing first.
       const pathname = (request.url.split(/[?#]/, 1)[0] ?? '/').replace(/(.)\/+$/, '$1');
-      const prerendered = pages.get(pathname);
-      const file = prerendered && !hasSignedInHint(request.headers.cookie) ? prerendered : 'index.html';
+      const signedIn = hasSignedInHint(request.headers.cookie);
+      const frame = frames.get(pathname);
+      // Either makes the answer depend on the cookie.
+      const prerendered = pages.get(pathname) ?? frame;
+      const file = (signedIn ? frame : pages.get(pathname)) ?? 'index.html';
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
       if (isKnownPage && !isKnownPage(pathname)) reply.status(404);
       if (!marked) {

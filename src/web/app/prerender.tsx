@@ -10,6 +10,8 @@ import { documentTitle } from '../components/shell/Breadcrumbs';
 import { routeAt } from '../lib/current-route';
 import { queryClient } from '../lib/query';
 import type { CatalogueData } from '../lib/queries/catalogue';
+import { storedTokenAtom } from '../lib/session';
+import { store } from '../lib/store';
 import { AppProviders, appRoutes } from './App';
 
 /** Where the prerendered page puts the catalogue it was drawn with; main.tsx reads it back before hydrating. */
@@ -20,13 +22,23 @@ export function titleOf(url: string, catalogue: CatalogueData): string {
   return documentTitle(routeAt(url), catalogue);
 }
 
-export async function renderPage(url: string, catalogue: CatalogueData): Promise<string> {
-  // The first pass loads the page's lazy modules; the second, with nothing left to wait for, writes every part in
-  // place. (A part that waited is written apart with an inline script to move it, which the CSP refuses.)
-  await renderOnce(url, catalogue);
-  const html = await renderOnce(url, catalogue);
-  if (html.includes('<script')) throw new Error(`prerendering ${url} left an inline script`);
-  return html;
+/**
+ * The page as a guest sees it or, with `signedIn`, the frame a returning customer's browser draws first: the app as
+ * it is before their person is read (a session held, not yet confirmed), which is also the first thing the app draws
+ * for them, so nothing moves when it takes over.
+ */
+export async function renderPage(url: string, catalogue: CatalogueData, signedIn = false): Promise<string> {
+  store.set(storedTokenAtom, signedIn ? 'signed-in-frame' : null);
+  try {
+    // The first pass loads the page's lazy modules; the second, with nothing left to wait for, writes every part in
+    // place. (A part that waited is written apart with an inline script to move it, which the CSP refuses.)
+    await renderOnce(url, catalogue);
+    const html = await renderOnce(url, catalogue);
+    if (html.includes('<script')) throw new Error(`prerendering ${url} left an inline script`);
+    return html;
+  } finally {
+    store.set(storedTokenAtom, null);
+  }
 }
 
 async function renderOnce(url: string, catalogue: CatalogueData): Promise<string> {

@@ -122,7 +122,7 @@ export default function MyGoogleAdsAccountsPage() {
   const [params, setParams] = useSearchParams();
   const creating = params.get('create') === '1';
   const setCreating = (on: boolean) => setParams(on ? { create: '1' } : {}, { replace: true });
-  if (!user) return <SignInPrompt />;
+  if (!user) return <SignInPrompt title="حساب‌های گوگل ادز من" />;
   return (
     <Flex direction="column" gap="3">
       <Flex justify="between" align="center" gap="2" wrap="wrap">

@@ -119,7 +119,7 @@ export default function NotificationsPage() {
     ...notificationsQuery(pages),
     enabled: user !== null,
   });
-  if (!user) return <SignInPrompt />;
+  if (!user) return <SignInPrompt title="اعلان‌ها" />;
 
   const mark = async (body: { ids?: number[]; all?: boolean }) => {
     setMarking(true);

@@ -49,7 +49,7 @@ export default function MyRequestsPage() {
     if (opened) top.current?.scrollIntoView({ block: 'start' });
   }, [opened]);
 
-  if (!user) return <SignInPrompt />;
+  if (!user) return <SignInPrompt title="درخواست‌های من" />;
   const message = isPaymentOutcome(outcome) ? PAYMENT_OUTCOMES[outcome] : null;
   return (
     <Flex direction="column" gap="3" ref={top}>

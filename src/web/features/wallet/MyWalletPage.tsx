@@ -34,7 +34,7 @@ const decorate = (items: Array<Record<string, unknown>>) =>
 
 export default function MyWalletPage() {
   const user = useAtomValue(userAtom);
-  if (!user) return <SignInPrompt />;
+  if (!user) return <SignInPrompt title="موجودی مالی من" />;
   return (
     <Flex direction="column" gap="3">
       <Heading size="6">موجودی مالی من</Heading>
