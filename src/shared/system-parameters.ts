@@ -7,7 +7,7 @@
 import { toEnglishDigits } from './digits';
 import { formatNumber, groupNumber } from './format';
 
-export type ParameterUnit = 'percent' | 'rial' | 'currencyCents' | 'seconds' | 'hours';
+export type ParameterUnit = 'percent' | 'rial' | 'currencyCents' | 'seconds' | 'hours' | 'days';
 
 export interface ParameterDefinition {
   key: string;
@@ -24,12 +24,13 @@ export const UNIT_LABEL: Record<ParameterUnit, string> = {
   currencyCents: 'واحد ارز',
   seconds: 'ثانیه',
   hours: 'ساعت',
+  days: 'روز',
 };
 
 /** Stored units per displayed unit. */
-const SCALE: Record<ParameterUnit, number> = { percent: 1, rial: 1, currencyCents: 100, seconds: 1, hours: 1 };
+const SCALE: Record<ParameterUnit, number> = { percent: 1, rial: 1, currencyCents: 100, seconds: 1, hours: 1, days: 1 };
 /** Decimals a person may type. */
-const DECIMALS: Record<ParameterUnit, number> = { percent: 2, rial: 0, currencyCents: 2, seconds: 0, hours: 0 };
+const DECIMALS: Record<ParameterUnit, number> = { percent: 2, rial: 0, currencyCents: 2, seconds: 0, hours: 0, days: 0 };
 
 /** The stored value as a person reads it, in Persian digits: 1000000 cents -> '۱۰٬۰۰۰'. */
 export function displayParameter(unit: ParameterUnit, stored: number): string {

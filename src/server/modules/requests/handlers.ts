@@ -7,6 +7,7 @@ import { listOf } from '../../lib/paging';
 import type { LiveEvents } from '../../realtime/events';
 import type { Catalogue } from '../desks';
 import type { RequestDeps } from './deps';
+import { fetchDeskDraft, removeDeskDraft, saveDeskDraft, searchDeskDrafts } from './drafts';
 import { searchPurchases } from './purchase-search';
 import { priceInquiry } from './quotes';
 import { submit } from './submission';
@@ -18,7 +19,16 @@ export function requestHandlers(
   live: LiveEvents,
 ): Pick<
   Handlers,
-  'fetchCatalogue' | 'priceInquiry' | 'submitRequest' | 'searchMyPurchases' | 'searchPurchases' | 'searchPurchaseStates'
+  | 'fetchCatalogue'
+  | 'priceInquiry'
+  | 'submitRequest'
+  | 'searchMyPurchases'
+  | 'searchPurchases'
+  | 'searchPurchaseStates'
+  | 'fetchDeskDraft'
+  | 'saveDeskDraft'
+  | 'removeDeskDraft'
+  | 'searchDeskDrafts'
 > {
   return {
     fetchCatalogue: async () =>
@@ -44,6 +54,19 @@ export function requestHandlers(
       if (!replayed) live.purchaseChanged(principal!.uid, { purchaseId: purchase.id, state: purchase.state });
       return ok(purchase, msg('request.created'));
     },
+
+    fetchDeskDraft: async ({ params, principal }) =>
+      ok({ draft: await fetchDeskDraft(requests, principal!.userId, params.desk ?? '') } as never),
+    saveDeskDraft: async ({ params, body, principal }) =>
+      ok(
+        await saveDeskDraft(requests, principal!.userId, params.desk ?? '', body.data as Record<string, unknown>),
+        msg('deskDraft.saved'),
+      ),
+    removeDeskDraft: async ({ params, principal }) => {
+      await removeDeskDraft(db, principal!.userId, params.desk ?? '');
+      return ok({ desk: params.desk ?? '' }, msg('deskDraft.removed'));
+    },
+    searchDeskDrafts: async ({ principal }) => ok(listOf(await searchDeskDrafts(requests, principal!.userId))),
 
     searchMyPurchases: async ({ body, principal }) =>
       ok(await searchPurchases(requests, { ...(body ?? {}), userId: principal!.userId })),

@@ -24,6 +24,7 @@ export interface Settings {
   mobileValidationCodeLifetimeSeconds: number;
   deadlineAtRiskHours: number;
   promiseCompensationPercent: number;
+  deskDraftLifetimeDays: number;
 }
 
 /** The defaults of schemas/config/systemParameters.json (tests/unit/settings.test.ts checks the keys match). */
