@@ -62,7 +62,7 @@ async function dropExpired(db: DB, userId: number, days: number): Promise<void> 
   await db
     .deleteFrom('deskDrafts')
     .where('userId', '=', userId)
-    .where('savedAt', '<', sql<Date>`now() - make_interval(days => ${days})`)
+    .where('savedAt', '<', sql<Date>`now() - make_interval(days => ${Math.trunc(days)}::int)`)
     .execute();
 }
 

@@ -66,7 +66,7 @@ export function requestHandlers(
       await removeDeskDraft(db, principal!.userId, params.desk ?? '');
       return ok({ desk: params.desk ?? '' }, msg('deskDraft.removed'));
     },
-    searchDeskDrafts: async ({ principal }) => ok(listOf(await searchDeskDrafts(requests, principal!.userId))),
+    searchDeskDrafts: async ({ principal }) => ok({ items: await searchDeskDrafts(requests, principal!.userId) }),
 
     searchMyPurchases: async ({ body, principal }) =>
       ok(await searchPurchases(requests, { ...(body ?? {}), userId: principal!.userId })),
