@@ -11,7 +11,7 @@ import messages from '../../schemas/messages/fa.json' with { type: 'json' };
 import { createAjv } from '../../src/shared/validation/ajv';
 
 const schemasDir = path.resolve(import.meta.dirname, '../../schemas');
-const read = (file: string) => JSON.parse(readFileSync(path.join(schemasDir, file), 'utf8')) as Record<string, never>;
+const read = (file: string) => JSON.parse(readFileSync(path.join(schemasDir, file), 'utf8')) as Record<string, unknown>;
 const schema = {
   type: 'object',
   properties: {
@@ -60,7 +60,7 @@ describe('form steps', () => {
   it('is part of the reference check that schemas:check and the publish run', () => {
     const form = read('forms/ieltsRegistrationCpr.json');
     expect(referenceProblems([{ file: 'forms/ieltsRegistrationCpr.json', data: form }], [])).toEqual([]);
-    const edited = structuredClone(form) as { uiSchema: { 'ui:steps': Array<{ fields: string[] }> } };
+    const edited = structuredClone(form) as unknown as { uiSchema: { 'ui:steps': Array<{ fields: string[] }> } };
     edited.uiSchema['ui:steps'][1]!.fields = ['passportNumber'];
     expect(referenceProblems([{ file: 'forms/ieltsRegistrationCpr.json', data: edited }], [])).toEqual([
       expect.objectContaining({

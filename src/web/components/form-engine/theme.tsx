@@ -106,7 +106,11 @@ function FieldTemplate({
  */
 function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   const { properties, uiSchema, fieldPathId, title, description, required, registry } = props;
-  const fields = <ObjectFields properties={properties} uiSchema={uiSchema} />;
+  // A form in steps draws the current step's fields only; the others stay in the data, hidden (DeskFields).
+  const step =
+    fieldPathId.path.length === 0 ? (registry.formContext as { stepFields?: string[] } | undefined)?.stepFields : null;
+  const shown = step ? properties.map((p) => (step.includes(p.name) ? p : { ...p, hidden: true })) : properties;
+  const fields = <ObjectFields properties={shown} uiSchema={uiSchema} />;
   // The form itself and a list's row (whose card says which row) need no frame of their own.
   if (fieldPathId.path.length === 0 || typeof fieldPathId.path.at(-1) === 'number') return fields;
   // A group (a nested object, a list's row): its title and description above its fields, in a frame.
