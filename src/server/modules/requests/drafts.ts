@@ -75,7 +75,7 @@ export async function saveDeskDraft(
   const deskForm = deskFormOrThrow(deps, desk);
   const kept = draftData(deskForm, deps.catalogue.writeOnlyFields, data);
   const json = JSON.stringify(kept);
-  if (Buffer.byteLength(json) > MAX_DRAFT_BYTES) throw HttpError.of(413, 'deskDraft.tooLarge');
+  if (Buffer.byteLength(json) > MAX_DRAFT_BYTES) throw HttpError.of(413, 'http.payloadTooLarge');
   const row = await deps.db
     .insertInto('deskDrafts')
     .values({ userId, desk: deskForm.desk.identifier, data: json })
@@ -109,7 +109,7 @@ export async function removeDeskDraft(db: DB, userId: number, desk: string): Pro
     .where('userId', '=', userId)
     .where('desk', '=', desk)
     .executeTakeFirst();
-  if (Number(removed.numDeletedRows) === 0) throw HttpError.of(404, 'deskDraft.notFound');
+  if (Number(removed.numDeletedRows) === 0) throw HttpError.of(404, 'http.referenceNotFound');
 }
 
 /** Inside the submission's transaction: the request made, its draft is gone. */

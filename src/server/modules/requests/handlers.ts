@@ -58,13 +58,10 @@ export function requestHandlers(
     fetchDeskDraft: async ({ params, principal }) =>
       ok({ draft: await fetchDeskDraft(requests, principal!.userId, params.desk ?? '') } as never),
     saveDeskDraft: async ({ params, body, principal }) =>
-      ok(
-        await saveDeskDraft(requests, principal!.userId, params.desk ?? '', body.data as Record<string, unknown>),
-        msg('deskDraft.saved'),
-      ),
+      ok(await saveDeskDraft(requests, principal!.userId, params.desk ?? '', body.data as Record<string, unknown>)),
     removeDeskDraft: async ({ params, principal }) => {
       await removeDeskDraft(db, principal!.userId, params.desk ?? '');
-      return ok({ desk: params.desk ?? '' }, msg('deskDraft.removed'));
+      return ok({ desk: params.desk ?? '' });
     },
     searchDeskDrafts: async ({ principal }) => ok({ items: await searchDeskDrafts(requests, principal!.userId) }),
 
