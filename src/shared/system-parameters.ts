@@ -30,7 +30,14 @@ export const UNIT_LABEL: Record<ParameterUnit, string> = {
 /** Stored units per displayed unit. */
 const SCALE: Record<ParameterUnit, number> = { percent: 1, rial: 1, currencyCents: 100, seconds: 1, hours: 1, days: 1 };
 /** Decimals a person may type. */
-const DECIMALS: Record<ParameterUnit, number> = { percent: 2, rial: 0, currencyCents: 2, seconds: 0, hours: 0, days: 0 };
+const DECIMALS: Record<ParameterUnit, number> = {
+  percent: 2,
+  rial: 0,
+  currencyCents: 2,
+  seconds: 0,
+  hours: 0,
+  days: 0,
+};
 
 /** The stored value as a person reads it, in Persian digits: 1000000 cents -> '۱۰٬۰۰۰'. */
 export function displayParameter(unit: ParameterUnit, stored: number): string {

@@ -17,13 +17,8 @@ const e2e = withE2eServer({}, async (t) => {
 });
 
 const draftOf = async (userId: number) =>
-  (
-    await server.app.database.db
-      .selectFrom('deskDrafts')
-      .select('data')
-      .where('userId', '=', userId)
-      .executeTakeFirst()
-  )?.data as Record<string, unknown> | undefined;
+  (await server.app.database.db.selectFrom('deskDrafts').select('data').where('userId', '=', userId).executeTakeFirst())
+    ?.data as Record<string, unknown> | undefined;
 
 describe('a desk form in steps', () => {
   it('checks each step, keeps a draft on the server and is finished on another device', async () => {

@@ -25,7 +25,7 @@ import { POLICY_OPERATIONS } from '../../lib/policy-approval';
 import { clearDeskDraft, profileFor, readDeskDraft, saveDeskDraft } from '../../lib/desk-draft';
 import type { Desk, FormType } from '../../lib/queries/catalogue';
 import { loadUser, userAtom } from '../../lib/session';
-import { focusField, StepList, stepErrors, stepsOf } from './FormSteps';
+import { focusFieldSoon, StepList, stepErrors, stepsOf } from './FormSteps';
 import { PriceBar, PriceSummary, type Quote } from './PriceSummary';
 import { draftOf, useServerDraft } from './useServerDraft';
 
@@ -130,7 +130,7 @@ export function DeskForm({
   useEffect(() => {
     if (steps) reached.current?.(stepIndex, steps.length);
     // Moved by «بعدی» or «قبلی»: the customer carries on from the step's first field.
-    if (stepMoved.current && step) focusField(fieldsBox.current, step.fields[0] ?? '');
+    if (stepMoved.current && step) focusFieldSoon(fieldsBox, step.fields[0] ?? '');
     stepMoved.current = false;
   }, [stepIndex, steps, step]);
   // A signed-in customer's draft on the server (any device) comes back under the plan's and the desk's values.
@@ -286,7 +286,7 @@ export function DeskForm({
       const first = errors[0]!;
       const field = errorField(first).split('_')[0] ?? '';
       // After the errors are drawn under the fields.
-      setTimeout(() => focusField(fieldsBox.current, field), 0);
+      focusFieldSoon(fieldsBox, field);
       return;
     }
     stepMoved.current = true;

@@ -39,8 +39,18 @@ export function focusField(root: HTMLElement | null, field: string): boolean {
   const target = box?.querySelector<HTMLElement>(
     'input:not([type="hidden"]):not([disabled]), select, textarea, button:not([disabled]), [tabindex="0"]',
   );
-  target?.focus();
-  return Boolean(target);
+  if (!target || target.closest('[hidden]')) return false;
+  target.focus();
+  return document.activeElement === target;
+}
+
+/**
+ * focusField once the field is drawn: rjsf applies a new step (or the errors just revealed) in an update of its own
+ * after the page's, so the field may still be hidden for a frame or two.
+ */
+export function focusFieldSoon(root: { current: HTMLElement | null }, field: string, frames = 20): void {
+  if (focusField(root.current, field) || frames <= 0) return;
+  requestAnimationFrame(() => focusFieldSoon(root, field, frames - 1));
 }
 
 export function StepList({ steps, current }: { steps: FormStep[]; current: number }) {
