@@ -256,11 +256,8 @@ export function stepProblems(file: string, schema: SchemaNode, uiSchema: object 
             file,
             pointer,
             `step "${stepTitle}" names no field of the form: ${name}`,
-            'catalogue.problem.stepUnknownField',
-            {
-              name,
-              step: stepTitle,
-            },
+            'catalogue.problem.noSuchField',
+            { name },
           ),
         );
         continue;

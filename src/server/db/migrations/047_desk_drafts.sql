@@ -1,4 +1,4 @@
--- A signed-in customer's half-filled form at a desk, kept on the server as they type (issue 47): one per customer and
+-- A signed-in customer's half-filled form at a desk, kept on the server as they type (decision 044): one per customer and
 -- desk, given back on any device, removed when the request is made or by the customer, and gone after the
 -- deskDraftLifetimeDays system parameter. A write-only field (a password) is never stored in it.
 create table desk_drafts (

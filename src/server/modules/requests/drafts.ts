@@ -1,5 +1,5 @@
 /**
- * A signed-in customer's half-filled form at a desk, kept on the server as they type (issue 47): one draft per
+ * A signed-in customer's half-filled form at a desk, kept on the server as they type (decision 044): one draft per
  * customer and desk, replaced at each save, given back on any device, removed when the request is made (submission.ts)
  * or by the customer, and gone once older than the `deskDraftLifetimeDays` system parameter. A write-only field (a
  * password, wherever the form declares it) and a staff-only field are never stored: the customer types them again.

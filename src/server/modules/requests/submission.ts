@@ -169,7 +169,7 @@ async function createPurchase(
     },
     principal.userId,
   );
-  // The request is made: the customer's draft of this desk is done with (issue 47).
+  // The request is made: the customer's draft of this desk is done with (decision 044).
   await dropDraftOnSubmit(trx, principal.userId, desk.identifier);
   await trx
     .updateTable('idempotencyKeys')

@@ -1,5 +1,5 @@
 /**
- * A desk's form in steps (`uiSchema["ui:steps"]`, issue 47): the list of steps with where the customer is (an ordered
+ * A desk's form in steps (`uiSchema["ui:steps"]`, decision 044): the list of steps with where the customer is (an ordered
  * list, the current step `aria-current="step"`), and what «بعدی» asks of a step: the errors of its own fields only,
  * the first of them in the step's order. The desk page (DeskForm) keeps the step; DeskFields draws only its fields
  * (the rest stay in the data, hidden). Loaded with the desk's form, never on the home page.

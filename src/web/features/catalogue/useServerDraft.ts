@@ -1,5 +1,5 @@
 /**
- * A signed-in customer's draft of a desk's form on the server (issue 47): read once when the desk opens, saved a second
+ * A signed-in customer's draft of a desk's form on the server (decision 044): read once when the desk opens, saved a second
  * after the last change the customer made (and at once when they leave the page or hide the tab), removed on their
  * word. Nothing is saved before the customer has typed or chosen something themselves, so opening a desk (or the
  * values filled from their last request) makes no draft. What is saved leaves out write-only fields (a password),

@@ -1,5 +1,5 @@
 /**
- * The customer's unfinished forms (server drafts, issue 47) on «درخواست‌های من»: each desk's title, «پیش‌نویس», when
+ * The customer's unfinished forms (server drafts, decision 044) on «درخواست‌های من»: each desk's title, «پیش‌نویس», when
  * it was saved and the way back to the desk, where the form opens with it. Loaded after the page's own list (lazy).
  */
 import { Badge, Button, Card, Flex, Text } from '@radix-ui/themes';
