@@ -265,10 +265,9 @@ export function stepProblems(file: string, schema: SchemaNode, uiSchema: object 
       const first = stepOf.get(name);
       if (first !== undefined) {
         problems.push(
-          problem(file, pointer, `${name} is in step "${first}" already`, 'catalogue.problem.stepTwice', {
+          problem(file, pointer, `${name} is in step "${first}" already`, 'catalogue.problem.stepOnce', {
             name,
             title: titleOf(name),
-            step: first,
           }),
         );
         continue;
@@ -279,7 +278,7 @@ export function stepProblems(file: string, schema: SchemaNode, uiSchema: object 
   for (const name of fields)
     if (!stepOf.has(name))
       problems.push(
-        problem(file, '/uiSchema/ui:steps', `${name} is in no step`, 'catalogue.problem.stepMissing', {
+        problem(file, '/uiSchema/ui:steps', `${name} is in no step`, 'catalogue.problem.stepOnce', {
           name,
           title: titleOf(name),
         }),

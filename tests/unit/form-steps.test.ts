@@ -47,8 +47,8 @@ describe('form steps', () => {
     });
     expect(problems.map((p) => [p.pointer, p.key, p.params.name])).toEqual([
       ['/uiSchema/ui:steps/0/fields/1', 'catalogue.problem.noSuchField', 'zip'],
-      ['/uiSchema/ui:steps/1/fields/0', 'catalogue.problem.stepTwice', 'a'],
-      ['/uiSchema/ui:steps', 'catalogue.problem.stepMissing', 'b'],
+      ['/uiSchema/ui:steps/1/fields/0', 'catalogue.problem.stepOnce', 'a'],
+      ['/uiSchema/ui:steps', 'catalogue.problem.stepOnce', 'b'],
     ]);
     const texts = problems.map((p) => persian(p.key, p.params));
     expect(texts[0]).toBe('فرم فیلدی به نام «zip» ندارد.');
@@ -65,7 +65,7 @@ describe('form steps', () => {
     expect(referenceProblems([{ file: 'forms/ieltsRegistrationCpr.json', data: edited }], [])).toEqual([
       expect.objectContaining({
         pointer: '/uiSchema/ui:steps',
-        key: 'catalogue.problem.stepMissing',
+        key: 'catalogue.problem.stepOnce',
         params: { name: 'passportExpiry', title: 'تاریخ انقضای گذرنامه' },
       }),
     ]);

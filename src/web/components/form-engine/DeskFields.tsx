@@ -7,12 +7,12 @@
 import type Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import { Flex, Spinner, Text } from '@radix-ui/themes';
-import type { RJSFValidationError } from '@rjsf/utils';
+import type { ObjectFieldTemplateProps, RJSFValidationError } from '@rjsf/utils';
 import { type MutableRefObject, type Ref, useCallback, useDeferredValue, useMemo, useRef } from 'react';
 import type { Desk } from '../../../generated/schemas/desk';
 import type { FormType } from '../../../generated/schemas/form';
 import { effectiveForm } from '../../../shared/catalogue';
-import { RadixForm } from './theme';
+import { ObjectFieldTemplate, RadixForm } from './theme';
 import { persianTranslator } from './translator';
 import { drawnSchema, errorPath, persianErrors, useLoadedValidator } from './validator';
 import { useLatestReport } from './useLatestReport';
@@ -24,6 +24,18 @@ export const errorField = (error: RJSFValidationError): string => {
   const missing = error.name === 'required' ? (error.params as { missingProperty?: string }).missingProperty : '';
   return [...errorPath(error), ...(missing ? [missing] : [])].join('_');
 };
+
+/**
+ * The theme's object template for a form in steps: at the form's root, the fields of other steps are hidden
+ * (`formContext.stepFields`); they keep their values, conditions and validation (decision 044).
+ */
+function StepObjectTemplate(props: ObjectFieldTemplateProps) {
+  const step = (props.registry.formContext as { stepFields?: readonly string[] } | undefined)?.stepFields;
+  if (!step || props.fieldPathId.path.length > 0) return <ObjectFieldTemplate {...props} />;
+  const properties = props.properties.map((p) => (step.includes(p.name) ? p : { ...p, hidden: true }));
+  return <ObjectFieldTemplate {...props} properties={properties} />;
+}
+const STEP_TEMPLATES = { ObjectFieldTemplate: StepObjectTemplate };
 
 /**
  * The effective form of a desk, its validator and its Persian error translator, computed once per desk and form.
@@ -109,6 +121,7 @@ export function DeskFields({
         ...formContext,
         ...(stepFields && { stepFields }),
       }}
+      {...(stepFields && { templates: STEP_TEMPLATES })}
       validator={validator}
       translateString={persianTranslator}
       showErrorList={false}

@@ -104,13 +104,9 @@ function FieldTemplate({
  * The form's fields in one column, without rjsf's default fieldset frame. Fields whose `ui:options` say `half`
  * share a row two by two where there is room (first and last name), and stack on a phone.
  */
-function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
+export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   const { properties, uiSchema, fieldPathId, title, description, required, registry } = props;
-  // A form in steps draws the current step's fields only; the others stay in the data, hidden (DeskFields).
-  const step =
-    fieldPathId.path.length === 0 ? (registry.formContext as { stepFields?: string[] } | undefined)?.stepFields : null;
-  const shown = step ? properties.map((p) => (step.includes(p.name) ? p : { ...p, hidden: true })) : properties;
-  const fields = <ObjectFields properties={shown} uiSchema={uiSchema} />;
+  const fields = <ObjectFields properties={properties} uiSchema={uiSchema} />;
   // The form itself and a list's row (whose card says which row) need no frame of their own.
   if (fieldPathId.path.length === 0 || typeof fieldPathId.path.at(-1) === 'number') return fields;
   // A group (a nested object, a list's row): its title and description above its fields, in a frame.
