@@ -40,13 +40,21 @@ function withoutSecrets(value: Value, schema: SchemaNode | undefined): Value {
   return value;
 }
 
-/** What of a draft may be stored: no write-only or staff-only field, no value the desk fixes, nothing empty. */
+/**
+ * What of a draft may be stored: no write-only, password-widget or staff-only field, no value the desk fixes, nothing
+ * empty.
+ */
 export function draftData(
   deskForm: DeskForm,
   secretNames: ReadonlySet<string>,
   data: Record<string, unknown>,
 ): Record<string, unknown> {
-  const hidden = new Set([...secretNames, ...(deskForm.form.staffOnlyFields ?? []), 'quoteId']);
+  // A field drawn as a password is a secret too, even where the schema forgot `writeOnly`.
+  const ui = (deskForm.uiSchema ?? {}) as Record<string, { 'ui:widget'?: unknown } | undefined>;
+  const passwords = Object.keys(ui).filter((name) =>
+    /^password(widget)?$/i.test(String(ui[name]?.['ui:widget'] ?? '')),
+  );
+  const hidden = new Set([...secretNames, ...(deskForm.form.staffOnlyFields ?? []), ...passwords, 'quoteId']);
   const top = Object.fromEntries(
     Object.entries(data).filter(
       ([name, value]) => !hidden.has(name) && !(name in deskForm.staticValues) && value !== null && value !== '',
