@@ -227,6 +227,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/desks/{desk}/fetchDraft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in customer's draft of this desk's form (saved as they typed, on any device), or null when there is none or it expired (deskDraftLifetimeDays) */
+        post: operations["fetchDeskDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/desks/{desk}/priceInquiry": {
         parameters: {
             query?: never;
@@ -244,6 +261,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/desks/{desk}/removeDraft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove the customer's own draft at this desk (none there is not found) */
+        post: operations["removeDeskDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/desks/{desk}/requests": {
         parameters: {
             query?: never;
@@ -255,6 +289,23 @@ export interface paths {
         put?: never;
         /** Submit the desk's form with the quote the customer confirmed; replays return the first result */
         post: operations["submitRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/desks/{desk}/saveDraft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save the customer's half-filled form at this desk as their draft (replacing the one before). Write-only fields (a password) are dropped, never stored; a draft larger than 32 kB is refused (413) */
+        post: operations["saveDeskDraft"];
         delete?: never;
         options?: never;
         head?: never;
@@ -686,6 +737,23 @@ export interface paths {
         put?: never;
         /** Register one of the customer's own bank cards by its 16-digit number (Luhn-checked, its bank from the first six digits; spaces, dashes and Persian digits accepted). The card is verified as the customer's at once by the card inquiry service when one is configured, otherwise by staff (approveUserCardTask). A card saved again is answered as it stands; a rejected one is checked again; a card verified as another customer's is refused (409). */
         post: operations["saveUserCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/searchDeskDrafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in customer's drafts that have not expired, last saved first (desk and when; not the values) */
+        post: operations["searchDeskDrafts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3129,6 +3197,19 @@ export interface components {
             name: string;
             userId: components["schemas"]["UserId"];
         };
+        /** @description A customer's unfinished form at a desk with the values they typed (never a write-only field) */
+        DeskDraft: {
+            data: components["schemas"]["DeskFormInput"];
+            desk: string;
+            /** Format: date-time */
+            savedAt: string;
+        };
+        /** @description A customer's unfinished form at a desk, without its values */
+        DeskDraftSummary: {
+            desk: string;
+            /** Format: date-time */
+            savedAt: string;
+        };
         /** @description The desk's form fields, nested as its form allows (lists and groups, at most four levels, 50 items a list, 40 fields a group); the server validates them against the desk's own form schema */
         DeskFormInput: {
             quoteId?: string;
@@ -4174,7 +4255,7 @@ export interface components {
              * @description currencyCents are stored in hundredths of a currency unit and shown in whole units
              * @enum {string}
              */
-            unit: "percent" | "rial" | "currencyCents" | "seconds" | "hours" | "requests";
+            unit: "percent" | "rial" | "currencyCents" | "seconds" | "hours" | "requests" | "days";
             /** Format: date-time */
             updatedAt: string;
             value: unknown;
@@ -5059,6 +5140,34 @@ export interface operations {
             };
         };
     };
+    fetchDeskDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Desk identifier from the catalogue */
+                desk: components["parameters"]["Desk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The draft, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            draft: null | components["schemas"]["DeskDraft"];
+                        };
+                    };
+                };
+            };
+        };
+    };
     priceInquiry: {
         parameters: {
             query?: never;
@@ -5084,6 +5193,34 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["Quote"];
+                    };
+                };
+            };
+        };
+    };
+    removeDeskDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Desk identifier from the catalogue */
+                desk: components["parameters"]["Desk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            desk: string;
+                        };
                     };
                 };
             };
@@ -5116,6 +5253,38 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["Purchase"];
+                    };
+                };
+            };
+        };
+    };
+    saveDeskDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Desk identifier from the catalogue */
+                desk: components["parameters"]["Desk"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["DeskFormInput"];
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The saved draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["DeskDraftSummary"];
                     };
                 };
             };
@@ -5754,6 +5923,31 @@ export interface operations {
         responses: {
             "4XX": components["responses"]["ClientError"];
             200: components["responses"]["UserCardSaved"];
+        };
+    };
+    searchDeskDrafts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The drafts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            items: components["schemas"]["DeskDraftSummary"][];
+                        };
+                    };
+                };
+            };
         };
     };
     searchGoogleAdsAccountRequests: {

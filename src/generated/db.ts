@@ -200,6 +200,19 @@ export interface CustomerPlans {
   userId: number;
 }
 
+export interface DeskDrafts {
+  /**
+   * The form's values as typed, without write-only fields
+   */
+  data: Json;
+  desk: string;
+  /**
+   * When the draft was last saved; older than deskDraftLifetimeDays it is gone
+   */
+  savedAt: Generated<Timestamp>;
+  userId: number;
+}
+
 export interface FailureCounters {
   expiresAt: Timestamp;
   failures: Generated<number>;
@@ -1143,6 +1156,7 @@ export interface DB {
   currencyPayments: CurrencyPayments;
   currencyRateHistory: CurrencyRateHistory;
   customerPlans: CustomerPlans;
+  deskDrafts: DeskDrafts;
   failureCounters: FailureCounters;
   formVersions: FormVersions;
   googleAdsAccountRequests: GoogleAdsAccountRequests;

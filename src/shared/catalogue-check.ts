@@ -13,7 +13,7 @@ import type { ErrorObject } from 'ajv';
 import { gregorianToJalali } from './calendar';
 import { deadlineFieldOf, deadlineInstant, isDateField } from './deadline';
 import { caseFailures, type FormCase } from './form-cases';
-import { fieldAt, propertyOf, type SchemaNode } from './form-schema';
+import { branchesOf, fieldAt, propertyOf, type SchemaNode } from './form-schema';
 import { compilerOnce } from './validation/ajv';
 
 export interface CatalogueProblem {
@@ -215,6 +215,77 @@ function proofProblems(file: string, data: unknown, schema: SchemaNode): Catalog
   return problems;
 }
 
+/** A step of a form's `ui:steps` (form.schema.json). */
+export interface FormStep {
+  title: string;
+  fields: string[];
+}
+
+/** The top-level fields of a form, wherever a branch declares them, in the order first declared. */
+export function topLevelFields(schema: SchemaNode): string[] {
+  const names = new Set<string>();
+  for (const branch of branchesOf(schema)) {
+    const properties = branch.properties;
+    if (properties && typeof properties === 'object') for (const name of Object.keys(properties)) names.add(name);
+  }
+  return [...names];
+}
+
+/**
+ * A form in steps (`uiSchema["ui:steps"]`): every top-level field in exactly one step, no step naming a field the
+ * form lacks. Each problem names the field by its title and code name.
+ */
+export function stepProblems(file: string, schema: SchemaNode, uiSchema: object | undefined): CatalogueProblem[] {
+  const steps = (uiSchema as { 'ui:steps'?: unknown } | undefined)?.['ui:steps'];
+  if (!Array.isArray(steps)) return [];
+  const problems: CatalogueProblem[] = [];
+  const fields = topLevelFields(schema);
+  const titleOf = (name: string) => {
+    const title = propertyOf(schema, name)?.title;
+    return typeof title === 'string' ? title : name;
+  };
+  const stepOf = new Map<string, string>();
+  for (const [i, step] of (steps as Partial<FormStep>[]).entries()) {
+    const stepTitle = typeof step?.title === 'string' ? step.title : String(i + 1);
+    for (const [j, name] of (Array.isArray(step?.fields) ? step.fields : []).entries()) {
+      if (typeof name !== 'string') continue;
+      const pointer = `/uiSchema/ui:steps/${i}/fields/${j}`;
+      if (!fields.includes(name)) {
+        problems.push(
+          problem(
+            file,
+            pointer,
+            `step "${stepTitle}" names no field of the form: ${name}`,
+            'catalogue.problem.noSuchField',
+            { name },
+          ),
+        );
+        continue;
+      }
+      const first = stepOf.get(name);
+      if (first !== undefined) {
+        problems.push(
+          problem(file, pointer, `${name} is in step "${first}" already`, 'catalogue.problem.stepOnce', {
+            name,
+            title: titleOf(name),
+          }),
+        );
+        continue;
+      }
+      stepOf.set(name, stepTitle);
+    }
+  }
+  for (const name of fields)
+    if (!stepOf.has(name))
+      problems.push(
+        problem(file, '/uiSchema/ui:steps', `${name} is in no step`, 'catalogue.problem.stepOnce', {
+          name,
+          title: titleOf(name),
+        }),
+      );
+  return problems;
+}
+
 interface FormLike {
   formType?: unknown;
   schema?: SchemaNode;
@@ -259,6 +330,7 @@ export function referenceProblems(forms: CatalogueDocument[], desks: CatalogueDo
     topLevel(form.amountField, '/amountField');
     for (const [i, name] of (form.staffOnlyFields ?? []).entries()) topLevel(name, `/staffOnlyFields/${i}`);
     problems.push(...deadlineProblems(file, form.schema));
+    problems.push(...stepProblems(file, form.schema, form.uiSchema));
     for (const pointer of untitledFields(form.schema, '/schema'))
       problems.push(problem(file, pointer, 'a field needs a title (its Persian name)', 'catalogue.problem.untitled'));
     try {

@@ -7,7 +7,7 @@
 import { toEnglishDigits } from './digits';
 import { formatNumber, groupNumber } from './format';
 
-export type ParameterUnit = 'percent' | 'rial' | 'currencyCents' | 'seconds' | 'hours' | 'requests';
+export type ParameterUnit = 'percent' | 'rial' | 'currencyCents' | 'seconds' | 'hours' | 'requests' | 'days';
 
 export interface ParameterDefinition {
   key: string;
@@ -25,6 +25,7 @@ export const UNIT_LABEL: Record<ParameterUnit, string> = {
   seconds: 'ثانیه',
   hours: 'ساعت',
   requests: 'درخواست',
+  days: 'روز',
 };
 
 /** Stored units per displayed unit. */
@@ -35,6 +36,7 @@ const SCALE: Record<ParameterUnit, number> = {
   seconds: 1,
   hours: 1,
   requests: 1,
+  days: 1,
 };
 /** Decimals a person may type. */
 const DECIMALS: Record<ParameterUnit, number> = {
@@ -44,6 +46,7 @@ const DECIMALS: Record<ParameterUnit, number> = {
   seconds: 0,
   hours: 0,
   requests: 0,
+  days: 0,
 };
 
 /** The stored value as a person reads it, in Persian digits: 1000000 cents -> '۱۰٬۰۰۰'. */

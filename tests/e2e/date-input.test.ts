@@ -269,12 +269,6 @@ describe('the date widget of the IELTS form', () => {
     const { context, page } = await phoneSignedIn(token);
     await page.goto(`${server.url}/desks/ieltsRegistrationAndCpr`);
     await page.getByTestId('desk-page').waitFor();
-    const expiry = page.locator('#root_passportExpiry');
-    await typeKeyByKey(expiry, '۱۴۰۸/۱۱/۲۸');
-    await page.getByTestId('desk-page').getByRole('heading').first().click();
-    expect(await expiry.inputValue()).toBe('۱۴۰۸/۱۱/۲۸');
-    await expect(page.getByTestId('submit-missing').textContent()).resolves.not.toContain('تاریخ معتبر نیست');
-
     const preferred = page.locator('#root_preferredTestDate');
     await typeKeyByKey(preferred, '1406/1/19');
     await preferred.press('Tab');
@@ -284,6 +278,16 @@ describe('the date widget of the IELTS form', () => {
     await preferred.scrollIntoViewIfNeeded();
     await shot(page, 'date-picker-ielts-phone');
     await page.keyboard.press('Escape');
+
+    // The passport is the form's second step (issue 47).
+    await page.getByRole('radio', { name: 'Academic' }).click();
+    await page.locator('#root_testCity').pressSequentially('تهران');
+    await page.getByTestId('step-next').click();
+    const expiry = page.locator('#root_passportExpiry');
+    await typeKeyByKey(expiry, '۱۴۰۸/۱۱/۲۸');
+    await page.getByTestId('desk-page').getByRole('heading').first().click();
+    expect(await expiry.inputValue()).toBe('۱۴۰۸/۱۱/۲۸');
+    expect(await page.locator('[data-field="passportExpiry"]').textContent()).not.toContain('تاریخ معتبر نیست');
     await context.close();
   });
 });

@@ -105,7 +105,36 @@ export interface FormType {
     type: 'object';
     properties: {};
   };
-  uiSchema: {};
+  uiSchema: {
+    /**
+     * The form in steps (a wizard): each a Persian title and its top-level fields, in order. Every field of the schema is in exactly one step (the catalogue check); the page validates a step before the next and shows the price and the submit on the last. Without it the form is one page.
+     *
+     * @minItems 2
+     */
+    'ui:steps'?: [
+      {
+        title: string;
+        /**
+         * @minItems 1
+         */
+        fields: [string, ...string[]];
+      },
+      {
+        title: string;
+        /**
+         * @minItems 1
+         */
+        fields: [string, ...string[]];
+      },
+      ...{
+        title: string;
+        /**
+         * @minItems 1
+         */
+        fields: [string, ...string[]];
+      }[]
+    ];
+  };
 }
 /**
  * A JSON Schema 2020-12 subschema as the form engine draws it: scalars, nested objects, arrays, labelled choices, conditions, the shared formats and keywords

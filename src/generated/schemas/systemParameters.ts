@@ -16,7 +16,7 @@ export interface SystemParameterDefaults {
     /**
      * How the value is stored and shown: currencyCents are stored in hundredths and shown in currency units
      */
-    unit: 'percent' | 'rial' | 'currencyCents' | 'seconds' | 'hours' | 'requests';
+    unit: 'percent' | 'rial' | 'currencyCents' | 'seconds' | 'hours' | 'requests' | 'days';
     /**
      * Smallest value allowed, in stored units (default 0)
      */

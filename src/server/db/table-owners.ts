@@ -45,6 +45,7 @@ export const TABLE_OWNERS = {
   purchase_state_changes: 'modules/requests',
   form_versions: 'modules/requests',
   purchase_messages: 'modules/requests',
+  desk_drafts: 'modules/requests',
 
   // Versions of desks and form types published from the staff catalogue page.
   catalogue_versions: 'modules/desks',

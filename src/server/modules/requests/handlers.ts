@@ -8,6 +8,7 @@ import type { LiveEvents } from '../../realtime/events';
 import type { Catalogue } from '../desks';
 import type { RequestDeps } from './deps';
 import { promiseRecordsForStaff, publicPromiseRecord } from './promises';
+import { fetchDeskDraft, removeDeskDraft, saveDeskDraft, searchDeskDrafts } from './drafts';
 import { searchPurchases } from './purchase-search';
 import { priceInquiry } from './quotes';
 import { submit } from './submission';
@@ -27,6 +28,10 @@ export function requestHandlers(
   | 'searchMyPurchases'
   | 'searchPurchases'
   | 'searchPurchaseStates'
+  | 'fetchDeskDraft'
+  | 'saveDeskDraft'
+  | 'removeDeskDraft'
+  | 'searchDeskDrafts'
 > {
   return {
     fetchCatalogue: async () =>
@@ -58,6 +63,16 @@ export function requestHandlers(
       if (!replayed) live.purchaseChanged(principal!.uid, { purchaseId: purchase.id, state: purchase.state });
       return ok(purchase, msg('request.created'));
     },
+
+    fetchDeskDraft: async ({ params, principal }) =>
+      ok({ draft: await fetchDeskDraft(requests, principal!.userId, params.desk ?? '') } as never),
+    saveDeskDraft: async ({ params, body, principal }) =>
+      ok(await saveDeskDraft(requests, principal!.userId, params.desk ?? '', body.data as Record<string, unknown>)),
+    removeDeskDraft: async ({ params, principal }) => {
+      await removeDeskDraft(db, principal!.userId, params.desk ?? '');
+      return ok({ desk: params.desk ?? '' });
+    },
+    searchDeskDrafts: async ({ principal }) => ok({ items: await searchDeskDrafts(requests, principal!.userId) }),
 
     searchMyPurchases: async ({ body, principal }) =>
       ok(await searchPurchases(requests, { ...(body ?? {}), userId: principal!.userId })),

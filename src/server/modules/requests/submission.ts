@@ -14,6 +14,7 @@ import { type MessageKey, msg } from '../../http/messages';
 import { userBalance } from '../ledger';
 import type { DeskForm } from '../desks';
 import type { Purchase, RequestDeps } from './deps';
+import { dropDraftOnSubmit } from './drafts';
 import { canonicalJson, deskFormOrThrow, formVersionOf, validate } from './forms';
 import { searchPurchases } from './purchase-search';
 import { recordSubmitted } from './lifecycle';
@@ -168,6 +169,8 @@ async function createPurchase(
     },
     principal.userId,
   );
+  // The request is made: the customer's draft of this desk is done with (decision 044).
+  await dropDraftOnSubmit(trx, principal.userId, desk.identifier);
   await trx
     .updateTable('idempotencyKeys')
     .set({ purchaseId: createdId })

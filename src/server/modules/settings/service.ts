@@ -26,6 +26,7 @@ export interface Settings {
   promiseCompensationPercent: number;
   zarinpalPayoutDelayHours: number;
   promiseRecordSize: number;
+  deskDraftLifetimeDays: number;
 }
 
 /** The defaults of schemas/config/systemParameters.json (tests/unit/settings.test.ts checks the keys match). */

@@ -7,12 +7,12 @@
 import type Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import { Flex, Spinner, Text } from '@radix-ui/themes';
-import type { RJSFValidationError } from '@rjsf/utils';
-import { type Ref, useCallback, useDeferredValue, useMemo, useRef } from 'react';
+import type { ObjectFieldTemplateProps, RJSFValidationError } from '@rjsf/utils';
+import { type MutableRefObject, type Ref, useCallback, useDeferredValue, useMemo, useRef } from 'react';
 import type { Desk } from '../../../generated/schemas/desk';
 import type { FormType } from '../../../generated/schemas/form';
 import { effectiveForm } from '../../../shared/catalogue';
-import { RadixForm } from './theme';
+import { ObjectFieldTemplate, RadixForm } from './theme';
 import { persianTranslator } from './translator';
 import { drawnSchema, errorPath, persianErrors, useLoadedValidator } from './validator';
 import { useLatestReport } from './useLatestReport';
@@ -20,10 +20,22 @@ import { useLatestReport } from './useLatestReport';
 export type DeskFormData = Record<string, unknown>;
 
 /** The field an error belongs to, named as its rjsf id without `root_` (`attendees_0_name`). */
-const errorField = (error: RJSFValidationError): string => {
+export const errorField = (error: RJSFValidationError): string => {
   const missing = error.name === 'required' ? (error.params as { missingProperty?: string }).missingProperty : '';
   return [...errorPath(error), ...(missing ? [missing] : [])].join('_');
 };
+
+/**
+ * The theme's object template for a form in steps: at the form's root, the fields of other steps are hidden
+ * (`formContext.stepFields`); they keep their values, conditions and validation (decision 044).
+ */
+function StepObjectTemplate(props: ObjectFieldTemplateProps) {
+  const step = (props.registry.formContext as { stepFields?: readonly string[] } | undefined)?.stepFields;
+  if (!step || props.fieldPathId.path.length > 0) return <ObjectFieldTemplate {...props} />;
+  const properties = props.properties.map((p) => (step.includes(p.name) ? p : { ...p, hidden: true }));
+  return <ObjectFieldTemplate {...props} properties={properties} />;
+}
+const STEP_TEMPLATES = { ObjectFieldTemplate: StepObjectTemplate };
 
 /**
  * The effective form of a desk, its validator and its Persian error translator, computed once per desk and form.
@@ -45,6 +57,8 @@ export function DeskFields({
   formRef,
   formContext,
   preparing = false,
+  stepFields,
+  visited: visitedFrom,
 }: {
   desk: Desk;
   form: FormType;
@@ -56,15 +70,20 @@ export function DeskFields({
   formContext?: Record<string, unknown>;
   /** The page still gathers the data to draw the form with (the customer's last request at this desk). */
   preparing?: boolean;
+  /** A form in steps: only these top-level fields are drawn; the others keep their values, hidden (FormSteps.tsx). */
+  stepFields?: readonly string[] | undefined;
+  /** The fields left or asked for (their empty-required errors show), when the page reveals a step's errors. */
+  visited?: MutableRefObject<Set<string>>;
 }) {
   const { schema, uiSchema, staticValues, transformErrors, validator } = useDeskForm(desk, form);
   const ownRef = useRef<Form>(null);
-  const visited = useRef(new Set<string>());
+  const ownVisited = useRef(new Set<string>());
+  const visited = visitedFrom ?? ownVisited;
   const [shownData, report] = useLatestReport(formData);
   const visibleErrors = useCallback(
     (errors: RJSFValidationError[]) =>
       transformErrors(errors).filter((e) => e.name !== 'required' || visited.current.has(errorField(e))),
-    [transformErrors],
+    [transformErrors, visited],
   );
   const setRefs = useCallback(
     (instance: Form | null) => {
@@ -96,7 +115,13 @@ export function DeskFields({
       formData={shownData}
       // What the desk decides for its widgets (cash service, the currencies it is paid in) comes from the desk here,
       // so the desk page and the catalogue's preview of it offer the same choices.
-      formContext={{ isCashService: desk.isCashService, currencies: desk.currencies, ...formContext }}
+      formContext={{
+        isCashService: desk.isCashService,
+        currencies: desk.currencies,
+        ...formContext,
+        ...(stepFields && { stepFields }),
+      }}
+      {...(stepFields && { templates: STEP_TEMPLATES })}
       validator={validator}
       translateString={persianTranslator}
       showErrorList={false}

@@ -107,7 +107,7 @@ function FieldTemplate({
  * The form's fields in one column, without rjsf's default fieldset frame. Fields whose `ui:options` say `half`
  * share a row two by two where there is room (first and last name), and stack on a phone.
  */
-function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
+export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   const { properties, uiSchema, fieldPathId, title, description, required, registry } = props;
   const fields = <ObjectFields properties={properties} uiSchema={uiSchema} />;
   // The form itself and a list's row (whose card says which row) need no frame of their own.

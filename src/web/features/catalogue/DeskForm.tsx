@@ -17,14 +17,17 @@ import { Link, useNavigate } from 'react-router-dom';
 import type { components } from '../../../generated/api';
 import { deadlineFieldOf } from '../../../shared/deadline';
 import { formatRial, toPersianDigits } from '../../../shared/format';
-import { DeskFields, useDeskForm } from '../../components/form-engine/DeskFields';
+import { DeskFields, errorField, useDeskForm } from '../../components/form-engine/DeskFields';
+import { DateText } from '../../components/date/DateText';
 import { TermsText } from '../../components/TermsText';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api-client';
 import { POLICY_OPERATIONS } from '../../lib/policy-approval';
 import { clearDeskDraft, profileFor, readDeskDraft, saveDeskDraft } from '../../lib/desk-draft';
 import type { Desk, FormType } from '../../lib/queries/catalogue';
 import { loadUser, userAtom } from '../../lib/session';
+import { focusFieldSoon, StepList, stepErrors, stepsOf } from './FormSteps';
 import { PriceBar, PriceSummary, type Quote } from './PriceSummary';
+import { draftOf, useServerDraft } from './useServerDraft';
 
 type FormData = Record<string, unknown>;
 type DeskFormInput = components['schemas']['DeskFormInput'];
@@ -98,11 +101,41 @@ function prefillOf(prefill: FormData | undefined, properties: Record<string, unk
   );
 }
 
-export function DeskForm({ desk, form, prefill }: { desk: Desk; form: FormType; prefill?: FormData | undefined }) {
+export function DeskForm({
+  desk,
+  form,
+  prefill,
+  onStepReached,
+}: {
+  desk: Desk;
+  form: FormType;
+  prefill?: FormData | undefined;
+  /** A form in steps: called with the step's index (from 0) and the number of steps each time one is reached. */
+  onStepReached?: (index: number, stepCount: number) => void;
+}) {
   const user = useAtomValue(userAtom);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { schema, staticValues, transformErrors, validator } = useDeskForm(desk, form);
+  const { schema, uiSchema, staticValues, transformErrors, validator } = useDeskForm(desk, form);
+  // A form in steps (`ui:steps`): «بعدی» checks the step's own fields; the price and the submit are on the last.
+  const steps = useMemo(() => stepsOf(uiSchema), [uiSchema]);
+  const [stepIndex, setStepIndex] = useState(0);
+  const step = steps?.[stepIndex];
+  const lastStep = !steps || stepIndex === steps.length - 1;
+  const visited = useRef(new Set<string>());
+  const fieldsBox = useRef<HTMLDivElement>(null);
+  const stepMoved = useRef(false);
+  const reached = useRef(onStepReached);
+  reached.current = onStepReached;
+  useEffect(() => {
+    if (steps) reached.current?.(stepIndex, steps.length);
+    // Moved by «بعدی» or «قبلی»: the customer carries on from the step's first field.
+    if (stepMoved.current && step) focusFieldSoon(fieldsBox, step.fields[0] ?? '');
+    stepMoved.current = false;
+  }, [stepIndex, steps, step]);
+  // A signed-in customer's draft on the server (any device) comes back under the plan's and the desk's values.
+  const serverDraft = useServerDraft(desk.identifier, Boolean(user));
+  const [serverDraftApplied, setServerDraftApplied] = useState(false);
   // The fields show their errors as they are typed or left (DeskFields); the list beside submit shows every error
   // from the start.
   const formRef = useRef<Form>(null);
@@ -144,7 +177,24 @@ export function DeskForm({ desk, form, prefill }: { desk: Desk; form: FormType; 
       setRemembered(Object.keys(values));
     }
   }
-  const waitingForMemory = Boolean(user) && lastRequest.isPending;
+  if (!serverDraftApplied && user && !serverDraft.pending) {
+    setServerDraftApplied(true);
+    const saved = serverDraft.draft?.data as FormData | undefined;
+    if (saved && Object.keys(saved).length > 0) {
+      setData((typed) => ({
+        ...typed,
+        ...saved,
+        ...prefillOf(prefill, schema.properties, staticValues),
+        ...staticValues,
+      }));
+    }
+  }
+  const serverDraftShown = serverDraftApplied && Object.keys(serverDraft.draft?.data ?? {}).length > 0;
+  const { changed: draftChanged } = serverDraft;
+  useEffect(() => {
+    if (serverDraftApplied) draftChanged(draftOf(data, schema.properties, staticValues));
+  }, [data, draftChanged, serverDraftApplied, schema.properties, staticValues]);
+  const waitingForMemory = Boolean(user) && (lastRequest.isPending || serverDraft.pending);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [renewal, setRenewal] = useState<Renewal | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -226,6 +276,34 @@ export function DeskForm({ desk, form, prefill }: { desk: Desk; form: FormType; 
     missing.push('مبلغ قابل پرداخت را بررسی و تایید کنید (تیک تایید مبلغ).');
   const describedBy = missing.length > 0 ? 'submit-missing' : reconfirm ? 'reconfirm-price' : undefined;
 
+  /** «بعدی»: the step's own fields only; on an error they all show it and the first takes the focus. */
+  const next = () => {
+    if (!steps || !step) return;
+    const errors = stepErrors(formErrors, step);
+    if (errors.length > 0) {
+      for (const error of errors) visited.current.add(errorField(error));
+      formRef.current?.validateForm();
+      const first = errors[0]!;
+      const field = errorField(first).split('_')[0] ?? '';
+      // After the errors are drawn under the fields.
+      focusFieldSoon(fieldsBox, field);
+      return;
+    }
+    stepMoved.current = true;
+    setStepIndex((i) => Math.min(i + 1, steps.length - 1));
+  };
+  const back = () => {
+    stepMoved.current = true;
+    setStepIndex((i) => Math.max(i - 1, 0));
+  };
+  const removeDraft = async () => {
+    await serverDraft.remove();
+    clearDeskDraft(desk.identifier);
+    visited.current.clear();
+    setData({ ...prefillOf(prefill, schema.properties, staticValues), ...staticValues });
+    setStepIndex(0);
+  };
+
   const submit = async ({ formData }: IChangeEvent<FormData>) => {
     if (inFlight.current) return;
     if (!quote) {
@@ -248,6 +326,7 @@ export function DeskForm({ desk, form, prefill }: { desk: Desk; form: FormType; 
       );
       idempotencyKey.current = crypto.randomUUID();
       clearDeskDraft(desk.identifier);
+      serverDraft.submitted();
       void queryClient.invalidateQueries({ queryKey: ['table', 'myRequests'] });
       void queryClient.invalidateQueries({ queryKey: ['purchase'] });
       // The pay step takes the form's place; the address keeps the request, so a reload comes back to it.
@@ -280,7 +359,7 @@ export function DeskForm({ desk, form, prefill }: { desk: Desk; form: FormType; 
           </Callout.Text>
         </Callout.Root>
       )}
-      {draftShown && (
+      {(draftShown || serverDraftShown) && (
         <Callout.Root color="blue" size="1" data-testid="draft-restored">
           <Callout.Text>فرمی که پیش‌تر در این خدمت پر کرده بودید بازگردانده شد.</Callout.Text>
         </Callout.Root>
@@ -293,120 +372,158 @@ export function DeskForm({ desk, form, prefill }: { desk: Desk; form: FormType; 
           </Callout.Text>
         </Callout.Root>
       )}
-      <DeskFields
-        desk={desk}
-        form={form}
-        formRef={formRef}
-        formData={data}
-        preparing={waitingForMemory}
-        formContext={{
-          signedIn: Boolean(user),
-          // A widget may fill a field its choice decides (a Google Ads account's base currency).
-          setField: (name: string, value: unknown) =>
-            setTimeout(() => setData((d) => (d[name] === value ? d : { ...d, [name]: value })), 0),
-        }}
-        onChange={setData}
-        onSubmit={(e) => void submit(e)}
-      />
-
-      {quoteQuery.isError && ready && (
-        <Callout.Root color="red" role="alert">
-          <Callout.Text>{digMessage(quoteQuery.error) ?? FALLBACK_MESSAGE}</Callout.Text>
-        </Callout.Root>
-      )}
-      {quote && expiresAt && <PriceSummary quote={quote} expiresAt={expiresAt} />}
-      {quote?.promise && <PromiseNote promise={quote.promise} />}
-      {quote && expiresAt && <PriceBar quote={quote} expiresAt={expiresAt} />}
-
-      {user && !needsLevel && needsPolicy && (
-        <Callout.Root color="gray" data-testid="policy-required">
-          <Flex direction="column" gap="2">
-            <Text weight="bold">پذیرش قوانین و مقررات</Text>
-            <TermsText />
-            {/* The app's accent, not the callout's grey, which reads as a disabled button. */}
-            <Button
-              color="teal"
-              style={{ alignSelf: 'flex-start' }}
-              onClick={async () => {
-                try {
-                  await api.POST(POLICY_OPERATIONS[desk.productCategory]);
-                  await loadUser();
-                } catch (error) {
-                  setServerError(digMessage(error) ?? FALLBACK_MESSAGE);
-                }
-              }}
-              data-testid="accept-policy"
-            >
-              قوانین را خواندم و می‌پذیرم
-            </Button>
-          </Flex>
-        </Callout.Root>
-      )}
-      {quote && !needsLevel && !needsPolicy && (
-        <Flex direction="column" gap="1">
-          <Text as="label" size="2">
-            <Flex gap="2" align="center">
-              <Checkbox
-                checked={confirmed}
-                onCheckedChange={(c) => {
-                  setConfirmation(c === true ? { inputs: inputsKey, payablePrice: quote.payablePrice } : null);
-                  setServerError(null);
-                }}
-                aria-describedby={reconfirm ? 'reconfirm-price' : undefined}
-                data-testid="confirm-price"
-              />
-              مبلغ قابل پرداخت را دیدم و تایید می‌کنم.
-            </Flex>
+      {steps && <StepList steps={steps} current={stepIndex} />}
+      {user && serverDraft.savedAt && (
+        <Flex gap="3" align="center" wrap="wrap" data-testid="draft-saved">
+          <Text size="2" color="gray" role="status">
+            پیش‌نویس ذخیره شد، <DateText value={serverDraft.savedAt} format="longDateTime" />
           </Text>
-          {reconfirm && (
-            <Text size="2" color="orange" id="reconfirm-price" role="status" data-testid="reconfirm-price">
-              مبلغ قابل پرداخت به {formatRial(quote.payablePrice)} تغییر کرد؛ برای ثبت درخواست، مبلغ جدید را بررسی و
-              دوباره تایید کنید.
-            </Text>
-          )}
+          <Button size="1" variant="ghost" color="red" onClick={() => void removeDraft()} data-testid="remove-draft">
+            حذف پیش‌نویس
+          </Button>
         </Flex>
       )}
-      {/* Below the box, so a renewal never moves what the customer is looking at or has focused. */}
-      {quote && renewal?.quoteId === quote.quoteId && (
-        <Callout.Root color={renewal.payablePrice === renewal.previousPayablePrice ? 'blue' : 'orange'} size="1">
-          <Callout.Text role="status" data-testid="quote-renewed">
-            {renewal.payablePrice === renewal.previousPayablePrice
-              ? `قیمت تمدید شد. مبلغ قابل پرداخت تغییری نکرد: ${formatRial(renewal.payablePrice)}.`
-              : `قیمت تمدید شد و مبلغ قابل پرداخت تغییر کرد: ${formatRial(renewal.payablePrice)} (پیش‌تر ${formatRial(renewal.previousPayablePrice)}).`}
-          </Callout.Text>
-        </Callout.Root>
-      )}
-      {serverError && (
-        <Callout.Root color="red" role="alert" data-testid="submit-error">
-          <Callout.Text>{serverError}</Callout.Text>
-        </Callout.Root>
-      )}
-      {canTry && !canSubmit && missing.length > 0 && (
-        <Box id="submit-missing" data-testid="submit-missing" aria-live="polite">
-          <Text size="2" weight="medium">
-            برای ثبت درخواست:
-          </Text>
-          <ul className="missing-list">
-            {missing.map((item) => (
-              <li key={item}>
-                <Text size="2" color="gray">
-                  {item}
-                </Text>
-              </li>
-            ))}
-          </ul>
-        </Box>
-      )}
-      <Button
-        size="3"
-        onClick={() => formRef.current?.submit()}
-        disabled={!canSubmit || submitting}
-        loading={submitting}
-        aria-describedby={canTry && !canSubmit ? describedBy : undefined}
-        data-testid="submit-request"
+      <div
+        ref={fieldsBox}
+        onInputCapture={serverDraft.markTouched}
+        onClickCapture={serverDraft.markTouched}
+        onKeyDownCapture={serverDraft.markTouched}
       >
-        ثبت درخواست
-      </Button>
+        <DeskFields
+          stepFields={step?.fields}
+          visited={visited}
+          desk={desk}
+          form={form}
+          formRef={formRef}
+          formData={data}
+          preparing={waitingForMemory}
+          formContext={{
+            signedIn: Boolean(user),
+            // A widget may fill a field its choice decides (a Google Ads account's base currency).
+            setField: (name: string, value: unknown) =>
+              setTimeout(() => setData((d) => (d[name] === value ? d : { ...d, [name]: value })), 0),
+          }}
+          onChange={setData}
+          onSubmit={(e) => void submit(e)}
+        />
+      </div>
+      {steps && !lastStep && (
+        <Flex gap="3" justify="between">
+          <Button size="3" variant="soft" onClick={back} disabled={stepIndex === 0} data-testid="step-back">
+            قبلی
+          </Button>
+          <Button size="3" onClick={next} data-testid="step-next">
+            بعدی
+          </Button>
+        </Flex>
+      )}
+      {lastStep && (
+        <>
+          {quoteQuery.isError && ready && (
+            <Callout.Root color="red" role="alert">
+              <Callout.Text>{digMessage(quoteQuery.error) ?? FALLBACK_MESSAGE}</Callout.Text>
+            </Callout.Root>
+          )}
+          {quote && expiresAt && <PriceSummary quote={quote} expiresAt={expiresAt} />}
+          {quote?.promise && <PromiseNote promise={quote.promise} />}
+          {quote && expiresAt && <PriceBar quote={quote} expiresAt={expiresAt} />}
+
+          {user && !needsLevel && needsPolicy && (
+            <Callout.Root color="gray" data-testid="policy-required">
+              <Flex direction="column" gap="2">
+                <Text weight="bold">پذیرش قوانین و مقررات</Text>
+                <TermsText />
+                {/* The app's accent, not the callout's grey, which reads as a disabled button. */}
+                <Button
+                  color="teal"
+                  style={{ alignSelf: 'flex-start' }}
+                  onClick={async () => {
+                    try {
+                      await api.POST(POLICY_OPERATIONS[desk.productCategory]);
+                      await loadUser();
+                    } catch (error) {
+                      setServerError(digMessage(error) ?? FALLBACK_MESSAGE);
+                    }
+                  }}
+                  data-testid="accept-policy"
+                >
+                  قوانین را خواندم و می‌پذیرم
+                </Button>
+              </Flex>
+            </Callout.Root>
+          )}
+          {quote && !needsLevel && !needsPolicy && (
+            <Flex direction="column" gap="1">
+              <Text as="label" size="2">
+                <Flex gap="2" align="center">
+                  <Checkbox
+                    checked={confirmed}
+                    onCheckedChange={(c) => {
+                      setConfirmation(c === true ? { inputs: inputsKey, payablePrice: quote.payablePrice } : null);
+                      setServerError(null);
+                    }}
+                    aria-describedby={reconfirm ? 'reconfirm-price' : undefined}
+                    data-testid="confirm-price"
+                  />
+                  مبلغ قابل پرداخت را دیدم و تایید می‌کنم.
+                </Flex>
+              </Text>
+              {reconfirm && (
+                <Text size="2" color="orange" id="reconfirm-price" role="status" data-testid="reconfirm-price">
+                  مبلغ قابل پرداخت به {formatRial(quote.payablePrice)} تغییر کرد؛ برای ثبت درخواست، مبلغ جدید را بررسی و
+                  دوباره تایید کنید.
+                </Text>
+              )}
+            </Flex>
+          )}
+          {/* Below the box, so a renewal never moves what the customer is looking at or has focused. */}
+          {quote && renewal?.quoteId === quote.quoteId && (
+            <Callout.Root color={renewal.payablePrice === renewal.previousPayablePrice ? 'blue' : 'orange'} size="1">
+              <Callout.Text role="status" data-testid="quote-renewed">
+                {renewal.payablePrice === renewal.previousPayablePrice
+                  ? `قیمت تمدید شد. مبلغ قابل پرداخت تغییری نکرد: ${formatRial(renewal.payablePrice)}.`
+                  : `قیمت تمدید شد و مبلغ قابل پرداخت تغییر کرد: ${formatRial(renewal.payablePrice)} (پیش‌تر ${formatRial(renewal.previousPayablePrice)}).`}
+              </Callout.Text>
+            </Callout.Root>
+          )}
+          {serverError && (
+            <Callout.Root color="red" role="alert" data-testid="submit-error">
+              <Callout.Text>{serverError}</Callout.Text>
+            </Callout.Root>
+          )}
+          {canTry && !canSubmit && missing.length > 0 && (
+            <Box id="submit-missing" data-testid="submit-missing" aria-live="polite">
+              <Text size="2" weight="medium">
+                برای ثبت درخواست:
+              </Text>
+              <ul className="missing-list">
+                {missing.map((item) => (
+                  <li key={item}>
+                    <Text size="2" color="gray">
+                      {item}
+                    </Text>
+                  </li>
+                ))}
+              </ul>
+            </Box>
+          )}
+          <Button
+            size="3"
+            onClick={() => formRef.current?.submit()}
+            disabled={!canSubmit || submitting}
+            loading={submitting}
+            aria-describedby={canTry && !canSubmit ? describedBy : undefined}
+            data-testid="submit-request"
+          >
+            ثبت درخواست
+          </Button>
+          {steps && (
+            <Button size="3" variant="soft" onClick={back} data-testid="step-back">
+              قبلی
+            </Button>
+          )}
+        </>
+      )}
     </Flex>
   );
 }

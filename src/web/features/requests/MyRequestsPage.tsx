@@ -31,6 +31,9 @@ function RequestDetailLoading() {
   );
 }
 
+// The customer's unfinished forms (server drafts): a small chunk of its own, so the page's first load does not grow.
+const DeskDraftsList = lazy(() => import('./DeskDraftsList'));
+
 export default function MyRequestsPage() {
   const user = useAtomValue(userAtom);
   const [params, setParams] = useSearchParams();
@@ -71,6 +74,9 @@ export default function MyRequestsPage() {
           </Box>
         </Callout.Root>
       )}
+      <Suspense fallback={null}>
+        <DeskDraftsList />
+      </Suspense>
       {opened && (
         <Suspense fallback={<RequestDetailLoading />}>
           <RequestDetail key={opened} purchaseId={opened} onClose={() => open(null)} />
