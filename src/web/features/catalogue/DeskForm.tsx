@@ -318,6 +318,7 @@ export function DeskForm({
     setSubmitting(true);
     setServerError(null);
     try {
+      await serverDraft.settle();
       const purchase = await call<{ id: number }>(
         api.POST('/api/me/desks/{desk}/requests', {
           params: { path: { desk: desk.identifier }, header: { 'Idempotency-Key': idempotencyKey.current } },
@@ -338,6 +339,8 @@ export function DeskForm({
       if (fresh) queryClient.setQueryData(['quote', desk.identifier, ...inputs, deadline?.day ?? null], fresh);
       setConfirmation(null);
       setServerError(digMessage(error) ?? FALLBACK_MESSAGE);
+      // Not made: the form is still a draft, saved again as the customer changes it.
+      serverDraft.markTouched();
     } finally {
       inFlight.current = false;
       setSubmitting(false);

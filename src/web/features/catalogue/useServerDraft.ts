@@ -56,11 +56,13 @@ export function useServerDraft(desk: string, signedIn: boolean) {
   const closed = useRef(false);
   const lastSaved = useRef<string | null>(null);
   const pending = useRef<{ timer: ReturnType<typeof setTimeout>; json: string } | null>(null);
+  /** The save on its way to the server, if one is. */
+  const saving = useRef<Promise<unknown> | null>(null);
 
   const send = useCallback(
     (json: string) => {
       lastSaved.current = json;
-      void call<{ savedAt: string }>(
+      const save = call<{ savedAt: string }>(
         api.POST('/api/me/desks/{desk}/saveDraft', {
           params: { path: { desk } },
           body: { data: JSON.parse(json) as never },
@@ -73,7 +75,11 @@ export function useServerDraft(desk: string, signedIn: boolean) {
         .catch(() => {
           // Not saved (offline, too large): the next change tries again.
           if (lastSaved.current === json) lastSaved.current = null;
+        })
+        .finally(() => {
+          if (saving.current === save) saving.current = null;
         });
+      saving.current = save;
     },
     [desk, queryClient],
   );
@@ -119,6 +125,17 @@ export function useServerDraft(desk: string, signedIn: boolean) {
     closed.current = false;
   }, []);
 
+  /**
+   * The request is being made: nothing more is saved, and a save already on its way lands first, so the server's
+   * removal of the draft with the request is the last word (a save landing after it brought the draft back).
+   */
+  const settle = useCallback(async () => {
+    closed.current = true;
+    if (pending.current) clearTimeout(pending.current.timer);
+    pending.current = null;
+    await saving.current;
+  }, []);
+
   /** The request was made: the server removed the draft with it. */
   const submitted = useCallback(() => {
     closed.current = true;
@@ -144,6 +161,7 @@ export function useServerDraft(desk: string, signedIn: boolean) {
     savedAt: shownSavedAt,
     changed,
     markTouched,
+    settle,
     submitted,
     remove,
   };
