@@ -3146,7 +3146,7 @@ export interface components {
         /** @description The reference the desk declares (its catalogue file's foreignReference); null keeps free text */
         ForeignReferenceDeclaration: {
             /** @enum {string|null} */
-            format: "sevisId" | null;
+            format: "sevisId" | "etsOrderNumber" | null;
             kind: string;
             title: string;
             titleEn: string | null;

@@ -5,6 +5,7 @@
  * fields are under its `items`. Paths are arrays of segments: `['billingAddress', 'city']`, `['attendees', '0', 'name']`.
  */
 import { toPersianDigits } from './digits';
+import { fileLimitsOf, typesInWords } from './file-fields';
 
 export type SchemaNode = Record<string, unknown>;
 
@@ -123,6 +124,12 @@ export function formErrorMessage(
     }
     case 'maxLength':
       return generic('form.tooLong');
+    case 'x-file': {
+      const limits = fileLimitsOf(field);
+      return limits
+        ? generic('form.files', { count: toPersianDigits(limits.maxFiles), types: typesInWords(limits.types) })
+        : generic('form.invalid');
+    }
     case 'enum':
     case 'const':
     case 'oneOf':
@@ -141,7 +148,7 @@ export const pointerSegments = (pointer: string): string[] =>
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 /** Keywords whose values are data, not schemas: the rewrites below copy them as they are. */
-const DATA_KEYWORDS = ['const', 'enum', 'default', 'examples', 'x-messages'];
+const DATA_KEYWORDS = ['const', 'enum', 'default', 'examples', 'x-messages', 'x-file'];
 
 /**
  * The schema as Ajv should validate it: each `dependentSchemas` moved into an `allOf` beside it. Ajv 8.20 forgets
