@@ -6,6 +6,7 @@
  */
 import { toPersianDigits } from './digits';
 import { fileLimitsOf, typesInWords } from './file-fields';
+import { foreignReferenceMessage, isForeignReferenceFormat } from './validation/foreign-reference';
 
 export type SchemaNode = Record<string, unknown>;
 
@@ -124,6 +125,12 @@ export function formErrorMessage(
     }
     case 'maxLength':
       return generic('form.tooLong');
+    case 'format': {
+      // A typed identifier (passportNumber, latinName, …) has its own message: what the value should look like.
+      const format = params.format;
+      const own = isForeignReferenceFormat(format) ? text(foreignReferenceMessage(format)) : undefined;
+      return own ?? generic('form.invalid');
+    }
     case 'x-file': {
       const limits = fileLimitsOf(field);
       return limits
