@@ -93,8 +93,7 @@ export function precheckFile(
   limits: FileLimits,
   alreadyAttached: number,
 ): string | null {
-  if (alreadyAttached >= limits.maxFiles)
-    return `این فیلد حداکثر ${toPersianDigits(limits.maxFiles)} فایل می‌پذیرد.`;
+  if (alreadyAttached >= limits.maxFiles) return `این فیلد حداکثر ${toPersianDigits(limits.maxFiles)} فایل می‌پذیرد.`;
   const type = typeOfName(file.name);
   if (!type || !limits.types.includes(type)) return `فقط فایل ${typesInWords(limits.types)} پذیرفته می‌شود.`;
   if (file.size > limits.maxBytes) return `حجم فایل بیش از ${megabytes(limits.maxBytes)} مگابایت است.`;
