@@ -64,7 +64,7 @@ export function fileFieldHolds(data: unknown, limits: FileLimits): boolean {
 
 /** Persian digits of a byte count in megabytes as people say them (5000000 and 5 MiB are both «۵ مگابایت»). */
 export function megabytes(bytes: number): string {
-  const mb = bytes % 1_000_000 === 0 ? bytes / 1_000_000 : bytes / (1024 * 1024);
+  const mb = bytes % 1024 === 0 ? bytes / (1024 * 1024) : bytes / 1_000_000;
   return toPersianDigits(String(Math.round(mb * 10) / 10).replace('.', '٫'));
 }
 
