@@ -10,7 +10,7 @@ import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { Redis } from 'ioredis';
-import { fileLimitsOf } from '../shared/file-fields';
+import { fileLimitsOf } from '../shared/file-limits';
 import type { AppConfig } from './config';
 import { loadContract } from './contract/contract';
 import type { AnyHandler, Authenticator } from './contract/handlers';

@@ -13,7 +13,7 @@
 import type { ErrorObject } from 'ajv';
 import { gregorianToJalali } from './calendar';
 import { deadlineFieldOf, deadlineInstant, isDateField } from './deadline';
-import { FILE_WIDGETS } from './file-fields';
+import { FILE_WIDGETS } from './file-limits';
 import { caseFailures, type FormCase } from './form-cases';
 import { fieldAt, propertyOf, type SchemaNode } from './form-schema';
 import { createAjv } from './validation/ajv';

@@ -1,11 +1,10 @@
 /**
  * File fields with declared limits (docs/decisions/045-file-fields.md): a form's field drawn with the upload widget
  * says in its schema what it takes, `"x-file": { "types": ["pdf", "jpeg", "png"], "maxBytes": 5000000, "maxFiles": 3 }`.
- * The value is the stored paths joined by '|'. One reading for the meta-schema's companion check, the server (which
- * applies the limits to an upload's own bytes and, at submit, to what was stored) and the picker (which says them in
- * Persian and pre-checks a chosen file by its name and size).
+ * The value is the stored paths joined by '|'. This file is the rule both sides' validators run (the count and the
+ * kinds of the stored paths), kept small because every page with a form carries it; file-limits.ts reads the
+ * declaration for the server and says it in Persian for the picker.
  */
-import { toPersianDigits } from './digits';
 
 export type FileType = 'pdf' | 'jpeg' | 'png' | 'webp';
 export const FILE_TYPES: readonly FileType[] = ['pdf', 'jpeg', 'png', 'webp'];
@@ -16,11 +15,6 @@ export interface FileLimits {
   maxFiles: number;
 }
 
-/** The largest file a field may take (the upload call reads no more). */
-export const MAX_FILE_BYTES = 5 * 1024 * 1024;
-/** The widgets that draw a file field: a field drawn with one must declare `x-file`, and only such a field may. */
-export const FILE_WIDGETS: readonly string[] = ['imageUpload', 'fileUpload'];
-
 /** A stored path's extension and a chosen file's name's, per type. */
 export const EXTENSIONS: Record<FileType, readonly string[]> = {
   pdf: ['pdf'],
@@ -28,27 +22,10 @@ export const EXTENSIONS: Record<FileType, readonly string[]> = {
   png: ['png'],
   webp: ['webp'],
 };
-export const MIME_TYPES: Record<FileType, string> = {
-  pdf: 'application/pdf',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-};
-const NAMES: Record<FileType, string> = { pdf: 'PDF', jpeg: 'JPEG', png: 'PNG', webp: 'WebP' };
-
 /** The type a file name (or stored path) ends in, or null. */
 export function typeOfName(name: string): FileType | null {
   const ext = name.toLowerCase().split('.').pop() ?? '';
   return FILE_TYPES.find((t) => EXTENSIONS[t].includes(ext)) ?? null;
-}
-
-/** The declared limits of a schema node, or null when it is not a file field. */
-export function fileLimitsOf(node: unknown): FileLimits | null {
-  const declared = (node as { 'x-file'?: unknown } | null | undefined)?.['x-file'];
-  if (!declared || typeof declared !== 'object') return null;
-  const { types, maxBytes, maxFiles } = declared as Partial<FileLimits>;
-  if (!Array.isArray(types) || typeof maxBytes !== 'number' || typeof maxFiles !== 'number') return null;
-  return { types: types.filter((t): t is FileType => FILE_TYPES.includes(t)), maxBytes, maxFiles };
 }
 
 /** The paths a file field's value holds. */
@@ -60,42 +37,4 @@ export function fileFieldHolds(data: unknown, limits: FileLimits): boolean {
   if (typeof data !== 'string') return true;
   const paths = pathsOf(data);
   return paths.length <= limits.maxFiles && paths.every((p) => limits.types.includes(typeOfName(p) as FileType));
-}
-
-/** Persian digits of a byte count in megabytes as people say them (5000000 and 5 MiB are both «۵ مگابایت»). */
-export function megabytes(bytes: number): string {
-  const mb = bytes % 1024 === 0 ? bytes / (1024 * 1024) : bytes / 1_000_000;
-  return toPersianDigits(String(Math.round(mb * 10) / 10).replace('.', '٫'));
-}
-
-/** The kinds in words: «PDF، JPEG یا PNG». */
-export function typesInWords(types: readonly FileType[]): string {
-  const names = types.map((t) => NAMES[t]);
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join('، ')} یا ${names.at(-1)}`;
-}
-
-/** What the picker says a field takes: «PDF، JPEG یا PNG، حداکثر ۵ مگابایت، تا ۳ فایل». */
-export function describeLimits(limits: FileLimits): string {
-  const count = limits.maxFiles === 1 ? 'یک فایل' : `تا ${toPersianDigits(limits.maxFiles)} فایل`;
-  return `${typesInWords(limits.types)}، حداکثر ${megabytes(limits.maxBytes)} مگابایت، ${count}`;
-}
-
-/** The `accept` attribute of the field's file input. */
-export const acceptOf = (limits: FileLimits): string =>
-  limits.types.flatMap((t) => [MIME_TYPES[t], ...EXTENSIONS[t].map((e) => `.${e}`)]).join(',');
-
-/**
- * Why the picker refuses a chosen file before sending it (by its name and size only, for speed; the server's answer
- * on the bytes is the truth), in Persian, or null when it may be sent.
- */
-export function precheckFile(
-  file: { name: string; size: number },
-  limits: FileLimits,
-  alreadyAttached: number,
-): string | null {
-  if (alreadyAttached >= limits.maxFiles) return `این فیلد حداکثر ${toPersianDigits(limits.maxFiles)} فایل می‌پذیرد.`;
-  const type = typeOfName(file.name);
-  if (!type || !limits.types.includes(type)) return `فقط فایل ${typesInWords(limits.types)} پذیرفته می‌شود.`;
-  if (file.size > limits.maxBytes) return `حجم فایل بیش از ${megabytes(limits.maxBytes)} مگابایت است.`;
-  return null;
 }

@@ -5,8 +5,6 @@
  * fields are under its `items`. Paths are arrays of segments: `['billingAddress', 'city']`, `['attendees', '0', 'name']`.
  */
 import { toPersianDigits } from './digits';
-import { fileLimitsOf, typesInWords } from './file-fields';
-import { foreignReferenceMessage, isForeignReferenceFormat } from './validation/foreign-reference';
 
 export type SchemaNode = Record<string, unknown>;
 
@@ -126,16 +124,18 @@ export function formErrorMessage(
     case 'maxLength':
       return generic('form.tooLong');
     case 'format': {
-      // A typed identifier (passportNumber, latinName, …) has its own message: what the value should look like.
-      const format = params.format;
-      const own = isForeignReferenceFormat(format) ? text(foreignReferenceMessage(format)) : undefined;
+      // A typed identifier (passportNumber, latinName, …) has its own message (foreign-reference.ts names it so).
+      const own = typeof params.format === 'string' ? text(`reference.format.${params.format}`) : undefined;
       return own ?? generic('form.invalid');
     }
     case 'x-file': {
-      const limits = fileLimitsOf(field);
-      return limits
-        ? generic('form.files', { count: toPersianDigits(limits.maxFiles), types: typesInWords(limits.types) })
-        : generic('form.invalid');
+      // Read here rather than through file-fields.ts, which every page with a form would then carry.
+      const limits = asNode(field?.['x-file']) as { maxFiles?: unknown; types?: unknown } | undefined;
+      const kinds = Array.isArray(limits?.types)
+        ? limits.types.map((t) => (t === 'webp' ? 'WebP' : String(t).toUpperCase()))
+        : [];
+      const types = kinds.length <= 1 ? kinds.join('') : `${kinds.slice(0, -1).join('، ')} یا ${kinds.at(-1)}`;
+      return generic('form.files', { count: toPersianDigits(Number(limits?.maxFiles ?? 0)), types });
     }
     case 'enum':
     case 'const':

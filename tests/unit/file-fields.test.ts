@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import messages from '../../schemas/messages/fa.json';
 import { referenceProblems } from '../../src/shared/catalogue-check';
-import { describeLimits, fileFieldHolds, type FileLimits, precheckFile } from '../../src/shared/file-fields';
+import { fileFieldHolds, type FileLimits } from '../../src/shared/file-fields';
+import { describeLimits, precheckFile } from '../../src/shared/file-limits';
 import { formErrorMessage } from '../../src/shared/form-schema';
 import { createAjv } from '../../src/shared/validation/ajv';
 import ielts from '../../schemas/forms/ieltsRegistrationCpr.json';
@@ -66,9 +67,7 @@ describe('the catalogue check', () => {
   const problemsOf = (form: unknown) =>
     referenceProblems([{ file: 'forms/ielts.json', data: form }], []).map((p) => [p.pointer, p.key]);
   const copy = () =>
-    JSON.parse(JSON.stringify(ielts)) as typeof ielts & {
-      schema: { properties: Record<string, Record<string, unknown>> };
-    };
+    JSON.parse(JSON.stringify(ielts)) as { schema: { properties: Record<string, Record<string, unknown>> } };
 
   it('passes the IELTS form, whose attachments declare PDF and images', () => {
     expect(problemsOf(ielts)).toEqual([]);

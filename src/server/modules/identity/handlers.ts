@@ -10,7 +10,8 @@ import { msg } from '../../http/messages';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import type { LiveEvents } from '../../realtime/events';
 import { notify } from '../notifications';
-import { type FileLimits, megabytes, typesInWords } from '../../../shared/file-fields';
+import type { FileLimits } from '../../../shared/file-fields';
+import { megabytes, typesInWords } from '../../../shared/file-limits';
 import {
   type FileKind,
   isPdf,

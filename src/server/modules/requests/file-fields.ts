@@ -5,7 +5,8 @@
  * purpose, or someone else's path, cannot ride in a field.
  */
 import { fieldLabel, type SchemaNode } from '../../../shared/form-schema';
-import { fileLimitsOf, MIME_TYPES, pathsOf } from '../../../shared/file-fields';
+import { pathsOf } from '../../../shared/file-fields';
+import { fileLimitsOf, MIME_TYPES } from '../../../shared/file-limits';
 import type { DB } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { msg } from '../../http/messages';

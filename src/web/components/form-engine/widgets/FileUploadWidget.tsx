@@ -11,19 +11,52 @@ import { Button, Flex, IconButton, Text } from '@radix-ui/themes';
 import type { WidgetProps } from '@rjsf/utils';
 import { type DragEvent, useRef, useState } from 'react';
 import { toPersianDigits } from '../../../../shared/digits';
-import {
-  acceptOf,
-  describeLimits,
-  type FileLimits,
-  fileLimitsOf,
-  MAX_FILE_BYTES,
-  pathsOf,
-  precheckFile,
-  typeOfName,
-} from '../../../../shared/file-fields';
+import { type FileLimits, pathsOf, typeOfName } from '../../../../shared/file-fields';
+import { acceptOf, describeLimits, fileLimitsOf, MAX_FILE_BYTES, precheckFile } from '../../../../shared/file-limits';
 import { formatFileSize } from '../../../../shared/format';
-import { digMessage, FALLBACK_MESSAGE } from '../../../lib/api-client';
-import { uploadFieldFile, uploadImage } from './upload';
+import { digMessage, FALLBACK_MESSAGE, TOKEN_KEY } from '../../../lib/api-client';
+import { uploadImage } from './upload';
+
+/**
+ * Sends one file for a desk form's file field (`desk` and `field` name it, so the server applies that field's
+ * declared limits), through XMLHttpRequest so the upload's progress can be shown: `onProgress` gets 0–100. Resolves
+ * with the stored path and a signed link; rejects with the server's Persian message (or the fallback).
+ */
+export function uploadFieldFile(
+  file: File,
+  target: { desk: string; field: string },
+  onProgress: (percent: number) => void,
+): Promise<{ path: string; url: string | null }> {
+  const form = new FormData();
+  form.set('desk', target.desk);
+  form.set('field', target.field);
+  form.set('attached_file', file);
+  const token = localStorage.getItem(TOKEN_KEY);
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/me/uploadFile');
+    xhr.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress(Math.min(100, Math.round((e.loaded / e.total) * 100)));
+    };
+    xhr.onerror = () => reject(new Error(FALLBACK_MESSAGE));
+    xhr.onload = () => {
+      let body: { result?: boolean; msg?: string; path?: string; url?: string } = {};
+      try {
+        body = JSON.parse(xhr.responseText) as typeof body;
+      } catch {
+        // Not our envelope (a proxy's page): the fallback below.
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && body.result && body.path) {
+        resolve({ path: body.path, url: body.url ?? null });
+      } else {
+        reject(new Error(body.msg || FALLBACK_MESSAGE));
+      }
+    };
+    xhr.send(form);
+  });
+}
 
 /** A form drawn without `x-file` (an older published version): images only, as the upload call took before. */
 const IMAGES_ONLY: FileLimits = { types: ['jpeg', 'png', 'webp'], maxBytes: MAX_FILE_BYTES, maxFiles: 10 };
