@@ -34,10 +34,14 @@ export function megabytes(bytes: number): string {
   return toPersianDigits(String(Math.round(mb * 10) / 10).replace('.', '٫'));
 }
 
-/** The kinds in words: «PDF، JPEG یا PNG». */
+/**
+ * The kinds in words: «PDF، JPEG یا PNG». A right-to-left mark follows each comma, so in a Persian line the Latin
+ * names keep the order they are read in (between two Latin words a bare comma would join them into one left-to-right
+ * run: «JPEG ،PDF»).
+ */
 export function typesInWords(types: readonly FileType[]): string {
   const names = types.map((t) => NAMES[t]);
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join('، ')} یا ${names.at(-1)}`;
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join('،\u200f ')} یا ${names.at(-1)}`;
 }
 
 /** What the picker says a field takes: «PDF، JPEG یا PNG، حداکثر ۵ مگابایت، تا ۳ فایل». */

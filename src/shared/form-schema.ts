@@ -129,12 +129,13 @@ export function formErrorMessage(
       return own ?? generic('form.invalid');
     }
     case 'x-file': {
-      // Read here rather than through file-fields.ts, which every page with a form would then carry.
+      // Read here rather than through file-limits.ts (its typesInWords, said the same way), which every page with a
+      // form would then carry.
       const limits = asNode(field?.['x-file']) as { maxFiles?: unknown; types?: unknown } | undefined;
       const kinds = Array.isArray(limits?.types)
         ? limits.types.map((t) => (t === 'webp' ? 'WebP' : String(t).toUpperCase()))
         : [];
-      const types = kinds.length <= 1 ? kinds.join('') : `${kinds.slice(0, -1).join('، ')} یا ${kinds.at(-1)}`;
+      const types = kinds.length <= 1 ? kinds.join('') : `${kinds.slice(0, -1).join('،\u200f ')} یا ${kinds.at(-1)}`;
       return generic('form.files', { count: toPersianDigits(Number(limits?.maxFiles ?? 0)), types });
     }
     case 'enum':

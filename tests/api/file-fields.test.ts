@@ -144,7 +144,7 @@ describe('a file field takes what it declares, judged by the bytes', () => {
     for (const program of [EXE, ELF]) {
       const refused = await upload(who, program, 'invoice.pdf', 'application/pdf');
       expect(refused.status).toBe(415);
-      expect(refused.msg).toBe(fa['upload.executable'].replace('{types}', 'PDF، JPEG یا PNG'));
+      expect(refused.msg).toBe(fa['upload.executable'].replace('{types}', 'PDF،\u200f JPEG یا PNG'));
     }
     expect(await uploadsOf(who)).toEqual([]);
     expect(filesOnDisk('requestFile')).toHaveLength(before);
@@ -164,10 +164,10 @@ describe('a file field takes what it declares, judged by the bytes', () => {
       .toBuffer();
     const notTaken = await upload(who, webp, 'photo.webp', 'image/webp');
     expect(notTaken.status).toBe(415);
-    expect(notTaken.msg).toBe(fa['upload.typeNotAllowed'].replace('{types}', 'PDF، JPEG یا PNG'));
+    expect(notTaken.msg).toBe(fa['upload.typeNotAllowed'].replace('{types}', 'PDF،\u200f JPEG یا PNG'));
     const pdfForImages = await upload(who, PDF, 'invoice.pdf', 'application/pdf', { desk: 'toeflGeneralCpr' });
     expect(pdfForImages.status).toBe(415);
-    expect(pdfForImages.msg).toBe(fa['upload.typeNotAllowed'].replace('{types}', 'JPEG، PNG یا WebP'));
+    expect(pdfForImages.msg).toBe(fa['upload.typeNotAllowed'].replace('{types}', 'JPEG،\u200f PNG یا WebP'));
     // A field that takes no file, and a desk that does not exist, name no limits.
     for (const target of [
       { desk: IELTS, field: 'passportNumber' },
@@ -190,7 +190,7 @@ describe('a file field takes what it declares, judged by the bytes', () => {
       fa['form.files']
         .replace('{field}', 'پیوست‌ها (گذرنامه، کارنامهٔ آزمون پیشین)')
         .replace('{count}', '۳')
-        .replace('{types}', 'PDF، JPEG یا PNG'),
+        .replace('{types}', 'PDF،\u200f JPEG یا PNG'),
     );
 
     const other = await money.customer();

@@ -38,25 +38,25 @@ describe('the x-file rule', () => {
       formErrorMessage(schema, { keyword: error.keyword, path: ['files'], params: error.params }, (k, p) =>
         fa[k]?.replace(/\{(\w+)\}/g, (_, n: string) => String(p?.[n] ?? '')),
       ),
-    ).toBe('«پیوست‌ها» حداکثر ۳ فایل PDF، JPEG یا PNG می‌پذیرد.');
+    ).toBe('«پیوست‌ها» حداکثر ۳ فایل PDF،\u200f JPEG یا PNG می‌پذیرد.');
   });
 });
 
 describe('the picker', () => {
   it('says what the field takes in Persian', () => {
-    expect(describeLimits(IELTS_LIMITS)).toBe('PDF، JPEG یا PNG، حداکثر ۵ مگابایت، تا ۳ فایل');
+    expect(describeLimits(IELTS_LIMITS)).toBe('PDF،\u200f JPEG یا PNG، حداکثر ۵ مگابایت، تا ۳ فایل');
     expect(describeLimits({ types: ['pdf'], maxBytes: 2_500_000, maxFiles: 1 })).toBe(
       'PDF، حداکثر ۲٫۵ مگابایت، یک فایل',
     );
     expect(describeLimits({ types: ['jpeg', 'png', 'webp'], maxBytes: 5 * 1024 * 1024, maxFiles: 5 })).toBe(
-      'JPEG، PNG یا WebP، حداکثر ۵ مگابایت، تا ۵ فایل',
+      'JPEG،\u200f PNG یا WebP، حداکثر ۵ مگابایت، تا ۵ فایل',
     );
   });
 
   it('pre-checks a chosen file by its name and size, the server judging the bytes', () => {
     expect(precheckFile({ name: 'passport.PDF', size: 1000 }, IELTS_LIMITS, 0)).toBeNull();
     expect(precheckFile({ name: 'setup.exe', size: 1000 }, IELTS_LIMITS, 0)).toBe(
-      'فقط فایل PDF، JPEG یا PNG پذیرفته می‌شود.',
+      'فقط فایل PDF،\u200f JPEG یا PNG پذیرفته می‌شود.',
     );
     expect(precheckFile({ name: 'big.pdf', size: 5_000_001 }, IELTS_LIMITS, 0)).toBe('حجم فایل بیش از ۵ مگابایت است.');
     expect(precheckFile({ name: 'a.pdf', size: 10 }, IELTS_LIMITS, 3)).toBe('این فیلد حداکثر ۳ فایل می‌پذیرد.');

@@ -77,14 +77,14 @@ export default function FileUploadWidget({
   options,
   disabled,
   readonly,
-  formContext,
+  registry,
 }: WidgetProps) {
   const input = useRef<HTMLInputElement>(null);
   const declared = fileLimitsOf(schema);
   const limits = declared ?? IMAGES_ONLY;
   const desk =
-    typeof (formContext as { desk?: unknown } | undefined)?.desk === 'string'
-      ? (formContext as { desk: string }).desk
+    typeof (registry.formContext as { desk?: unknown } | undefined)?.desk === 'string'
+      ? (registry.formContext as { desk: string }).desk
       : null;
   const [known, setKnown] = useState<Record<string, Attached>>({});
   const [progress, setProgress] = useState<{ name: string; percent: number | null } | null>(null);
