@@ -15,6 +15,7 @@ import { withConferenceDesk } from '../support/conference-desk';
 import { DESKTOP, launchBrowser, PHONE, takeScreenshots } from '../support/browser';
 import { loginAdmin, type RunningServer, startServer, verifiedCustomer } from '../support/server';
 import { choose, watchErrors } from '../support/e2e';
+import { seriousViolations } from '../support/page-checks';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 const schemas = withConferenceDesk();
@@ -172,6 +173,7 @@ describe('a form type and desk added as JSON, in the browser', () => {
     await expect.poll(() => page.locator('#root_invitationLetter').isDisabled()).toBe(true);
     await page.getByTestId('root_invitationLetter-attached').scrollIntoViewIfNeeded();
     if (takeScreenshots) await page.screenshot({ path: `${shots}/file-field-phone.png` });
+    expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

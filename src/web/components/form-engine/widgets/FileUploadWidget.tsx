@@ -197,6 +197,7 @@ export default function FileUploadWidget({
             accept={acceptOf(limits)}
             className="visually-hidden"
             tabIndex={-1}
+            aria-label={String(schema.title ?? 'فایل')}
             data-testid={`${id}-file`}
             onChange={(e) => void send([...(e.target.files ?? [])])}
           />
