@@ -5,7 +5,8 @@
  * emptied list says so in Persian; the request is made, and its nested values are shown to the customer (phone)
  * and to staff (desktop). Its file field (x-file: PDF or images, one file) says what it takes, names a program sent
  * as a PDF with the server's reason and a kind it does not take with its own, and attaches a real PDF (decision 045).
- * Screenshots: tests/artifacts/screenshots/form-engine-conference-phone.png, file-field-phone.png.
+ * Screenshots: tests/artifacts/screenshots/form-engine-conference-phone.png, file-field-phone.png,
+ * file-field-refused-phone.png.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -158,6 +159,10 @@ describe('a form type and desk added as JSON, in the browser', () => {
       .getByTestId('root_invitationLetter-refused')
       .getByText('«invitation.pdf» پذیرفته نشد: این فایل یک برنامهٔ اجرایی است، نه PDF،\u200f JPEG یا PNG.')
       .waitFor();
+    if (takeScreenshots) {
+      await page.getByTestId('root_invitationLetter-refused').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/file-field-refused-phone.png` });
+    }
     // A kind the field does not take is refused before it is sent.
     await input.setInputFiles({ name: 'notes.docx', mimeType: 'application/msword', buffer: Buffer.from('PK') });
     await page.getByText('«notes.docx» پذیرفته نشد: فقط فایل PDF،\u200f JPEG یا PNG پذیرفته می‌شود.').waitFor();
