@@ -71,7 +71,10 @@ const escapeJson = (json: string) => json.replace(/</g, '\\u003c');
 
 export async function prerenderPages(repoRoot: string, outDir: string): Promise<string[]> {
   const loaded = Catalogue.load(path.join(repoRoot, 'schemas'));
-  const catalogue = { categories: loaded.categories, desks: loaded.desks, forms: loaded.forms } as CatalogueData;
+  // A form's own test cases are for schemas:check and publishing, never drawn: every prerendered page carries the
+  // catalogue, so they stay out of it.
+  const forms = loaded.forms.map((form) => ({ ...form, cases: undefined }));
+  const catalogue = { categories: loaded.categories, desks: loaded.desks, forms } as CatalogueData;
   // Inside the repository, so the built module finds its dependencies in node_modules.
   mkdirSync(path.join(repoRoot, 'node_modules/.cache'), { recursive: true });
   const ssrDir = mkdtempSync(path.join(repoRoot, 'node_modules/.cache/arzpay-prerender-'));

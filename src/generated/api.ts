@@ -1007,7 +1007,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload one image (JPEG, PNG or WebP by content, at most 5 MB; metadata is stripped), or for a conversation (filePrefix purchaseMessage) and a merchant's confirmation (currencyPaymentReceipt) also a PDF (by its `%PDF-` bytes), kept as sent and served only as a download */
+        /** Upload one image (JPEG, PNG or WebP by content, at most 5 MB; metadata is stripped), or for a conversation (filePrefix purchaseMessage) and a merchant's confirmation (currencyPaymentReceipt) also a PDF (by its `%PDF-` bytes), kept as sent and served only as a download. For a desk form's file field, `desk` and `field` name it instead of `filePrefix`, and the field's declared limits (`x-file`: kinds, largest size) apply, read by the server from the catalogue and judged by the file's own bytes: 413 past the size, 415 for a kind the field does not take (an executable named .pdf among them), 404 for a field that takes no file */
         post: operations["uploadFile"];
         delete?: never;
         options?: never;
@@ -3274,7 +3274,7 @@ export interface components {
         /** @description The reference the desk declares (its catalogue file's foreignReference); null keeps free text */
         ForeignReferenceDeclaration: {
             /** @enum {string|null} */
-            format: "sevisId" | null;
+            format: "sevisId" | "etsOrderNumber" | null;
             kind: string;
             title: string;
             titleEn: string | null;
@@ -6328,7 +6328,12 @@ export interface operations {
                 "multipart/form-data": {
                     /** Format: binary */
                     attached_file: string;
-                    filePrefix: string;
+                    /** @description The desk whose form's file field the file is for (with field) */
+                    desk?: string;
+                    /** @description The top-level file field of the desk's form (with desk) */
+                    field?: string;
+                    /** @description What the file is for (nationalCard, purchaseMessage, …); required without desk and field */
+                    filePrefix?: string;
                 };
             };
         };

@@ -10,6 +10,7 @@ import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { Redis } from 'ioredis';
+import { fileLimitsOf } from '../shared/file-limits';
 import type { AppConfig } from './config';
 import { loadContract } from './contract/contract';
 import type { AnyHandler, Authenticator } from './contract/handlers';
@@ -226,7 +227,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   );
   const live = new LiveEvents(broadcaster, taskActions);
   // Requests' ChargeableAccount port: google-ads answers which account a recharge charges.
-  const requests = requestDeps(db, catalogue, QuoteSigner.of(cipher), cipher, chargeableAccount);
+  const requests = requestDeps(db, catalogue, QuoteSigner.of(cipher), cipher, chargeableAccount, storage);
   // A price uses rates and parameters kept in memory: forget them when they change, here and in the other
   // processes (before the change's broadcast, which leaves after this word on the same Redis connection).
   const pricesChanged = (kind: PriceSourceKind) => {
@@ -339,6 +340,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Identity's ProfileApproved port: payments tells a payer waiting on a payment link that they can pay it now.
     profileApproved: tellWaitingPayers(deskTitle),
     draftPassed: (kind, document) => formValidators.rememberDraft(kind, document),
+    // Identity's file-field port: an upload for a desk form's field is held to that field's declared limits.
+    fileFieldLimits: (desk, field) => {
+      const properties = catalogue.deskForm(desk)?.schema.properties as Record<string, unknown> | undefined;
+      return properties && Object.hasOwn(properties, field) ? fileLimitsOf(properties[field]) : null;
+    },
   };
   const handlers = composeHandlers(composition, {
     getHealth: async () => {

@@ -67,6 +67,7 @@ export interface Composition {
   systemParametersUpdated: () => void;
   profileRejected: ProfileRejected;
   profileApproved: ProfileApproved;
+  fileFieldLimits: Parameters<typeof identity.routes>[0]['fileFieldLimits'];
   draftPassed: Parameters<typeof desks.routes>[0]['draftPassed'];
 }
 

@@ -4,7 +4,8 @@
  * problems), and the references a meta-schema cannot check — a desk's form type exists, every `comps` key is a
  * field path of that form (`billingAddress/city`), a form's `priceInputs`, `amountField` and `staffOnlyFields` name
  * its fields, its schema compiles with the shared keywords, every field has a title, `x-deadline` marks at most one
- * top-level date field, every `x-messages` key exists in messages/fa.json, what a desk prints on the proof letter
+ * top-level date field, every field drawn with an upload widget declares its file limits (`x-file`) and only those,
+ * every `x-messages` key exists in messages/fa.json, what a desk prints on the proof letter
  * has an English title, and the form's own `cases` hold (form-cases.ts). Each problem has the file, a JSON pointer,
  * an English message (the CLI's) and a
  * message key of schemas/messages/fa.json with its parameters (the Persian text staff see).
@@ -12,6 +13,7 @@
 import type { ErrorObject } from 'ajv';
 import { gregorianToJalali } from './calendar';
 import { deadlineFieldOf, deadlineInstant, isDateField } from './deadline';
+import { FILE_WIDGETS } from './file-limits';
 import { caseFailures, type FormCase } from './form-cases';
 import { branchesOf, fieldAt, propertyOf, type SchemaNode } from './form-schema';
 import { compilerOnce } from './validation/ajv';
@@ -145,6 +147,47 @@ function deadlineProblems(file: string, schema: SchemaNode): CatalogueProblem[] 
         }),
       );
     else first = pointer;
+  }
+  return problems;
+}
+
+/**
+ * File fields (decision 045): every top-level field the UI schema draws with an upload widget declares `x-file`
+ * (its kinds and limits), and `x-file` is declared only there: the server finds a field's limits by its top-level
+ * name, and a limit on a field drawn as text would promise what no picker offers.
+ */
+function fileFieldProblems(file: string, schema: SchemaNode, uiSchema: object | undefined): CatalogueProblem[] {
+  const problems: CatalogueProblem[] = [];
+  const ui = (uiSchema ?? {}) as Record<string, { 'ui:widget'?: unknown } | undefined>;
+  const properties = (schema.properties ?? {}) as Record<string, SchemaNode>;
+  for (const [name, field] of Object.entries(properties)) {
+    const widget = ui[name]?.['ui:widget'];
+    const drawnAsFile = typeof widget === 'string' && FILE_WIDGETS.includes(widget);
+    if (drawnAsFile && !(field && typeof field === 'object' && 'x-file' in field))
+      problems.push(
+        problem(
+          file,
+          `/schema/properties/${escapePointer(name)}`,
+          `a file field declares its kinds and limits (x-file): ${name}`,
+          'catalogue.problem.fileLimitsMissing',
+          { name },
+        ),
+      );
+  }
+  for (const [pointer, node] of objectsIn(schema, '/schema')) {
+    if (!('x-file' in node)) continue;
+    const top = /^\/schema\/properties\/([^/]+)$/.exec(pointer);
+    const name = top ? top[1]!.replace(/~1/g, '/').replace(/~0/g, '~') : '';
+    const widget = top ? ui[name]?.['ui:widget'] : undefined;
+    if (!top || typeof widget !== 'string' || !FILE_WIDGETS.includes(widget))
+      problems.push(
+        problem(
+          file,
+          `${pointer}/x-file`,
+          'x-file is declared on a top-level field drawn with an upload widget only',
+          'catalogue.problem.fileLimitsMisplaced',
+        ),
+      );
   }
   return problems;
 }
@@ -331,6 +374,7 @@ export function referenceProblems(forms: CatalogueDocument[], desks: CatalogueDo
     for (const [i, name] of (form.staffOnlyFields ?? []).entries()) topLevel(name, `/staffOnlyFields/${i}`);
     problems.push(...deadlineProblems(file, form.schema));
     problems.push(...stepProblems(file, form.schema, form.uiSchema));
+    problems.push(...fileFieldProblems(file, form.schema, form.uiSchema));
     for (const pointer of untitledFields(form.schema, '/schema'))
       problems.push(problem(file, pointer, 'a field needs a title (its Persian name)', 'catalogue.problem.untitled'));
     try {

@@ -123,6 +123,21 @@ export function formErrorMessage(
     }
     case 'maxLength':
       return generic('form.tooLong');
+    case 'format': {
+      // A typed identifier (passportNumber, latinName, …) has its own message (foreign-reference.ts names it so).
+      const own = typeof params.format === 'string' ? text(`reference.format.${params.format}`) : undefined;
+      return own ?? generic('form.invalid');
+    }
+    case 'x-file': {
+      // Read here rather than through file-limits.ts (its typesInWords, said the same way), which every page with a
+      // form would then carry.
+      const limits = asNode(field?.['x-file']) as { maxFiles?: unknown; types?: unknown } | undefined;
+      const kinds = Array.isArray(limits?.types)
+        ? limits.types.map((t) => (t === 'webp' ? 'WebP' : String(t).toUpperCase()))
+        : [];
+      const types = kinds.length <= 1 ? kinds.join('') : `${kinds.slice(0, -1).join('،\u200f ')} یا ${kinds.at(-1)}`;
+      return generic('form.files', { count: toPersianDigits(Number(limits?.maxFiles ?? 0)), types });
+    }
     case 'enum':
     case 'const':
     case 'oneOf':
@@ -141,7 +156,7 @@ export const pointerSegments = (pointer: string): string[] =>
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 /** Keywords whose values are data, not schemas: the rewrites below copy them as they are. */
-const DATA_KEYWORDS = ['const', 'enum', 'default', 'examples', 'x-messages'];
+const DATA_KEYWORDS = ['const', 'enum', 'default', 'examples', 'x-messages', 'x-file'];
 
 /**
  * The schema as Ajv should validate it: each `dependentSchemas` moved into an `allOf` beside it. Ajv 8.20 forgets

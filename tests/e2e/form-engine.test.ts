@@ -3,7 +3,10 @@
  * issue 17's point 2) in Chromium on a phone: the theme draws every part (radio, select, checkboxes, a list with its
  * Persian buttons, a titled group, the field of one choice only), with no English word and no console error; an
  * emptied list says so in Persian; the request is made, and its nested values are shown to the customer (phone)
- * and to staff (desktop). Screenshot: tests/artifacts/screenshots/form-engine-conference-phone.png.
+ * and to staff (desktop). Its file field (x-file: PDF or images, one file) says what it takes, names a program sent
+ * as a PDF with the server's reason and a kind it does not take with its own, and attaches a real PDF (decision 045).
+ * Screenshots: tests/artifacts/screenshots/form-engine-conference-phone.png, file-field-phone.png,
+ * file-field-refused-phone.png.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +16,7 @@ import { withConferenceDesk } from '../support/conference-desk';
 import { DESKTOP, launchBrowser, PHONE, takeScreenshots } from '../support/browser';
 import { loginAdmin, type RunningServer, startServer, verifiedCustomer } from '../support/server';
 import { choose, watchErrors } from '../support/e2e';
+import { seriousViolations } from '../support/page-checks';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 const schemas = withConferenceDesk();
@@ -97,7 +101,8 @@ describe('a form type and desk added as JSON, in the browser', () => {
       for (const hidden of copy.querySelectorAll('select[aria-hidden="true"]')) hidden.remove();
       return copy.innerText || copy.textContent || '';
     });
-    expect((text.match(/[A-Za-z]{2,}/g) ?? []).filter((w) => !/^[A-Z]{3}$/.test(w))).toEqual([]);
+    // The file field names the kinds it takes as they are called (PDF, JPEG, PNG).
+    expect((text.match(/[A-Za-z]{2,}/g) ?? []).filter((w) => !/^[A-Z]{3}$/.test(w) && w !== 'JPEG')).toEqual([]);
 
     // Emptying the list says so in Persian beside submit, and the list takes a row again.
     await attendees.getByRole('button', { name: 'حذف ردیف' }).nth(1).click();
@@ -136,5 +141,49 @@ describe('a form type and desk added as JSON, in the browser', () => {
     await cell.getByText('سارا احمدی').waitFor();
     await staffPage.locator('[data-field-view="billingAddress"]').first().getByText('تهران').waitFor();
     await staff.close();
+  });
+
+  it('attaches a PDF on a phone, and names a program posing as one with the reason', async () => {
+    const context = await browser.newContext({ viewport: PHONE });
+    await context.addInitScript((t) => localStorage.setItem('token', t), token);
+    const page = await context.newPage();
+    const errors = watchErrors(page, { network: true });
+    await page.goto(`${server.url}/desks/conferenceFeeCpr`);
+    // The field says what it takes, from its x-file.
+    await page
+      .getByTestId('root_invitationLetter-accepts')
+      .getByText('PDF،\u200f JPEG یا PNG، حداکثر ۵ مگابایت، یک فایل')
+      .waitFor();
+    const input = page.getByTestId('root_invitationLetter-file');
+
+    // A Windows program named .pdf passes the picker's check by name; the server reads its bytes and refuses it.
+    const program = Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00', 'latin1'), Buffer.alloc(300, 0x41)]);
+    await input.setInputFiles({ name: 'invitation.pdf', mimeType: 'application/pdf', buffer: program });
+    await page
+      .getByTestId('root_invitationLetter-refused')
+      .getByText('«invitation.pdf» پذیرفته نشد: این فایل یک برنامهٔ اجرایی است، نه PDF،\u200f JPEG یا PNG.')
+      .waitFor();
+    if (takeScreenshots) {
+      await page.getByTestId('root_invitationLetter-refused').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/file-field-refused-phone.png` });
+    }
+    // A kind the field does not take is refused before it is sent.
+    await input.setInputFiles({ name: 'notes.docx', mimeType: 'application/msword', buffer: Buffer.from('PK') });
+    await page.getByText('«notes.docx» پذیرفته نشد: فقط فایل PDF،\u200f JPEG یا PNG پذیرفته می‌شود.').waitFor();
+
+    // A real PDF is attached and named; the field then takes no more.
+    const pdf = Buffer.from(
+      '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+      'latin1',
+    );
+    await input.setInputFiles({ name: 'invitation-letter.pdf', mimeType: 'application/pdf', buffer: pdf });
+    await page.getByTestId('root_invitationLetter-attached').getByText('invitation-letter.pdf').waitFor();
+    expect(await page.getByTestId('root_invitationLetter-refused').count()).toBe(0);
+    await expect.poll(() => page.locator('#root_invitationLetter').isDisabled()).toBe(true);
+    await page.getByTestId('root_invitationLetter-attached').scrollIntoViewIfNeeded();
+    if (takeScreenshots) await page.screenshot({ path: `${shots}/file-field-phone.png` });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

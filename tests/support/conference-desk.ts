@@ -108,7 +108,12 @@ export const conferenceForm = {
         // Markdown, as the UI schema asks: drawn without raw HTML and without a javascript: link.
         description: 'نام **ثبت‌شدهٔ** شرکت؛ [راهنما](javascript:alert(1)) <i>کج</i>',
       },
-      invitationLetter: { type: 'string', title: 'نامه دعوت', maxLength: 2000 },
+      invitationLetter: {
+        type: 'string',
+        title: 'نامه دعوت',
+        maxLength: 2000,
+        'x-file': { types: ['pdf', 'jpeg', 'png'], maxBytes: 5_000_000, maxFiles: 1 },
+      },
     },
     if: { properties: { registrationType: { const: 'student' } }, required: ['registrationType'] },
     then: {
@@ -151,7 +156,7 @@ export const conferenceForm = {
     attendees: { 'ui:options': { orderable: true, copyable: true } },
     companyName: { 'ui:enableMarkdownInDescription': true },
     contactEmail: { 'ui:options': { dir: 'ltr' } },
-    invitationLetter: { 'ui:widget': 'imageUpload', 'ui:options': { filePrefix: 'requestImage' } },
+    invitationLetter: { 'ui:widget': 'fileUpload' },
   },
 };
 

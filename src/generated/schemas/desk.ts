@@ -82,7 +82,7 @@ export interface Desk {
     /**
      * One of the shared reference formats (src/shared/validation/foreign-reference.ts); none: free text
      */
-    format?: 'sevisId';
+    format?: 'sevisId' | 'etsOrderNumber';
   };
   /**
    * Top-level fields of the desk's form the proof letter prints (each needs x-title-en, its English title)

@@ -167,8 +167,11 @@ export interface Field {
   minItems?: Count;
   maxItems?: Count;
   uniqueItems?: boolean;
+  /**
+   * Fields by name; a field named as a file field (…ImageAddresses, …FileAddresses) must declare x-file
+   */
   properties?: {
-    [k: string]: Field;
+    [k: string]: FileField | Field;
   };
   required?: Names;
   additionalProperties?: false;
@@ -202,9 +205,38 @@ export interface Field {
    */
   'x-title-en'?: string;
   /**
+   * A file field's limits (src/shared/file-fields.ts, decision 045): the kinds it takes, judged by the file's own bytes, the largest file and how many files. Required on every field drawn with the upload widget (imageUpload, fileUpload) and only there, on a top-level string field; the server applies them at upload and at submit
+   */
+  'x-file'?: {
+    /**
+     * @minItems 1
+     */
+    types: ['pdf' | 'jpeg' | 'png' | 'webp', ...('pdf' | 'jpeg' | 'png' | 'webp')[]];
+    maxBytes: number;
+    maxFiles: number;
+  };
+  /**
    * Per keyword, the key of its Persian message in schemas/messages/fa.json
    */
   'x-messages'?: {
     [k: string]: string;
   };
+}
+/**
+ * A field holding uploaded files (their stored paths joined by '|'): its limits are declared
+ *
+ * This interface was referenced by `undefined`'s JSON-Schema definition
+ * via the `patternProperty` "(ImageAddresses|FileAddresses)$".
+ */
+export interface FileField {
+  'x-file': unknown;
+}
+/**
+ * A field holding uploaded files (their stored paths joined by '|'): its limits are declared
+ *
+ * This interface was referenced by `FormType`'s JSON-Schema
+ * via the `definition` "fileField".
+ */
+export interface Field1 {
+  'x-file': unknown;
 }

@@ -13,6 +13,7 @@ import {
   isValidMobile,
   isValidNationalCode,
 } from './index';
+import { fileFieldHolds, type FileLimits } from '../file-fields';
 import { isForeignReference } from './foreign-reference';
 
 const FORMATS = {
@@ -24,6 +25,9 @@ const FORMATS = {
   emailList: isValidEmailList,
   integerString: (s: string) => isInteger(s),
   sevisId: (s: string) => isForeignReference('sevisId', s),
+  passportNumber: (s: string) => isForeignReference('passportNumber', s),
+  etsOrderNumber: (s: string) => isForeignReference('etsOrderNumber', s),
+  latinName: (s: string) => isForeignReference('latinName', s),
 } satisfies Record<string, (s: string) => boolean>;
 
 export type SharedFormatName = keyof typeof FORMATS;
@@ -60,7 +64,19 @@ export const NUMBER_RANGE_META_SCHEMA = {
  */
 export const STANDALONE_FORMATS = 'arzpay:formats';
 export const STANDALONE_RULES = 'arzpay:rules';
-export const standaloneRules = { numberRangeHolds };
+export const standaloneRules = { numberRangeHolds, fileFieldHolds };
+
+/** Value of the `x-file` keyword: what a file field takes (src/shared/file-fields.ts). */
+export const FILE_FIELD_META_SCHEMA = {
+  type: 'object',
+  required: ['types', 'maxBytes', 'maxFiles'],
+  properties: {
+    types: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: ['pdf', 'jpeg', 'png', 'webp'] } },
+    maxBytes: { type: 'integer', minimum: 1 },
+    maxFiles: { type: 'integer', minimum: 1 },
+  },
+  additionalProperties: false,
+} as const;
 
 /** Adds the shared formats, the `numberRange` keyword, `x-messages` and `x-deadline`; safe to call more than once on one instance. */
 export function addSharedKeywords<T extends AjvCore>(ajv: T): T {
@@ -73,6 +89,16 @@ export function addSharedKeywords<T extends AjvCore>(ajv: T): T {
       schemaType: 'object',
       metaSchema: NUMBER_RANGE_META_SCHEMA,
       validate: (range: NumberRange, data: unknown) => numberRangeHolds(data, range),
+      errors: false,
+    });
+  }
+  // A file field's limits: at most maxFiles stored paths, each of a declared type (the bytes are the server's).
+  if (!ajv.getKeyword('x-file')) {
+    ajv.addKeyword({
+      keyword: 'x-file',
+      schemaType: 'object',
+      metaSchema: FILE_FIELD_META_SCHEMA,
+      validate: (limits: FileLimits, data: unknown) => fileFieldHolds(data, limits),
       errors: false,
     });
   }

@@ -19,7 +19,9 @@ import type AjvCore from 'ajv/dist/core.js';
 import { STANDALONE_RUNTIME_PARTS } from './standalone-runtime';
 import type { JsonSchemaObject } from '../catalogue';
 import { forDrawing, forValidation } from '../form-schema';
+import type { FileLimits } from '../file-fields';
 import {
+  FILE_FIELD_META_SCHEMA,
   NUMBER_RANGE_META_SCHEMA,
   type NumberRange,
   sharedFormatDefinitions,
@@ -46,6 +48,19 @@ function addStandaloneSharedKeywords<T extends AjvCore>(ajv: T): T {
         const rules = cxt.gen.scopeValue('func', { ref: standaloneRules, code: _`require(${STANDALONE_RULES})` });
         const bounds = _`{min: ${range.min}, max: ${range.max}, inclusive: ${range.inclusive ?? true}}`;
         cxt.fail(_`!${rules}.numberRangeHolds(${cxt.data}, ${bounds})`);
+      },
+    });
+  }
+  if (!ajv.getKeyword('x-file')) {
+    ajv.addKeyword({
+      keyword: 'x-file',
+      schemaType: 'object',
+      metaSchema: FILE_FIELD_META_SCHEMA,
+      code(cxt) {
+        const limits = cxt.schema as FileLimits;
+        const rules = cxt.gen.scopeValue('func', { ref: standaloneRules, code: _`require(${STANDALONE_RULES})` });
+        const declared = _`{types: ${JSON.stringify(limits.types)}, maxBytes: ${limits.maxBytes}, maxFiles: ${limits.maxFiles}}`;
+        cxt.fail(_`!${rules}.fileFieldHolds(${cxt.data}, ${declared})`);
       },
     });
   }

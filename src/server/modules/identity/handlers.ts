@@ -10,7 +10,20 @@ import { msg } from '../../http/messages';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import type { LiveEvents } from '../../realtime/events';
 import { notify } from '../notifications';
-import { isPdf, MAX_IMAGE_BYTES, PDF_PURPOSES, reencodeImage, sniffImageKind, type Storage } from '../storage';
+import type { FileLimits } from '../../../shared/file-fields';
+import { megabytes, typesInWords } from '../../../shared/file-limits';
+import {
+  type FileKind,
+  isPdf,
+  looksExecutable,
+  MAX_IMAGE_BYTES,
+  PDF_PURPOSES,
+  reencodeImage,
+  REQUEST_FILE,
+  sniffFileKind,
+  sniffImageKind,
+  type Storage,
+} from '../storage';
 import { taskTypeOf } from '../tasks';
 import { updateAccount } from './accounts';
 import { CAPTCHA_LIFETIME_SECONDS, captchaImage, consumeCaptcha, createCaptcha } from './captcha';
@@ -61,6 +74,35 @@ export interface IdentityDeps {
   loginGuard: LoginGuard;
   /** National-code lookups allowed per user and per address in each window (counted in codes.rateLimiter). */
   inquiryLimits: { perUser: number; perIp: number; windowSeconds: number };
+  /**
+   * The port the composition fills from the live catalogue: the declared limits (`x-file`) of a desk form's file
+   * field, or null when the desk has no such field. An upload for a field is held to these, never to the client's.
+   */
+  fileFieldLimits: (desk: string, field: string) => FileLimits | null;
+}
+
+/**
+ * Stores an upload for a desk form's file field within that field's declared limits, judged by the bytes: the
+ * size, then the kind its content is (a PDF by its markers, an image by its header and a clean decode), never its
+ * name or declared type. Images are re-encoded (metadata dropped); a PDF is kept as sent and only ever downloaded.
+ */
+async function saveForField(
+  deps: { db: DB; storage: Storage },
+  ownerUserId: number,
+  limits: FileLimits,
+  bytes: Buffer,
+): Promise<string> {
+  const types = typesInWords(limits.types);
+  const tooLarge = () => new HttpError(413, msg('upload.fieldTooLarge', { megabytes: megabytes(limits.maxBytes) }));
+  if (bytes.length > limits.maxBytes) throw tooLarge();
+  if (looksExecutable(bytes)) throw new HttpError(415, msg('upload.executable', { types }));
+  const kind: FileKind | null = sniffFileKind(bytes);
+  if (!kind || !limits.types.includes(kind)) throw new HttpError(415, msg('upload.typeNotAllowed', { types }));
+  if (kind === 'pdf') return deps.storage.save(deps.db, ownerUserId, REQUEST_FILE, 'pdf', bytes);
+  const clean = await reencodeImage(bytes, kind).catch(() => null);
+  if (!clean) throw new HttpError(415, msg('upload.typeNotAllowed', { types }));
+  if (clean.length > limits.maxBytes) throw tooLarge();
+  return deps.storage.save(deps.db, ownerUserId, REQUEST_FILE, kind, clean);
 }
 
 /** Attempts to change the own password per user and window: a stolen token cannot guess the current one. */
@@ -81,6 +123,7 @@ export function identityHandlers({
   sessions,
   loginGuard,
   inquiryLimits,
+  fileFieldLimits,
 }: IdentityDeps): Pick<Handlers, IdentityOperation> {
   const approvePolicy = (category: ProductCategory) => async (ctx: { principal: { userId: number } | null }) => {
     await db
@@ -244,6 +287,8 @@ export function identityHandlers({
       if (!request.isMultipart()) throw HttpError.of(415, 'http.unsupportedMediaType');
       let file: { bytes: Buffer; truncated: boolean } | null = null;
       let filePrefix = '';
+      let desk = '';
+      let field = '';
       let files = 0;
       try {
         for await (const part of request.parts({ limits: { fileSize: MAX_IMAGE_BYTES, files: 2, fields: 5 } })) {
@@ -254,6 +299,10 @@ export function identityHandlers({
             file = { bytes: bytes ?? Buffer.alloc(0), truncated: bytes === null || part.file.truncated };
           } else if (part.fieldname === 'filePrefix') {
             filePrefix = String(part.value);
+          } else if (part.fieldname === 'desk') {
+            desk = String(part.value);
+          } else if (part.fieldname === 'field') {
+            field = String(part.value);
           }
         }
       } catch (error) {
@@ -262,6 +311,16 @@ export function identityHandlers({
         const status = (error as { statusCode?: number }).statusCode;
         if (error instanceof HttpError || (status !== undefined && status >= 400 && status < 500)) throw error;
         throw HttpError.of(400, 'upload.malformed');
+      }
+      // For a desk form's file field: that field's declared limits, looked up here, whatever the client says.
+      if (desk !== '' || field !== '') {
+        const limits = fileFieldLimits(desk, field);
+        if (!limits) throw HttpError.of(404, 'upload.notFileField');
+        if (files !== 1 || !file) throw HttpError.of(400, 'upload.oneFile');
+        if (file.truncated)
+          throw new HttpError(413, msg('upload.fieldTooLarge', { megabytes: megabytes(limits.maxBytes) }));
+        const path = await saveForField({ db, storage }, principal!.userId, limits, file.bytes);
+        return { result: true, msg: msg('upload.fileSaved'), path, url: storage.signedUrl(path) };
       }
       if (files !== 1 || !file) throw HttpError.of(400, 'upload.oneFile');
       if (file.truncated) throw HttpError.of(413, 'upload.tooLarge');

@@ -3,6 +3,7 @@
  * composition may use, and only that (docs/decisions/038-module-front-doors.md). Files inside the module import one
  * another directly.
  */
+import type { FileLimits } from '../../../shared/file-fields';
 import type { AppConfig } from '../../config';
 import type { DB } from '../../db/database';
 import type { RateLimiter } from '../../lib/rate-limit';
@@ -34,6 +35,8 @@ export const routes = (deps: {
   profileRejected: ProfileRejected;
   /** The port payments fills: tell a payer waiting on a payment link that they can pay it now. */
   profileApproved: ProfileApproved;
+  /** The port the composition fills from the desk catalogue: a desk form's file field's declared limits. */
+  fileFieldLimits: (desk: string, field: string) => FileLimits | null;
 }) => ({
   ...identityHandlers({
     db: deps.db,
@@ -42,6 +45,7 @@ export const routes = (deps: {
     sessions: deps.config.sessions,
     loginGuard: deps.loginGuard,
     inquiryLimits: deps.config.inquiryLimits,
+    fileFieldLimits: deps.fileFieldLimits,
     codes: { db: deps.db, sms: deps.sms, rateLimiter: deps.rateLimiter, limits: deps.config.smsLimits },
   }),
   ...profileReviewHandlers(deps.db, deps.storage, deps.live, deps.profileRejected, deps.profileApproved),

@@ -8,6 +8,7 @@ import type { components } from '../../../generated/api';
 import type { DB } from '../../db/database';
 import type { FieldCipher } from '../../lib/field-cipher';
 import type { Catalogue } from '../desks';
+import type { Storage } from '../storage';
 import { type FormCache, formCache } from './forms';
 import type { ChargeableAccount } from './ports';
 import { PriceSources } from './price-sources';
@@ -26,6 +27,8 @@ export interface RequestDeps {
   /** Rates, payment method groups and system parameters in memory; app.ts forgets them when they change. */
   sources: PriceSources;
   forms: FormCache;
+  /** Uploaded files: a request's file fields are checked against what was stored (file-fields.ts). */
+  storage: Storage;
 }
 
 export function requestDeps(
@@ -34,6 +37,7 @@ export function requestDeps(
   signer: QuoteSigner,
   cipher: FieldCipher,
   chargeableAccount: ChargeableAccount,
+  storage: Storage,
 ): RequestDeps {
   return {
     db,
@@ -43,5 +47,6 @@ export function requestDeps(
     chargeableAccount,
     sources: new PriceSources(db),
     forms: formCache(),
+    storage,
   };
 }

@@ -15,6 +15,8 @@ import { userBalance } from '../ledger';
 import type { DeskForm } from '../desks';
 import type { Purchase, RequestDeps } from './deps';
 import { dropDraftOnSubmit } from './drafts';
+import { canonicalIdentifierFields } from '../../../shared/validation/foreign-reference';
+import { checkAttachedFiles } from './file-fields';
 import { canonicalJson, deskFormOrThrow, formVersionOf, validate } from './forms';
 import { searchPurchases } from './purchase-search';
 import { recordSubmitted } from './lifecycle';
@@ -65,11 +67,14 @@ export async function submit(
   if (!policy) throw HttpError.of(422, 'desk.policyRequired');
 
   const { quoteId, ...rest } = body;
-  const fields: Record<string, unknown> = Object.fromEntries(
-    Object.entries(rest).filter(([k]) => !DISPLAY_FIELDS.includes(k)),
+  // Typed identifiers (a passport number, a Latin name) are kept in their canonical form: `k ۱۲۳۴۵۶۷۸` → K12345678.
+  const fields: Record<string, unknown> = canonicalIdentifierFields(
+    schema.properties as Record<string, unknown> | undefined,
+    Object.fromEntries(Object.entries(rest).filter(([k]) => !DISPLAY_FIELDS.includes(k))),
   );
   Object.assign(fields, deskForm.staticValues);
   validate(deps, deskForm, 'fields', schema, fields);
+  await checkAttachedFiles(deps, schema, fields, principal.userId);
   if (typeof quoteId !== 'string' || quoteId.length === 0) throw HttpError.of(400, 'quote.required');
 
   const { currency, amountMinor, paymentMethodGroupId } = await resolvePriceInputs(

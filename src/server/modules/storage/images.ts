@@ -49,6 +49,24 @@ export function isPdf(bytes: Buffer): boolean {
   );
 }
 
+/**
+ * A program rather than a document, whatever its name says: a Windows executable (MZ), an ELF or Mach-O binary, a
+ * script with a `#!` line. Named in the refusal, so a customer knows why a "PDF" was not taken.
+ */
+export function looksExecutable(bytes: Buffer): boolean {
+  if (bytes.length < 2) return false;
+  const head = bytes.toString('latin1', 0, 4);
+  return (
+    head.startsWith('MZ') ||
+    head.startsWith('#!') ||
+    head === '\x7fELF' ||
+    ['feedface', 'feedfacf', 'cefaedfe', 'cffaedfe', 'cafebabe'].includes(bytes.subarray(0, 4).toString('hex'))
+  );
+}
+
+/** What the bytes are among the kinds an upload may be, or null: a PDF by its markers, an image by its header. */
+export const sniffFileKind = (bytes: Buffer): FileKind | null => (isPdf(bytes) ? 'pdf' : sniffImageKind(bytes));
+
 export const MIME: Record<FileKind, string> = {
   jpeg: 'image/jpeg',
   png: 'image/png',

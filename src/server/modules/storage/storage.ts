@@ -22,7 +22,19 @@ const REVIEWER_ACTIONS: Record<string, string> = {
   currencyPaymentReceipt: 'manageCurrencyPayments',
   walletCorrection: 'decideWalletCorrections',
   purchaseMessage: 'viewRequests',
+  requestFile: 'viewRequests',
 };
+
+/** The purpose of a file uploaded for a desk form's file field (uploadFile with desk and field), which staff viewing requests may see. */
+export const REQUEST_FILE = 'requestFile';
+
+/** An upload as the database keeps it: what a form's file field is checked against at submit. */
+export interface StoredUpload {
+  path: string;
+  purpose: string;
+  mime: string;
+  sizeBytes: number;
+}
 
 /** The purpose (file prefix) of a currency payment's receipt image, which staff holding its action may see. */
 export const CURRENCY_PAYMENT_RECEIPT = 'currencyPaymentReceipt';
@@ -152,6 +164,18 @@ export class Storage {
       .returning('id')
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /** The owner's uploads among `paths` (a path of someone else's, or of nothing, is simply not in the answer). */
+  async uploadsOf(db: DB, ownerUserId: number, paths: readonly string[]): Promise<StoredUpload[]> {
+    if (paths.length === 0) return [];
+    const rows = await db
+      .selectFrom('uploads')
+      .select(['path', 'purpose', 'mime', 'sizeBytes'])
+      .where('ownerUserId', '=', ownerUserId)
+      .where('path', 'in', [...paths])
+      .execute();
+    return rows.map((r) => ({ ...r, sizeBytes: Number(r.sizeBytes) }));
   }
 
   /** SHA-256 (lower-case hex) of a stored file's bytes, or null when it is not there. */

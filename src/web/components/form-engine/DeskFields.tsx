@@ -114,10 +114,11 @@ export function DeskFields({
       uiSchema={{ ...uiSchema, 'ui:submitButtonOptions': { norender: true } } as never}
       formData={shownData}
       // What the desk decides for its widgets (cash service, the currencies it is paid in) comes from the desk here,
-      // so the desk page and the catalogue's preview of it offer the same choices.
+      // so the desk page and the catalogue's preview of it offer the same choices; the file fields upload for this desk.
       formContext={{
         isCashService: desk.isCashService,
         currencies: desk.currencies,
+        desk: desk.identifier,
         ...formContext,
         ...(stepFields && { stepFields }),
       }}

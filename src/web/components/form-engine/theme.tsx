@@ -203,6 +203,7 @@ const widgets: RegistryWidgetsType = {
   googleAdsAccountSelect: GoogleAdsAccountSelectWidget,
   choiceSelect: ChoiceSelectWidget,
   imageUpload: ImageUploadWidget,
+  fileUpload: ImageUploadWidget,
   PasswordWidget,
   password: PasswordWidget,
   jalaliDate: JalaliDateWidget,
