@@ -200,6 +200,32 @@ export interface CustomerPlans {
   userId: number;
 }
 
+export interface DeskFunnelPaid {
+  day: string;
+  desk: string;
+  paid: Generated<number>;
+}
+
+export interface DeskFunnelVisits {
+  /**
+   * The Tehran day the visit opened the desk: every stage of the visit counts on it
+   */
+  day: string;
+  desk: string;
+  firstInput: Generated<boolean>;
+  /**
+   * The name (never the value) of the form field last touched; cleared on submit
+   */
+  lastField: string | null;
+  lastSeenAt: Generated<Timestamp>;
+  /**
+   * The form's steps this visit reached, bit i for step i
+   */
+  stepsReached: Generated<number>;
+  submitted: Generated<boolean>;
+  visitId: string;
+}
+
 export interface FailureCounters {
   expiresAt: Timestamp;
   failures: Generated<number>;
@@ -1135,6 +1161,8 @@ export interface DB {
   currencyPayments: CurrencyPayments;
   currencyRateHistory: CurrencyRateHistory;
   customerPlans: CustomerPlans;
+  deskFunnelPaid: DeskFunnelPaid;
+  deskFunnelVisits: DeskFunnelVisits;
   failureCounters: FailureCounters;
   formVersions: FormVersions;
   googleAdsAccountRequests: GoogleAdsAccountRequests;
