@@ -15,12 +15,7 @@ import { type Kysely, sql } from 'kysely';
 import type { components } from '../../../generated/api';
 import type { DB as Database } from '../../../generated/db';
 import { addTehranDays, tehranDayOf } from '../../../shared/calendar/tehran-day';
-import {
-  FUNNEL_LEFT_AFTER_MINUTES,
-  FUNNEL_MAX_STEPS,
-  funnelFieldsOf,
-  funnelStepsOf,
-} from '../../../shared/funnel';
+import { FUNNEL_LEFT_AFTER_MINUTES, FUNNEL_MAX_STEPS, funnelFieldsOf, funnelStepsOf } from '../../../shared/funnel';
 import type { Handlers } from '../../contract/handlers';
 import type { DB } from '../../db/database';
 import { HttpError, ok, tooManyRequestsFor } from '../../http/errors';
