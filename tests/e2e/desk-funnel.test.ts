@@ -58,7 +58,7 @@ describe('the desk funnel', () => {
     await submitted;
     const purchase = Number(new URL(page.url()).searchParams.get('purchase'));
     const detail = await money.purchaseOf(buyer, purchase);
-    await money.deposit(buyer, detail.expectedPrice);
+    await money.deposit(buyer, detail.purchase.expectedPrice);
     expect((await money.payOk(buyer, purchase)).purchase.state).toBe('paid');
     await page.context().close();
 

@@ -70,23 +70,18 @@ export function watchDesk(desk: Desk, form: FormType): FunnelVisit {
     clearTimeout(timer);
     timer = setTimeout(flush, BATCH_MS);
   };
-  /** A field of the form the event happened in, when it is one of the desk page's. */
-  const fieldOf = (event: Event): string | null => {
-    const target = event.target;
-    if (!(target instanceof Element) || !target.closest('[data-testid="desk-page"]')) return null;
-    const drawn = target.closest('[id^="root_"]');
-    return drawn ? funnelFieldOfId(drawn.id, fields) : null;
-  };
   const touched = (event: Event) => {
     if (done || !event.isTrusted) return;
-    const field = fieldOf(event);
-    if (!field) return;
-    const typed = event.type !== 'focusin';
-    if (typed && !inputSent) {
+    const target = event.target;
+    if (!(target instanceof Element) || !target.closest('[data-testid="desk-page"] form')) return;
+    // Typed or chosen anywhere in the form (a select's hidden input too) is input; the field is the drawn one.
+    if (event.type !== 'focusin' && !inputSent) {
       inputSent = true;
       pending.input = true;
     }
-    if (field !== sentField) {
+    const drawn = target.closest('[id^="root_"]');
+    const field = drawn ? funnelFieldOfId(drawn.id, fields) : null;
+    if (field && field !== sentField) {
       sentField = field;
       pending.field = field;
     }
