@@ -178,7 +178,7 @@ export default function DeskFunnelPage() {
           <Callout.Text>در این بازه کسی صفحهٔ خدمتی را باز نکرده و درخواستی پرداخت نشده است.</Callout.Text>
         </Callout.Root>
       ) : (
-        <Grid columns={{ initial: '1', md: '2' }} gap="3">
+        <Grid columns={{ initial: '1', sm: '2' }} gap="3">
           {funnels.data.desks.map((funnel) => (
             <FunnelCard key={funnel.desk} funnel={funnel} />
           ))}
