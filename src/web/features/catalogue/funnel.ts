@@ -3,8 +3,8 @@
  * one visit per opening of a desk's form under a random id tied to no one, reported as it goes — opened at once, then
  * first input, the name (never the value) of the last field touched and the steps reached, batched a few seconds
  * after the last change and sent at once when the page is hidden or left, and submitted when the request is made.
- * Reports go with `keepalive` outside the app's API client (no progress bar, no settled mark to wait on), and never
- * block or slow typing: the listeners only note a field name.
+ * Reports go outside the app's API client (no progress bar, no settled mark to wait on), with `keepalive` only when
+ * the page is being left, and never block or slow typing: the listeners only note a field name.
  */
 import type { Desk, FormType } from '../../lib/queries/catalogue';
 import { effectiveForm } from '../../../shared/catalogue';
@@ -32,14 +32,22 @@ export interface FunnelVisit {
 
 let active: { desk: string; visit: FunnelVisit } | null = null;
 
-function send(body: Record<string, unknown>): void {
+/**
+ * Sends a report; `leaving` (the page is being hidden or unloaded) asks the browser to finish it after the page is
+ * gone (`keepalive`). Other reports are plain requests: a keepalive one is left to the browser and never reported
+ * finished to tools that wait for the page's requests.
+ */
+function send(body: Record<string, unknown>, leaving = false): void {
   try {
     void fetch(ENDPOINT, {
       method: 'POST',
-      keepalive: true,
+      ...(leaving && { keepalive: true }),
       headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
       body: JSON.stringify(body),
-    }).catch(() => undefined);
+    })
+      // Read to its end, so the request is finished (an unread answer stays open in the browser's eyes).
+      .then((answer) => answer.text())
+      .catch(() => undefined);
   } catch {
     // Counting must never break the page.
   }
@@ -59,16 +67,17 @@ export function watchDesk(desk: Desk, form: FormType): FunnelVisit {
   let done = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const flush = () => {
+  const flush = (leaving = false) => {
     clearTimeout(timer);
     timer = undefined;
     if (Object.keys(pending).length === 0) return;
-    send({ ...base, ...pending });
+    send({ ...base, ...pending }, leaving);
     pending = {};
   };
+  const leave = () => flush(true);
   const later = () => {
     clearTimeout(timer);
-    timer = setTimeout(flush, BATCH_MS);
+    timer = setTimeout(() => flush(), BATCH_MS);
   };
   const touched = (event: Event) => {
     if (done || !event.isTrusted) return;
@@ -88,7 +97,7 @@ export function watchDesk(desk: Desk, form: FormType): FunnelVisit {
     if (Object.keys(pending).length > 0) later();
   };
   const hidden = () => {
-    if (document.visibilityState === 'hidden') flush();
+    if (document.visibilityState === 'hidden') leave();
   };
   const listeners: Array<[string, EventListener]> = [
     ['focusin', touched],
@@ -97,11 +106,11 @@ export function watchDesk(desk: Desk, form: FormType): FunnelVisit {
   ];
   for (const [type, listener] of listeners) document.addEventListener(type, listener, { capture: true, passive: true });
   document.addEventListener('visibilitychange', hidden);
-  window.addEventListener('pagehide', flush);
+  window.addEventListener('pagehide', leave);
   const end = () => {
     for (const [type, listener] of listeners) document.removeEventListener(type, listener, { capture: true });
     document.removeEventListener('visibilitychange', hidden);
-    window.removeEventListener('pagehide', flush);
+    window.removeEventListener('pagehide', leave);
     flush();
     done = true;
     if (active?.visit === visit) active = null;
