@@ -1151,6 +1151,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/recordDeskFunnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A desk page reports how far one visit went (decision 046): the visit's random id (made per opening of the page, tied to no one), whether something was typed, the name of the field last touched, the steps reached and whether the request was submitted. Never a value. The first report of a visit counts it as opened; each stage counts once per visit however often it is reported. The desk must be in the catalogue (404), the field one of its form's and each step within its form's steps (422); a visit belongs to the desk that opened it (409). Reports are limited per address (429). */
+        post: operations["recordDeskFunnel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/searchCurrencies": {
         parameters: {
             query?: never;
@@ -1434,6 +1451,23 @@ export interface paths {
         put?: never;
         /** One customer's balance, reserved amount and transactions (the /customer-wallets/{id} page). Staff holding viewCustomers see any customer's, with the online payments still open; a customer sees only their own. Anyone else gets 404, as for an id that does not exist. */
         post: operations["fetchCustomerWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sys/fetchDeskFunnels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Each desk's funnel over a period of Tehran days (Gregorian YYYY-MM-DD, both included; the visits that opened on them): visits opened, with a first input, reaching each step of the form, submitted, requests paid (the server's count, by the day paid), visits that left (not submitted and not seen for 30 minutes) and the fields those visits touched last, most first (titles from the form). Desks with no visit and no payment are left out. 422 when from is after to. */
+        post: operations["fetchDeskFunnels"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3215,6 +3249,42 @@ export interface components {
             quoteId?: string;
         } & {
             [key: string]: components["schemas"]["FormValue"];
+        };
+        DeskFunnel: {
+            desk: string;
+            firstInput: components["schemas"]["Count"];
+            left: components["schemas"]["Count"];
+            /** @description The fields the visits that left touched last, most first (at most five) */
+            leftAt: {
+                field: string;
+                title: string;
+                visits: components["schemas"]["Count"];
+            }[];
+            opened: components["schemas"]["Count"];
+            paid: components["schemas"]["Count"];
+            steps: {
+                index: number;
+                reached: components["schemas"]["Count"];
+                title: string;
+            }[];
+            submitted: components["schemas"]["Count"];
+            title: string;
+        };
+        DeskFunnelReport: {
+            desk: components["schemas"]["CatalogueIdentifier"];
+            /** @description The name (never the value) of the top-level form field touched last */
+            field?: string;
+            /** @description Something was typed or chosen in the form */
+            input?: boolean;
+            /** @description Steps of the form reached (0 is the first) */
+            steps?: number[];
+            /** @description The visit's request was submitted */
+            submitted?: boolean;
+            /**
+             * Format: uuid
+             * @description The visit's random id, made by the page per opening of the desk
+             */
+            visit: string;
         };
         DeskPromiseRecord: {
             /** @description Missed promises compensated in the last compensationDays */
@@ -6571,6 +6641,23 @@ export interface operations {
             };
         };
     };
+    recordDeskFunnel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeskFunnelReport"];
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            200: components["responses"]["Done"];
+        };
+    };
     publicSearchCurrencies: {
         parameters: {
             query?: never;
@@ -7017,6 +7104,40 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["CustomerWallet"];
+                    };
+                };
+            };
+        };
+    };
+    fetchDeskFunnels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date */
+                    from: string;
+                    /** Format: date */
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            "4XX": components["responses"]["ClientError"];
+            /** @description The funnels, most opened first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            desks: components["schemas"]["DeskFunnel"][];
+                        };
                     };
                 };
             };

@@ -213,6 +213,32 @@ export interface DeskDrafts {
   userId: number;
 }
 
+export interface DeskFunnelPaid {
+  day: string;
+  desk: string;
+  paid: Generated<number>;
+}
+
+export interface DeskFunnelVisits {
+  /**
+   * The Tehran day the visit opened the desk: every stage of the visit counts on it
+   */
+  day: string;
+  desk: string;
+  firstInput: Generated<boolean>;
+  /**
+   * The name (never the value) of the form field last touched; cleared on submit
+   */
+  lastField: string | null;
+  lastSeenAt: Generated<Timestamp>;
+  /**
+   * The form's steps this visit reached, bit i for step i
+   */
+  stepsReached: Generated<number>;
+  submitted: Generated<boolean>;
+  visitId: string;
+}
+
 export interface FailureCounters {
   expiresAt: Timestamp;
   failures: Generated<number>;
@@ -1157,6 +1183,8 @@ export interface DB {
   currencyRateHistory: CurrencyRateHistory;
   customerPlans: CustomerPlans;
   deskDrafts: DeskDrafts;
+  deskFunnelPaid: DeskFunnelPaid;
+  deskFunnelVisits: DeskFunnelVisits;
   failureCounters: FailureCounters;
   formVersions: FormVersions;
   googleAdsAccountRequests: GoogleAdsAccountRequests;

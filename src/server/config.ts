@@ -69,6 +69,8 @@ export interface AppConfig {
   inquiryLimits: { perUser: number; perIp: number; windowSeconds: number };
   /** Receipt verifications (verifyReceipt, a public lookup) allowed per address in each window. */
   receiptVerifyLimits: { perIp: number; windowSeconds: number };
+  /** Desk funnel reports allowed per address in each window (decision 046). */
+  funnelLimits: { perIp: number; windowSeconds: number };
   /**
    * Uploads a user may make in any 24 hours (files and bytes), and how old a file attached to nothing (no
    * profile, request or audit record names it) must be before the periodic clean-up removes it.
@@ -422,6 +424,10 @@ function parseConfig(env: Env, environment: Environment, overrides: Partial<AppC
         env.RECEIPT_VERIFY_LIMIT_WINDOW_SECONDS,
         600,
       ),
+    },
+    funnelLimits: {
+      perIp: parsePositiveInt('FUNNEL_LIMIT_PER_IP', env.FUNNEL_LIMIT_PER_IP, 300),
+      windowSeconds: parsePositiveInt('FUNNEL_LIMIT_WINDOW_SECONDS', env.FUNNEL_LIMIT_WINDOW_SECONDS, 600),
     },
     uploadLimits: {
       filesPerDay: parsePositiveInt('UPLOAD_LIMIT_FILES_PER_DAY', env.UPLOAD_LIMIT_FILES_PER_DAY, 30),

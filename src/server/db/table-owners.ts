@@ -49,6 +49,9 @@ export const TABLE_OWNERS = {
 
   // Versions of desks and form types published from the staff catalogue page.
   catalogue_versions: 'modules/desks',
+  // Where customers give up at a desk: counts per visit and day, never a value or a person (decision 046).
+  desk_funnel_visits: 'modules/desks',
+  desk_funnel_paid: 'modules/desks',
 
   // Paying requests: online payments at a bank gateway, their idempotency keys, and receipts of money received.
   online_proformas: 'modules/payments',

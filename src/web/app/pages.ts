@@ -30,6 +30,7 @@ const CustomerWallet = lazyPage(() => import('../features/wallet/CustomerWalletP
 const Management = lazyPage(() => import('../features/management/ManagementHomePage'));
 const Tasks = lazyPage(() => import('../features/management/tasks/TasksPage'));
 const Withdrawals = lazyPage(() => import('../features/management/withdrawals/WithdrawalsPage'));
+const DeskFunnel = lazyPage(() => import('../features/management/funnel/DeskFunnelPage'));
 const WalletCorrections = lazyPage(() => import('../features/management/wallet-corrections/WalletCorrectionsPage'));
 const BankAccounts = lazyPage(() => import('../features/management/bank-accounts/BankAccountsPage'));
 const Users = lazyPage(() => import('../features/management/access/UsersPage'));
@@ -64,6 +65,7 @@ export const PAGES: Record<RouteName, ComponentType> = {
   manualOrderCompletion: ManualCompletion,
   withdrawals: Withdrawals,
   walletCorrections: WalletCorrections,
+  deskFunnel: DeskFunnel,
   bankAccounts: BankAccounts,
   currencyPayments: CurrencyPayments,
   googleMccAccounts: GoogleMccAccounts,

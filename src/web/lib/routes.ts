@@ -153,6 +153,13 @@ export const routes = [
     parent: 'management',
   },
   {
+    name: 'deskFunnel',
+    path: '/management/funnel',
+    title: 'قیف خدمت‌ها',
+    access: 'staff',
+    parent: 'management',
+  },
+  {
     name: 'failedNotificationSms',
     path: '/management/failed-sms',
     title: 'پیامک‌های ناموفق',

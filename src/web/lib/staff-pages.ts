@@ -38,6 +38,7 @@ export const STAFF_PAGES: readonly StaffPage[] = [
   { menu: 'googleMccAccounts', route: 'googleMccAccounts', title: 'پنل‌های مدیریت تبلیغات' },
   { menu: 'googleAdsAccounts', route: 'googleAdsAccounts', title: 'حساب‌های تبلیغاتی' },
   { menu: 'catalogue', route: 'catalogue', title: 'کاتالوگ میزها و فرم‌ها' },
+  { menu: 'deskFunnel', route: 'deskFunnel', title: 'قیف خدمت‌ها' },
   { menu: 'auditLog', route: 'auditLog', title: 'رویدادنگار' },
   { menu: 'failedNotificationSms', route: 'failedNotificationSms', title: 'پیامک‌های ناموفق' },
   { menu: 'reconciliation', route: 'reconciliation', title: 'تطبیق روزانه' },

@@ -15,7 +15,7 @@ export const MENU_BY_ACTION: Record<string, string[]> = {
   approveBankAccountOwnership: ['bankAccounts'],
   manageGoogleMccAccounts: ['googleMccAccounts'],
   manageGoogleAds: ['googleAdsAccounts'],
-  manageCatalogue: ['catalogue'],
+  manageCatalogue: ['catalogue', 'deskFunnel'],
   viewAuditLog: ['auditLog'],
   viewFailedSms: ['failedNotificationSms'],
   reconcile: ['reconciliation'],

@@ -14,6 +14,7 @@ import { stepNotification } from '../../../shared/request-steps';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
 import type { AuditAction } from '../../../shared/audit/names';
+import { recordFunnelPaid } from '../desks';
 import { closePurchaseTask, openPurchaseTask } from '../tasks';
 import type { LockedPurchase } from './purchase-state';
 import { promisedAtPayment } from './promises';
@@ -75,6 +76,8 @@ export async function runRequestEvent(
     .where('id', '=', purchase.id)
     .execute();
   await recordChange(trx, purchase.id, to, cause, run.actorUserId, run.reason ?? null);
+  // The desk funnel's last stage is the server's word, whichever way the request was paid (decision 046).
+  if (to === 'paid' && purchase.state !== 'paid') await recordFunnelPaid(trx, purchase.desk);
   if (run.step) {
     const kind = stepNotification(run.step, '')?.kind ?? null;
     if (kind !== definition.notification) throw new Error(`${event}: a ${run.step.kind} step does not send ${kind}`);

@@ -9,6 +9,7 @@ import { api, call } from '../../lib/api-client';
 import { catalogueAtom } from '../../lib/queries/catalogue';
 import { myPlanQuery, planStepFor } from '../../lib/queries/plans';
 import { pathOf } from '../../lib/routes';
+import { useDeskFunnel } from './useDeskFunnel';
 
 // The form engine and the pay step are drawn after hydration only (the prerendered page is the title, picture and
 // description), so they are not part of the page's first load: they load beside hydration, and the skeleton stands in.
@@ -38,6 +39,14 @@ export default function DeskPage() {
   // The form is drawn in the browser only, after the prerendered page (title, description) is hydrated.
   const hydrated = useHydrated();
   useEffect(() => void loadDeskForm().catch(() => undefined), []);
+  // Where customers give up (decision 046): a visit while this desk's form is shown; the counting loads lazily.
+  const funnelDesk = data?.desks.find((d) => d.identifier === identifier);
+  useDeskFunnel(
+    funnelDesk,
+    data?.forms.find((f) => f.formType === funnelDesk?.formType),
+    hydrated && !waitingForPlan && !pathname.startsWith('/under-construction-desks/'),
+    Boolean(submitted),
+  );
   if (isPending) return <Skeleton height="240px" />;
   // A failed catalogue load is not an unknown desk: offer a retry instead of the error page.
   if (isError) {
