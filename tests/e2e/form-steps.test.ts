@@ -81,6 +81,28 @@ describe('a desk form in steps', () => {
     await laptop.locator('#root_amount').pressSequentially('250');
     await choose(laptop, 'requestedPaymentMethodGroup', 'کارت اعتباری بین‌المللی');
     await laptop.getByTestId('price-summary').waitFor();
+    // The attachments take a PDF: a program named .pdf is refused with the server's reason, a real one attached.
+    const files = 'root_customerDescriptiveImageAddresses';
+    const pick = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
+      const chooser = laptop.waitForEvent('filechooser');
+      await laptop
+        .locator(`[data-field="customerDescriptiveImageAddresses"]`)
+        .getByRole('button', { name: /انتخاب فایل|افزودن فایل دیگر/ })
+        .click();
+      await (await chooser).setFiles(file);
+    };
+    await pick({
+      name: 'admission.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('MZ\x90\x00 a program, not a PDF'),
+    });
+    await laptop
+      .getByTestId(`${files}-refused`)
+      .getByText('«admission.pdf» پذیرفته نشد: این فایل یک برنامهٔ اجرایی است', { exact: false })
+      .waitFor();
+    const pdf = '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n';
+    await pick({ name: 'admission-letter.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
+    await laptop.getByTestId(`${files}-attached`).getByText('admission-letter.pdf').waitFor();
     await laptop.getByTestId('confirm-price').click();
     await laptop.screenshot({ path: `${shots}/form-steps-3-phone.png`, fullPage: true });
     await laptop.waitForFunction(
@@ -90,6 +112,22 @@ describe('a desk form in steps', () => {
     await laptop.getByTestId('pay-step').waitFor();
     // The request is made: the draft is gone, from the server and from the list.
     await expect.poll(() => draftOf(who.userId), { timeout: 30_000 }).toBeUndefined();
+    // The funnel counted the steps each visit reached (counts only): the laptop's visit all three, and submitted.
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.app.database.db
+              .selectFrom('deskFunnelVisits')
+              .select(['stepsReached', 'submitted'])
+              .where('desk', '=', 'ieltsRegistrationAndCpr')
+              .execute()
+          )
+            .map((v) => `${v.stepsReached}:${v.submitted}`)
+            .sort(),
+        { timeout: 30_000 },
+      )
+      .toContain('7:true');
     await laptop.goto(`${server.url}/request/myRequests`);
     await laptop.getByTestId('myRequests-row').first().waitFor();
     expect(await laptop.getByTestId('desk-draft').count()).toBe(0);

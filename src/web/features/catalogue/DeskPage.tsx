@@ -98,7 +98,14 @@ export default function DeskPage() {
           </Suspense>
         ) : hydrated && !waitingForPlan ? (
           <Suspense fallback={<FormSkeleton />}>
-            <DeskForm desk={desk} form={form} prefill={planStep?.prefill} />
+            <DeskForm
+              desk={desk}
+              form={form}
+              prefill={planStep?.prefill}
+              onStepReached={(index) =>
+                void import('./funnel').then((m) => m.funnelStepReached(desk.identifier, index))
+              }
+            />
           </Suspense>
         ) : (
           <FormSkeleton />

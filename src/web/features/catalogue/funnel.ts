@@ -118,7 +118,9 @@ export function watchDesk(desk: Desk, form: FormType): FunnelVisit {
   const visit: FunnelVisit = {
     submitted() {
       if (done) return;
-      pending = { submitted: true };
+      // With what is still waiting (the steps reached since the last report), but not the last field: it did not leave.
+      delete pending.field;
+      pending.submitted = true;
       end();
     },
     stepReached(index) {

@@ -91,6 +91,7 @@ export default function FileUploadWidget({
   const [refused, setRefused] = useState<string | null>(null);
   const [over, setOver] = useState(false);
   const paths = pathsOf(value);
+  const chooseText = paths.length > 0 ? 'افزودن فایل دیگر' : 'انتخاب فایل';
   const locked = disabled || readonly;
 
   const send = async (chosen: File[]) => {
@@ -224,8 +225,10 @@ export default function FileUploadWidget({
             loading={progress !== null}
             disabled={paths.length >= limits.maxFiles}
             onClick={() => input.current?.click()}
+            // Its name says what a person sees on it, then the field's (the label names the field only).
+            aria-label={`${chooseText}: ${String(schema.title ?? 'فایل')}`}
           >
-            <UploadIcon /> {paths.length > 0 ? 'افزودن فایل دیگر' : 'انتخاب فایل'}
+            <UploadIcon /> {chooseText}
           </Button>
         </div>
       )}
