@@ -1,8 +1,13 @@
-/** Keeps one live connection per signed-in identity; staff see new tasks in a snackbar of the task's colour. */
+/**
+ * Keeps one live connection per signed-in identity; staff see new tasks in a snackbar of the task's colour. The
+ * connection (and its code: lib/realtime.ts, laravel-echo, socket.io-client) waits until the first screen is drawn
+ * and the browser is idle: it is not part of what the first screen needs, and its start was a long task of its own
+ * on a slow phone.
+ */
 import { Box, Callout, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
-import { connectLive } from '../../lib/realtime';
+import { afterFirstScreen } from '../../lib/idle';
 import { loadUser, sessionReadyAtom, userAtom } from '../../lib/session';
 import { toPersianDigits } from '../../../shared/digits';
 import { readableBehindWhite } from '../../../shared/color/contrast';
@@ -32,27 +37,35 @@ export function LiveUpdates() {
         reloading = null;
       });
     };
-    void connectLive({
-      userUid: uid,
-      isStaff,
-      onEvent: (event, data) => {
-        if (event === 'profile.reviewed') reloadUser();
-        if (event === 'userProfile.changed' && (data as { userId?: number }).userId === userId) reloadUser();
-        if (event === 'task.created') {
-          const task = data as { title: string; color: string; taskId: number };
-          setSnack({
-            color: task.color,
-            text: 'کار جدید',
-            items: [task.title, `شماره ${toPersianDigits(task.taskId)}`],
-          });
-        }
-      },
-    }).then((c) => {
-      if (stopped) c.stop();
-      else stop = c.stop;
+    const connect = async () => {
+      const { connectLive } = await import('../../lib/realtime');
+      return connectLive({
+        userUid: uid,
+        isStaff,
+        onEvent: (event, data) => {
+          if (event === 'profile.reviewed') reloadUser();
+          if (event === 'userProfile.changed' && (data as { userId?: number }).userId === userId) reloadUser();
+          if (event === 'task.created') {
+            const task = data as { title: string; color: string; taskId: number };
+            setSnack({
+              color: task.color,
+              text: 'کار جدید',
+              items: [task.title, `شماره ${toPersianDigits(task.taskId)}`],
+            });
+          }
+        },
+      });
+    };
+    const cancel = afterFirstScreen(() => {
+      if (stopped) return;
+      void connect().then((c) => {
+        if (stopped) c.stop();
+        else stop = c.stop;
+      });
     });
     return () => {
       stopped = true;
+      cancel();
       stop?.();
     };
   }, [ready, uid, userId, isStaff]);
