@@ -233,7 +233,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     .slice(2)
     .filter((a, i, all) => a.startsWith('/') && !['--web', '--runs'].includes(all[i - 1] ?? ''));
   const servers: RunningServer[] = [];
-  for (const dir of webDirs) servers.push(await startServer({ env: { LOG_LEVEL: 'warn', WEB_DIR: dir } }));
+  for (const dir of webDirs)
+    servers.push(await startServer({ env: { LOG_LEVEL: signedIn ? 'info' : 'warn', WEB_DIR: dir } }));
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
