@@ -1,13 +1,14 @@
 /**
  * Keeps one live connection per signed-in identity; staff see new tasks in a snackbar of the task's colour. The
- * connection (and its code: lib/realtime.ts, laravel-echo, socket.io-client) waits until the first screen is drawn
- * and the browser is idle: it is not part of what the first screen needs, and its start was a long task of its own
- * on a slow phone.
+ * connection and its code (lib/realtime.ts, laravel-echo, socket.io-client) start once the first screen is drawn (this
+ * effect runs after the shell's first commit) and the browser is idle, typically while the page waits for its data:
+ * not in the long tasks of the first render. Not later than that: news sent between the page's first answers and the
+ * join is lost (a payment's page back from the bank, then staff taking it at once).
  */
 import { Box, Callout, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
-import { afterFirstScreen } from '../../lib/idle';
+import { whenIdle } from '../../lib/idle';
 import { loadUser, sessionReadyAtom, userAtom } from '../../lib/session';
 import { toPersianDigits } from '../../../shared/digits';
 import { readableBehindWhite } from '../../../shared/color/contrast';
@@ -56,7 +57,7 @@ export function LiveUpdates() {
         },
       });
     };
-    const cancel = afterFirstScreen(() => {
+    const cancel = whenIdle(() => {
       if (stopped) return;
       void connect().then((c) => {
         if (stopped) c.stop();
