@@ -234,9 +234,8 @@ export async function payAs<T extends PayOutcome>(
     return { data: winner, replayed: true };
   }
   if (step.kind === 'paid') {
-    // Its outcome was stored with the money (above): a replay reads the request as it is then (storedAnswer), so
-    // the answer is not written to the claim a second time.
     const data = await view.answer({ walletWithdrawAmount: step.walletPart, payable: 0, gatewayUrl: null });
+    await storeResult(deps.db, userId, claim.key, data);
     announceTask(deps, step.task);
     await announceMoney(deps, userId, party.purchaseId);
     return { data, replayed: false };
