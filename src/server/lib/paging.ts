@@ -31,8 +31,14 @@ export async function pageOf<DB, TB extends keyof DB, O, T>(
   q: SelectQueryBuilder<DB, TB, O>,
   query: PageQuery,
   select: (q: SelectQueryBuilder<DB, TB, O>) => SelectQueryBuilder<DB, TB, T>,
+  /** At most this many rows match (a lookup by ids): when they fit on the first page, they are counted, not queried. */
+  atMost?: number,
 ): Promise<ListEnvelope<T>> {
   const { limit, offset } = pageWindow(query);
+  if (atMost !== undefined && atMost <= limit && offset === 0) {
+    const items = (await select(q).limit(limit).execute()) as T[];
+    return { items, total: items.length };
+  }
   const [items, count] = await Promise.all([
     select(q).limit(limit).offset(offset).execute(),
     q.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),

@@ -134,26 +134,23 @@ export async function postTransaction(trx: Trx, input: PostTransactionInput): Pr
   // accounts first, then the company's, each in id order. A money operation may post several transactions in one
   // database transaction (collect then reserve; spend then refund); with only each posting's own accounts in id order,
   // two operations of one customer could each hold the wallet or the reservation the other's next posting needs.
-  if (input.userId !== null) {
+  // One query takes them all: PostgreSQL locks the rows as the ORDER BY returns them (customer's first, then the
+  // company's, each by id).
+  const postingIds = new Set(ids.values());
+  const locked = (
     await trx
       .selectFrom('ledgerAccounts')
-      .select('id')
-      .where('userId', '=', input.userId)
+      .select(['id', 'kind', 'userId', 'balance'])
+      .where((eb) =>
+        input.userId === null
+          ? eb('id', 'in', [...postingIds])
+          : eb.or([eb('userId', '=', input.userId), eb('id', 'in', [...postingIds])]),
+      )
+      .orderBy(sql`user_id is null`)
       .orderBy('id')
       .forUpdate()
-      .execute();
-  }
-  const locked = await trx
-    .selectFrom('ledgerAccounts')
-    .select(['id', 'kind', 'userId', 'balance'])
-    .where('id', 'in', [...ids.values()])
-    .orderBy('id')
-    .forUpdate()
-    .execute();
-
-  // A parallel posting with the same key may have committed while this one waited for the locks.
-  const replay = await firstWithKey(trx, input);
-  if (replay) return replay;
+      .execute()
+  ).filter((account) => postingIds.has(account.id));
 
   for (const account of locked) {
     const delta = moves.get(account.kind as AccountKind) ?? 0;
@@ -161,6 +158,10 @@ export async function postTransaction(trx: Trx, input: PostTransactionInput): Pr
     // Beyond what a balance holds exactly: refused without naming the account (a company account, as often as not).
     if (!Number.isSafeInteger(after)) throw HttpError.of(422, 'amount.tooLarge');
     if (account.userId !== null && after < 0) {
+      // A parallel posting with the same key may have committed while this one waited for the locks (and spent
+      // what this one would): that is a replay, not a refusal. (Otherwise the key's unique index settles it below.)
+      const replay = await firstWithKey(trx, input);
+      if (replay) return replay;
       throw HttpError.of(
         422,
         account.kind === 'reserved' ? 'ledger.insufficientReserved' : 'ledger.insufficientWallet',

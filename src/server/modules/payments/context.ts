@@ -70,18 +70,24 @@ export function announceTask(deps: PaymentDeps, task: TaskOpened | null): void {
 }
 
 export async function announceMoney(deps: PaymentDeps, userId: number, purchaseId: number | null): Promise<void> {
-  const user = await deps.db.selectFrom('users').select('uid').where('id', '=', userId).executeTakeFirst();
-  if (!user) return;
-  const { balance } = await userBalance(deps.db, userId);
-  deps.live.walletChanged(user.uid, { balance });
-  if (purchaseId !== null) {
-    // The request's own customer hears of it, also when someone else paid it through a payment link.
-    const purchase = await deps.db
-      .selectFrom('purchases as p')
-      .innerJoin('users as u', 'u.id', 'p.userId')
-      .select(['p.state', 'u.uid'])
-      .where('p.id', '=', purchaseId)
-      .executeTakeFirst();
-    if (purchase) deps.live.purchaseChanged(purchase.uid, { purchaseId, state: purchase.state });
-  }
+  // The request's own customer hears of it, also when someone else paid it through a payment link: read with the
+  // request (one query), and the payer's uid is the customer's when they are the same person (most payments).
+  const [purchase, { balance }] = await Promise.all([
+    purchaseId === null
+      ? undefined
+      : deps.db
+          .selectFrom('purchases as p')
+          .innerJoin('users as u', 'u.id', 'p.userId')
+          .select(['p.state', 'p.userId', 'u.uid'])
+          .where('p.id', '=', purchaseId)
+          .executeTakeFirst(),
+    userBalance(deps.db, userId),
+  ]);
+  const uid =
+    purchase?.userId === userId
+      ? purchase.uid
+      : (await deps.db.selectFrom('users').select('uid').where('id', '=', userId).executeTakeFirst())?.uid;
+  if (!uid) return;
+  deps.live.walletChanged(uid, { balance });
+  if (purchase) deps.live.purchaseChanged(purchase.uid, { purchaseId: purchaseId!, state: purchase.state });
 }

@@ -64,43 +64,48 @@ export async function searchPurchases(
     const term = filter.search.trim();
     q = /^\d+$/.test(term) ? q.where('purchases.id', '=', Number(term)) : whereContains(q, ['purchases.desk'], term);
   }
-  const { items: rows, total } = await pageOf(q, filter, (x) =>
-    x
-      .select([
-        'purchases.id',
-        'purchases.desk',
-        'purchases.productCategory',
-        'purchases.state',
-        'purchaseStates.title as stateTitle',
-        'purchaseStates.color as stateColor',
-        'purchaseStates.stateIsFinal',
-        'purchaseStates.stateIsFailure',
-        'currencies.code as currencyCode',
-        'currencies.title as currencyTitle',
-        'purchases.amountMinor',
-        'purchases.rate',
-        'purchases.grossPrice',
-        'purchases.totalCosts',
-        'purchases.expectedPrice',
-        'purchases.walletAmount',
-        'purchases.payablePrice',
-        'quotes.expiresAt as quoteExpiresAt',
-        'purchases.fields',
-        'formVersions.form as form',
-        'purchases.createdAt',
-        'purchases.deadlineAt',
-        'purchases.promisePayBy',
-        'purchases.promiseDoneBy',
-        'purchases.promisedBy',
-        'purchases.promiseCompensatedAt',
-        'purchases.promiseCompensation',
-        'purchases.userId',
-        'users.firstName',
-        'users.lastName',
-        'users.mobileNo',
-      ])
-      .orderBy('purchases.createdAt', 'desc')
-      .orderBy('purchases.id', 'desc'),
+  const { items: rows, total } = await pageOf(
+    q,
+    filter,
+    (x) =>
+      x
+        .select([
+          'purchases.id',
+          'purchases.desk',
+          'purchases.productCategory',
+          'purchases.state',
+          'purchaseStates.title as stateTitle',
+          'purchaseStates.color as stateColor',
+          'purchaseStates.stateIsFinal',
+          'purchaseStates.stateIsFailure',
+          'currencies.code as currencyCode',
+          'currencies.title as currencyTitle',
+          'purchases.amountMinor',
+          'purchases.rate',
+          'purchases.grossPrice',
+          'purchases.totalCosts',
+          'purchases.expectedPrice',
+          'purchases.walletAmount',
+          'purchases.payablePrice',
+          'quotes.expiresAt as quoteExpiresAt',
+          'purchases.fields',
+          'formVersions.form as form',
+          'purchases.createdAt',
+          'purchases.deadlineAt',
+          'purchases.promisePayBy',
+          'purchases.promiseDoneBy',
+          'purchases.promisedBy',
+          'purchases.promiseCompensatedAt',
+          'purchases.promiseCompensation',
+          'purchases.userId',
+          'users.firstName',
+          'users.lastName',
+          'users.mobileNo',
+        ])
+        .orderBy('purchases.createdAt', 'desc')
+        .orderBy('purchases.id', 'desc'),
+    // One request looked up by id (purchaseOf: every request page, every payment's answer) needs no count.
+    filter.ids?.length,
   );
   // A request waiting for payment shows what the wallet would pay now; a paid one what was paid.
   const wallets = await walletsOf(

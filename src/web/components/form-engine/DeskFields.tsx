@@ -25,6 +25,25 @@ export const errorField = (error: RJSFValidationError): string => {
   return [...errorPath(error), ...(missing ? [missing] : [])].join('_');
 };
 
+type DrawnDeskForm = ReturnType<typeof effectiveForm> & { transformErrors: ReturnType<typeof persianErrors> };
+const deskForms = new WeakMap<Desk, WeakMap<FormType, DrawnDeskForm>>();
+
+/**
+ * A desk's effective form and its Persian error translator, once per desk and form objects (the catalogue's, which
+ * stay the same while the catalogue does): the desk page and its fields both ask for it in the same render, and each
+ * used to compute its own (two copies of the schema, two validators for them).
+ */
+function deskFormOf(desk: Desk, form: FormType): DrawnDeskForm {
+  let forDesk = deskForms.get(desk);
+  if (!forDesk) deskForms.set(desk, (forDesk = new WeakMap()));
+  let found = forDesk.get(form);
+  if (!found) {
+    const effective = effectiveForm(desk, form);
+    forDesk.set(form, (found = { ...effective, transformErrors: persianErrors(effective.schema) }));
+  }
+  return found;
+}
+
 /**
  * The theme's object template for a form in steps: at the form's root, the fields of other steps are hidden
  * (`formContext.stepFields`); they keep their values, conditions and validation (decision 044).
@@ -42,10 +61,9 @@ const STEP_TEMPLATES = { ObjectFieldTemplate: StepObjectTemplate };
  * The validator is undefined while its precompiled code loads (validator.ts).
  */
 export function useDeskForm(desk: Desk, form: FormType) {
-  const effective = useMemo(() => effectiveForm(desk, form), [desk, form]);
-  const transformErrors = useMemo(() => persianErrors(effective.schema), [effective.schema]);
-  const validator = useLoadedValidator(effective.schema);
-  return { ...effective, transformErrors, validator };
+  const drawn = deskFormOf(desk, form);
+  const validator = useLoadedValidator(drawn.schema);
+  return useMemo(() => ({ ...drawn, validator }), [drawn, validator]);
 }
 
 export function DeskFields({

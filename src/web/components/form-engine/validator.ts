@@ -72,19 +72,30 @@ export function loadValidators(schema: JsonSchemaObject): Promise<FormValidators
   return found;
 }
 
+/** The validator made for each schema from its loaded code: one per schema, however many components draw it. */
+const made = new WeakMap<JsonSchemaObject, FormValidator>();
+const madeFor = (schema: JsonSchemaObject, validators: FormValidators): FormValidator => {
+  let found = made.get(schema);
+  if (!found) made.set(schema, (found = validatorFor(schema, validators)));
+  return found;
+};
+
 /** The validator of a desk form once its code has loaded; undefined until then. A failed load is thrown. */
 export function useLoadedValidator(schema: JsonSchemaObject): FormValidator | undefined {
   const [state, setState] = useState<{ schema: JsonSchemaObject; validator?: FormValidator; error?: unknown }>();
+  const ready = made.get(schema);
   useEffect(() => {
+    if (made.has(schema)) return;
     let live = true;
     loadValidators(schema).then(
-      (validators) => live && setState({ schema, validator: validatorFor(schema, validators) }),
+      (validators) => live && setState({ schema, validator: madeFor(schema, validators) }),
       (error: unknown) => live && setState({ schema, error }),
     );
     return () => {
       live = false;
     };
   }, [schema]);
+  if (ready) return ready;
   if (state?.schema !== schema) return undefined;
   if (state.error) throw state.error;
   return state.validator;

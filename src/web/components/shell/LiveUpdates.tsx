@@ -1,8 +1,14 @@
-/** Keeps one live connection per signed-in identity; staff see new tasks in a snackbar of the task's colour. */
+/**
+ * Keeps one live connection per signed-in identity; staff see new tasks in a snackbar of the task's colour. The
+ * connection and its code (lib/realtime.ts, laravel-echo, socket.io-client) start once the first screen is drawn (this
+ * effect runs after the shell's first commit) and the browser is idle, typically while the page waits for its data:
+ * not in the long tasks of the first render. Not later than that: news sent between the page's first answers and the
+ * join is lost (a payment's page back from the bank, then staff taking it at once).
+ */
 import { Box, Callout, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
-import { connectLive } from '../../lib/realtime';
+import { whenIdle } from '../../lib/idle';
 import { loadUser, sessionReadyAtom, userAtom } from '../../lib/session';
 import { toPersianDigits } from '../../../shared/digits';
 import { readableBehindWhite } from '../../../shared/color/contrast';
@@ -32,27 +38,35 @@ export function LiveUpdates() {
         reloading = null;
       });
     };
-    void connectLive({
-      userUid: uid,
-      isStaff,
-      onEvent: (event, data) => {
-        if (event === 'profile.reviewed') reloadUser();
-        if (event === 'userProfile.changed' && (data as { userId?: number }).userId === userId) reloadUser();
-        if (event === 'task.created') {
-          const task = data as { title: string; color: string; taskId: number };
-          setSnack({
-            color: task.color,
-            text: 'کار جدید',
-            items: [task.title, `شماره ${toPersianDigits(task.taskId)}`],
-          });
-        }
-      },
-    }).then((c) => {
-      if (stopped) c.stop();
-      else stop = c.stop;
+    const connect = async () => {
+      const { connectLive } = await import('../../lib/realtime');
+      return connectLive({
+        userUid: uid,
+        isStaff,
+        onEvent: (event, data) => {
+          if (event === 'profile.reviewed') reloadUser();
+          if (event === 'userProfile.changed' && (data as { userId?: number }).userId === userId) reloadUser();
+          if (event === 'task.created') {
+            const task = data as { title: string; color: string; taskId: number };
+            setSnack({
+              color: task.color,
+              text: 'کار جدید',
+              items: [task.title, `شماره ${toPersianDigits(task.taskId)}`],
+            });
+          }
+        },
+      });
+    };
+    const cancel = whenIdle(() => {
+      if (stopped) return;
+      void connect().then((c) => {
+        if (stopped) c.stop();
+        else stop = c.stop;
+      });
     });
     return () => {
       stopped = true;
+      cancel();
       stop?.();
     };
   }, [ready, uid, userId, isStaff]);
