@@ -7,6 +7,8 @@
  *     wallet: performance, accessibility, best practices, LCP, and the bytes the first page (/) transfers.
  *   - price inquiries per second vs. a bare Fastify JSON route, on the embedded database and on PostgreSQL (in a
  *     fresh process, tests/bench/fresh-process.ts).
+ *   - keystrokes on a phone (tests/bench/typing.ts): a desk form typed key by key at 4× slower CPU, each key's
+ *     interaction from the browser's Event Timing (median, p95, keys over one frame).
  *   - paid requests per second (quote + submit + pay from the wallet) with p50/p99, vs. price quotes alone.
  *   - real-time fan-out to N sockets: p50/p99 delivery, one process and two processes through Redis; a rate
  *     change with N open desk pages: how long until every page holds a quote at the new rate.
@@ -22,6 +24,7 @@ import { benchLighthouse } from './lighthouse';
 import { benchPageJs } from './pages';
 import type { benchPaidRequests } from './payments';
 import { benchSockets } from './sockets';
+import { benchTyping } from './typing';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10_000);
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
     },
     lighthouseMobile: lighthouse,
     firstPageTransferredBytes: lighthouse['/']?.transferredBytes,
+    typingAt4xCpu: await benchTyping(),
     priceInquiry: await inFreshProcess<Awaited<ReturnType<typeof benchPriceInquiry>>>('price-inquiry-only.ts'),
     paidRequests: await inFreshProcess<Awaited<ReturnType<typeof benchPaidRequests>>>('paid-requests-only.ts'),
     realtime: await benchSockets(SOCKETS),

@@ -97,6 +97,8 @@ describe('desks', () => {
       expect(page.url()).toMatch(new RegExp(`/desks/${desk}\\?purchase=\\d+$`));
       await page.getByTestId('pay-step').getByRole('link', { name: 'درخواست‌های من' }).click();
       await page.waitForURL(/\/request\/myRequests\?purchase=\d+$/);
+      // The request opened at the top, drawn with its desk, and the list below it.
+      await page.getByTestId('request-detail').getByRole('heading', { name: title }).waitFor();
       await page.getByTestId('myRequests-row').filter({ hasText: title }).first().waitFor();
 
       if (desk === 'uafCpr') {

@@ -376,16 +376,6 @@ export function DeskForm({
         </Callout.Root>
       )}
       {steps && <StepList steps={steps} current={stepIndex} />}
-      {user && serverDraft.savedAt && (
-        <Flex gap="3" align="center" wrap="wrap" data-testid="draft-saved">
-          <Text size="2" color="gray" role="status">
-            پیش‌نویس ذخیره شد، <DateText value={serverDraft.savedAt} format="longDateTime" />
-          </Text>
-          <Button size="1" variant="ghost" color="red" onClick={() => void removeDraft()} data-testid="remove-draft">
-            حذف پیش‌نویس
-          </Button>
-        </Flex>
-      )}
       <div
         ref={fieldsBox}
         onInputCapture={serverDraft.markTouched}
@@ -526,6 +516,17 @@ export function DeskForm({
             </Button>
           )}
         </>
+      )}
+      {/* Last, so a save appearing a second after a key never moves the field, the price or the box being used. */}
+      {user && serverDraft.savedAt && (
+        <Flex gap="3" align="center" wrap="wrap" data-testid="draft-saved">
+          <Text size="2" color="gray" role="status">
+            پیش‌نویس ذخیره شد، <DateText value={serverDraft.savedAt} format="longDateTime" />
+          </Text>
+          <Button size="1" variant="ghost" color="red" onClick={() => void removeDraft()} data-testid="remove-draft">
+            حذف پیش‌نویس
+          </Button>
+        </Flex>
       )}
     </Flex>
   );

@@ -4,6 +4,7 @@
  * online payments; coming back from the bank (`&payment=<outcome>`) says in Persian what happened.
  */
 import { Box, Button, Callout, Card, Flex, Heading, Skeleton } from '@radix-ui/themes';
+import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -12,6 +13,7 @@ import { asTableDef, DataTable } from '../../components/data-table/DataTable';
 import { EmptyState } from '../../components/states/EmptyState';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
 import { whenIdle } from '../../lib/idle';
+import { purchaseDetailQuery } from '../../lib/queries/purchases';
 import { userAtom } from '../../lib/session';
 import { CancelPurchaseButton } from './CancelPurchaseButton';
 import { isPaymentOutcome, PAYMENT_OUTCOMES } from './payment-outcomes';
@@ -46,6 +48,11 @@ export default function MyRequestsPage() {
   const dismissOutcome = () => setParams(opened ? { purchase: String(opened) } : {}, { replace: true });
 
   useEffect(() => whenIdle(() => void loadRequestDetail()), []);
+  // An address that opens a request: its data is asked for beside the detail's code, not after it.
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (opened && user) void queryClient.prefetchQuery(purchaseDetailQuery(opened));
+  }, [opened, user, queryClient]);
 
   // A request opened from the list comes into view at the top of the page.
   useEffect(() => {
@@ -74,9 +81,6 @@ export default function MyRequestsPage() {
           </Box>
         </Callout.Root>
       )}
-      <Suspense fallback={null}>
-        <DeskDraftsList />
-      </Suspense>
       {opened && (
         <Suspense fallback={<RequestDetailLoading />}>
           <RequestDetail key={opened} purchaseId={opened} onClose={() => open(null)} />
@@ -119,6 +123,10 @@ export default function MyRequestsPage() {
           }}
         />
       </Card>
+      {/* Below the list: arriving after it, the drafts never move a row or an open filter. */}
+      <Suspense fallback={null}>
+        <DeskDraftsList />
+      </Suspense>
     </Flex>
   );
 }
