@@ -132,4 +132,27 @@ describe('a desk form in steps', () => {
     await laptop.getByTestId('myRequests-row').first().waitFor();
     expect(await laptop.getByTestId('desk-draft').count()).toBe(0);
   });
+
+  it('waits for a signed-in customer still being read, so what they type is never drawn over', async () => {
+    const who = await e2e.customer();
+    const phone = await e2e.signedIn(who.token);
+    // The customer's access answers late (a slow network): until it does the page does not know who they are.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await phone.route('**/api/users/getUserAccess', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await phone.goto(`${server.url}/desks/ieltsRegistrationAndCpr`);
+    await phone.getByTestId('desk-page').getByRole('status').filter({ hasText: 'در حال آماده‌سازی فرم' }).waitFor();
+    // Drawn for a guest now, the form would be drawn again once the customer is known, under their hands.
+    expect(await phone.locator('#root_testCity').count()).toBe(0);
+    release();
+    await phone.getByRole('radio', { name: 'Academic' }).click();
+    await phone.locator('#root_testCity').pressSequentially('تهران');
+    await phone.locator('#root_preferredTestDate').pressSequentially('1406/01/19');
+    await phone.locator('#root_preferredTestDate').press('Tab');
+    await phone.getByTestId('step-next').click();
+    await phone.getByTestId('form-steps').locator('[aria-current="step"]', { hasText: 'گذرنامه' }).waitFor();
+  });
 });

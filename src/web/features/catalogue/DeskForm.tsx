@@ -24,7 +24,7 @@ import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from '../../lib/api
 import { POLICY_OPERATIONS } from '../../lib/policy-approval';
 import { clearDeskDraft, profileFor, readDeskDraft, saveDeskDraft } from '../../lib/desk-draft';
 import type { Desk, FormType } from '../../lib/queries/catalogue';
-import { loadUser, userAtom } from '../../lib/session';
+import { loadUser, sessionReadyAtom, storedTokenAtom, userAtom } from '../../lib/session';
 import { focusFieldSoon, StepList, stepErrors, stepsOf } from './FormSteps';
 import { PriceBar, PriceSummary, type Quote } from './PriceSummary';
 import { draftOf, useServerDraft } from './useServerDraft';
@@ -194,7 +194,13 @@ export function DeskForm({
   useEffect(() => {
     if (serverDraftApplied) draftChanged(draftOf(data, schema.properties, staticValues));
   }, [data, draftChanged, serverDraftApplied, schema.properties, staticValues]);
-  const waitingForMemory = Boolean(user) && (lastRequest.isPending || serverDraft.pending);
+  // A stored token whose user is still being read is a customer about to be known: the form waits for them rather
+  // than being drawn for a guest and drawn again under their hands once their last request and draft arrive (the
+  // keys typed in between went to a field that was no longer there).
+  const sessionReady = useAtomValue(sessionReadyAtom);
+  const storedToken = useAtomValue(storedTokenAtom);
+  const waitingForUser = !user && Boolean(storedToken) && !sessionReady;
+  const waitingForMemory = waitingForUser || (Boolean(user) && (lastRequest.isPending || serverDraft.pending));
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [renewal, setRenewal] = useState<Renewal | null>(null);
   const [submitting, setSubmitting] = useState(false);
