@@ -9,6 +9,7 @@ import { writePageRoutes } from './build/page-routes';
 import { writeFormValidators } from './build/form-validators';
 import { prerenderPages } from './build/prerender';
 import { radixIconsPerFile } from './build/radix-icons-per-file';
+import { reactRouterProduction } from './build/react-router-production';
 import { tooltipProviderAtUse } from './build/tooltip-provider-at-use';
 import { trimEntryStylesheets } from './build/trim-stylesheet';
 
@@ -23,6 +24,7 @@ export default defineConfig({
   publicDir: 'public',
   plugins: [
     react(),
+    reactRouterProduction(),
     lazyMarkdown(import.meta.dirname),
     radixIconsPerFile(),
     tooltipProviderAtUse(),

@@ -39,7 +39,7 @@ const round = (n: number | undefined) => Math.round(n ?? 0);
  * A customer as the signed-in pages see one: verified (so their notifications hold the approval) with three
  * requests waiting for payment, made through the API as the app makes them.
  */
-async function customerWithRequests(server: RunningServer): Promise<string> {
+export async function customerWithRequests(server: RunningServer): Promise<string> {
   const token = await verifiedCustomer(server, '09139990001', '0012345679');
   const data = async (res: Awaited<ReturnType<typeof post>>, what: string) => {
     if (res.status !== 200) throw new Error(`${what}: ${res.status} ${res.body.msg}`);

@@ -181,6 +181,15 @@ describe('first load', () => {
     expect(await page.getByText(guestPrompt).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'موجودی مالی من', level: 1 }).count()).toBe(1);
     expect(await page.getByTestId('signed-in-loading').count()).toBe(0);
+    // The notifications' frame says what the page holds under its heading, and the page keeps that line where the
+    // frame drew it (it is the page's largest text at first paint; the list and its buttons arrive under it).
+    const notifications = await documentOf('/notifications');
+    const line = /<p[^>]*data-testid="page-description"[^>]*>([^<]+)<\/p>/.exec(notifications)?.[1];
+    expect(line).toContain('با پیامک');
+    const frameBox = await page.getByTestId('page-description').boundingBox();
+    await page.getByTestId('notifications-empty').waitFor();
+    expect(await page.getByTestId('page-description').textContent()).toBe(line);
+    expect(await page.getByTestId('page-description').boundingBox()).toEqual(frameBox);
     expect(errors).toEqual([]);
 
     // Logged out: a guest's pages again.

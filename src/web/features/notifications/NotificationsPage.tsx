@@ -16,6 +16,7 @@ import { showError } from '../../components/shell/snackbar';
 import { EmptyState } from '../../components/states/EmptyState';
 import { LoadError } from '../../components/states/LoadError';
 import { SignInPrompt } from '../../components/states/SignInPrompt';
+import { PageDescription } from '../../components/states/PageDescription';
 import {
   markNotificationsRead,
   type Notification,
@@ -110,6 +111,10 @@ function NotificationItem({ item, onRead }: { item: Notification; onRead: (id: n
   );
 }
 
+const TITLE = 'اعلان‌ها';
+const DESCRIPTION =
+  'خبر پرداخت، انجام، بازگشت وجه و پاسخ کارشناس دربارهٔ درخواست‌ها، کیف پول و حساب شما؛ همین خبرها با پیامک هم به شما می‌رسند.';
+
 export default function NotificationsPage() {
   const user = useAtomValue(userAtom);
   const queryClient = useQueryClient();
@@ -119,7 +124,7 @@ export default function NotificationsPage() {
     ...notificationsQuery(pages),
     enabled: user !== null,
   });
-  if (!user) return <SignInPrompt title="اعلان‌ها" />;
+  if (!user) return <SignInPrompt title={TITLE} description={DESCRIPTION} />;
 
   const mark = async (body: { ids?: number[]; all?: boolean }) => {
     setMarking(true);
@@ -136,7 +141,7 @@ export default function NotificationsPage() {
   return (
     <Flex direction="column" gap="3" style={{ maxWidth: 'min(720px, 100%)', marginInline: 'auto', width: '100%' }}>
       <Flex justify="between" align="center" gap="2" wrap="wrap">
-        <Heading size="6">اعلان‌ها</Heading>
+        <Heading size="6">{TITLE}</Heading>
         {data && data.unreadCount > 0 && (
           <Button
             variant="soft"
@@ -148,6 +153,7 @@ export default function NotificationsPage() {
           </Button>
         )}
       </Flex>
+      <PageDescription>{DESCRIPTION}</PageDescription>
       {isPending && !isError && (
         <Flex direction="column" gap="3" role="status" aria-label="در حال بارگذاری اعلان‌ها">
           {[0, 1, 2].map((n) => (
@@ -166,8 +172,7 @@ export default function NotificationsPage() {
       {data && data.total === 0 && (
         <Card size="2">
           <EmptyState title="اعلانی ندارید" testId="notifications-empty">
-            هر خبری دربارهٔ درخواست‌ها، کیف پول و حساب شما (پرداخت، انجام، بازگشت وجه، پاسخ کارشناس) اینجا و با پیامک به
-            شما می‌رسد.
+            خبری هنوز نرسیده است؛ با اولین پرداخت یا درخواست، خبرهایش اینجا دیده می‌شوند.
           </EmptyState>
         </Card>
       )}
