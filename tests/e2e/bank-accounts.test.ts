@@ -16,7 +16,7 @@ import { postTransaction, userBalance } from '../../src/server/modules/ledger/se
 import { animationsDone, DESKTOP, PHONE } from '../support/browser';
 import { moneyHelpers, nationalCodeFor } from '../support/money';
 import { bearer, loginAdmin, post, type RunningServer, verifiedCustomer } from '../support/server';
-import { withE2eServer } from '../support/e2e';
+import { withE2eServer, WAIT_MS } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -77,7 +77,7 @@ describe('bank accounts and withdrawals', () => {
     await dialog.waitFor({ state: 'detached' });
 
     // The customer's page turns the account green (live) and withdraws everything.
-    await expect.poll(() => section.textContent(), { timeout: 10_000 }).toContain('تایید شده');
+    await expect.poll(() => section.textContent(), { timeout: WAIT_MS }).toContain('تایید شده');
     await expect.poll(() => page.locator('[data-testid="bank-accounts"] [data-row-color="green"]').count()).toBe(1);
     // Typed in Persian digits, the amount is grouped as it is typed (issue 32); the whole balance the same way.
     const amount = page.getByTestId('withdraw-amount');
@@ -107,7 +107,7 @@ describe('bank accounts and withdrawals', () => {
     await staff.getByTestId('withdrawal-decision-submit').click();
     await staff.getByTestId('withdrawal-dialog').waitFor({ state: 'detached' });
 
-    await expect.poll(() => withdrawals.textContent(), { timeout: 10_000 }).toContain('واریز شد');
+    await expect.poll(() => withdrawals.textContent(), { timeout: WAIT_MS }).toContain('واریز شد');
     await expect.poll(() => withdrawals.textContent()).toContain('TRF-98765');
     expect(await userBalance(db, me.id)).toEqual({ balance: 0, reserved: 0 });
     expect(await checkInvariants(db)).toEqual([]);

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE, takeScreenshots } from '../support/browser';
 import { withConferenceDesk } from '../support/conference-desk';
 import { loginAdmin, type RunningServer, startServer } from '../support/server';
-import { watchErrors } from '../support/e2e';
+import { watchErrors, WAIT_MS } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 const schemas = withConferenceDesk();
@@ -168,7 +168,7 @@ describe('the staff catalogue page', () => {
     await page.getByTestId('catalogue-publish-confirm').click();
     await page.getByText('نسخهٔ ۱ منتشر شد.').waitFor();
     await dialog.waitFor({ state: 'detached' });
-    await emailLabel(desk, 'ایمیل تماس (کاری)').waitFor({ timeout: 15_000 });
+    await emailLabel(desk, 'ایمیل تماس (کاری)').waitFor({ timeout: WAIT_MS });
     await page.getByTestId('catalogue-source').filter({ hasText: 'نسخهٔ ۱' }).waitFor();
 
     // A second version, then one click back to the first.
@@ -178,12 +178,12 @@ describe('the staff catalogue page', () => {
     await page.getByTestId('catalogue-publish').click();
     await page.getByTestId('catalogue-publish-confirm').click();
     await page.getByText('نسخهٔ ۲ منتشر شد.').waitFor();
-    await emailLabel(desk, 'ایمیل تماس (کاری یا شخصی)').waitFor({ timeout: 15_000 });
+    await emailLabel(desk, 'ایمیل تماس (کاری یا شخصی)').waitFor({ timeout: WAIT_MS });
     await page.getByTestId('catalogue-revert-1').click();
     await page.getByTestId('catalogue-revert-dialog').getByTestId('catalogue-diff').waitFor();
     await page.getByTestId('catalogue-revert-confirm').click();
     await page.getByText('به نسخهٔ ۱ بازگشت؛ نسخهٔ ۳ منتشر شد.').waitFor();
-    await emailLabel(desk, 'ایمیل تماس (کاری)').waitFor({ timeout: 15_000 });
+    await emailLabel(desk, 'ایمیل تماس (کاری)').waitFor({ timeout: WAIT_MS });
     expect(await emailLabel(desk, 'ایمیل تماس (کاری یا شخصی)').count()).toBe(0);
     await expect.poll(() => editor.inputValue()).not.toContain('یا شخصی');
     await page.getByTestId('catalogue-version-3').getByText('بازگشت به نسخهٔ ۱').waitFor();
@@ -202,7 +202,7 @@ describe('the staff catalogue page', () => {
     await emailLabel(desk, 'ایمیل تماس (کاری)').waitFor();
     await page.getByTestId('catalogue-revert-confirm').click();
     await page.getByText('به فایل بازبینی‌شدهٔ مخزن بازگشت.').waitFor();
-    await expect.poll(() => emailLabel(desk, 'ایمیل تماس (کاری)').count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => emailLabel(desk, 'ایمیل تماس (کاری)').count(), { timeout: WAIT_MS }).toBe(0);
     await emailLabel(desk, 'ایمیل تماس').waitFor();
     await page.getByTestId('catalogue-source').filter({ hasText: 'از فایل' }).waitFor();
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_REPORT, type ChunkReport } from '../../build/chunk-report';
 import { animationsDone, keepSignedIn, launchBrowser, PHONE } from '../support/browser';
 import { loginByCode, type RunningServer, startServer, webDir } from '../support/server';
-import { watchErrors } from '../support/e2e';
+import { watchErrors, WAIT_MS } from '../support/e2e';
 
 let server: RunningServer;
 let browser: Browser;
@@ -159,7 +159,7 @@ describe('first load', () => {
     await page.getByRole('button', { name: 'ورود' }).last().click();
     await page.locator('#login-mobile').pressSequentially(mobileNo);
     await page.getByTestId('send-code').click();
-    await expect.poll(() => server.lastSmsCode(mobileNo), { timeout: 10_000 }).not.toBeNull();
+    await expect.poll(() => server.lastSmsCode(mobileNo), { timeout: WAIT_MS }).not.toBeNull();
     await page.locator('#login-code').pressSequentially(server.lastSmsCode(mobileNo)!);
     await page.getByTestId('login-by-code').click();
     await page.getByTestId('wallet-balance').waitFor();

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../support/server';
-import { choose, watchErrors, withE2eServer } from '../support/e2e';
+import { choose, watchErrors, withE2eServer, WAIT_MS } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -55,7 +55,7 @@ describe('a desk form in steps', () => {
     expect(await phone.locator('#root_passportNumber').inputValue()).toBe('K12345678');
     // Saved on the server a moment after the last key, and said so with its time.
     await phone.getByTestId('draft-saved').waitFor();
-    await expect.poll(async () => (await draftOf(who.userId))?.passportNumber, { timeout: 30_000 }).toBe('K12345678');
+    await expect.poll(async () => (await draftOf(who.userId))?.passportNumber, { timeout: WAIT_MS }).toBe('K12345678');
     await phone.screenshot({ path: `${shots}/form-steps-2-phone.png`, fullPage: true });
     expect(errors).toEqual([]);
 
@@ -111,7 +111,7 @@ describe('a desk form in steps', () => {
     await laptop.getByTestId('submit-request').click();
     await laptop.getByTestId('pay-step').waitFor();
     // The request is made: the draft is gone, from the server and from the list.
-    await expect.poll(() => draftOf(who.userId), { timeout: 30_000 }).toBeUndefined();
+    await expect.poll(() => draftOf(who.userId), { timeout: WAIT_MS }).toBeUndefined();
     // The funnel counted the steps each visit reached (counts only): the laptop's visit all three, and submitted.
     await expect
       .poll(
@@ -125,7 +125,7 @@ describe('a desk form in steps', () => {
           )
             .map((v) => `${v.stepsReached}:${v.submitted}`)
             .sort(),
-        { timeout: 30_000 },
+        { timeout: WAIT_MS },
       )
       .toContain('7:true');
     await laptop.goto(`${server.url}/request/myRequests`);

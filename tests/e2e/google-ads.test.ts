@@ -17,7 +17,7 @@ import { animationsDone, DESKTOP, PHONE, keepSignedIn } from '../support/browser
 import { type Customer, moneyHelpers, type Purchase } from '../support/money';
 import { payAtBank, toBank } from '../support/pay-flow';
 import { bearer, loginAdmin, post, type RunningServer } from '../support/server';
-import { withE2eServer, choose } from '../support/e2e';
+import { withE2eServer, choose, WAIT_MS } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -194,7 +194,7 @@ describe('Google Ads accounts', () => {
 
     // 3. The customer sees the account (live), and the drawer's two items open.
     const accounts = phone.getByTestId('my-google-ads-accounts');
-    await expect.poll(() => accounts.textContent(), { timeout: 15_000 }).toContain('444-555-6666');
+    await expect.poll(() => accounts.textContent(), { timeout: WAIT_MS }).toContain('444-555-6666');
     await requests.getByText('ساخته شد').waitFor();
     expect(await accounts.textContent()).toContain('فعال');
     await shotBoth(phone, 'accounts');

@@ -15,6 +15,7 @@ import { DESKTOP, launchBrowser, PHONE, takeScreenshots } from '../support/brows
 import { jpegWithExif } from '../support/images';
 import { ADMIN_MOBILE, ADMIN_PASSWORD, bearer, post, type RunningServer, startServer } from '../support/server';
 import { step } from '../support/steps';
+import { WAIT_MS } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -134,7 +135,7 @@ describe('log-in, profile and staff approval', () => {
     await page.goto(`${server.url}/management/tasks`);
     const row = page.getByTestId('tasks-row').filter({ hasText: 'مریم احمدی' });
     try {
-      await row.waitFor({ timeout: 20_000 });
+      await row.waitFor({ timeout: WAIT_MS });
     } catch (error) {
       // Keep what the page showed, to read after a failed run.
       await page.screenshot({ path: `${shots}/FAILED-task-queue.png`, fullPage: true });

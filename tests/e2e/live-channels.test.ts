@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { DESKTOP, keepSignedIn, PHONE, settled } from '../support/browser';
 import { jpegWithExif, uploadForm } from '../support/images';
 import { bearer, loginAdmin, loginByCode, post, type RunningServer } from '../support/server';
-import { withE2eServer } from '../support/e2e';
+import { withE2eServer, WAIT_MS } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -110,7 +110,7 @@ describe('live profile changes', () => {
 
     await saveProfile(customer, { nationalCode: '0499370902', firstName: 'سارا', lastName: 'کریمی' });
     await news;
-    await staffPage.getByText('سارا کریمی').first().waitFor({ timeout: 10_000 });
+    await staffPage.getByText('سارا کریمی').first().waitFor({ timeout: WAIT_MS });
   });
 
   it('fetch a list again once the connection is back, for news sent while it was down', async () => {
@@ -127,18 +127,18 @@ describe('live profile changes', () => {
       ws.on('close', () => (closed = true));
     });
     await staffPage.goto(`${server.url}/management/customers`);
-    await expect.poll(() => joins, { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => joins, { timeout: WAIT_MS }).toBe(1);
     await settled(staffPage);
 
     // The network goes, the profile is saved meanwhile, the network comes back.
     await context.setOffline(true);
-    await expect.poll(() => closed, { timeout: 40_000 }).toBe(true);
+    await expect.poll(() => closed, { timeout: WAIT_MS }).toBe(true);
     // Saved and published; the staff page, whose connection closed (above), cannot have been told.
     await saveProfile(customer, { nationalCode: '0499370910', firstName: 'نگار', lastName: 'رضایی' });
     expect(await staffPage.getByText('نگار رضایی').count()).toBe(0);
     await context.setOffline(false);
-    await expect.poll(() => joins, { timeout: 20_000 }).toBe(2);
-    await staffPage.getByText('نگار رضایی').first().waitFor({ timeout: 10_000 });
+    await expect.poll(() => joins, { timeout: WAIT_MS }).toBe(2);
+    await staffPage.getByText('نگار رضایی').first().waitFor({ timeout: WAIT_MS });
     await context.close();
   }, 120_000);
 });

@@ -18,7 +18,7 @@ import { toPersianDigits } from '../../src/shared/digits';
 import { animationsDone, DESKTOP, PHONE } from '../support/browser';
 import { payAtBank, submitToefl, toBank } from '../support/pay-flow';
 import { bearer, loginAdmin, post, type RunningServer, verifiedCustomer } from '../support/server';
-import { withE2eServer } from '../support/e2e';
+import { withE2eServer, WAIT_MS } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -173,7 +173,7 @@ describe('money, part 2: a customer from paying to withdrawing', () => {
     await reviewDialog.waitFor({ state: 'detached' });
 
     // 7. The customer sees it approved (live) and withdraws the whole wallet, typing the amount.
-    await expect.poll(() => accounts.textContent(), { timeout: 10_000 }).toContain('تایید شده');
+    await expect.poll(() => accounts.textContent(), { timeout: WAIT_MS }).toContain('تایید شده');
     await phone.getByTestId('withdraw-amount').pressSequentially(String(wallet));
     await phone.getByTestId('withdraw-submit').click();
     const confirm = phone.getByTestId('withdraw-confirm');
@@ -196,7 +196,7 @@ describe('money, part 2: a customer from paying to withdrawing', () => {
     await staff.getByTestId('withdrawal-decision-submit').click();
     await staff.getByTestId('withdrawal-dialog').waitFor({ state: 'detached' });
 
-    await expect.poll(() => withdrawals.textContent(), { timeout: 10_000 }).toContain('واریز شد');
+    await expect.poll(() => withdrawals.textContent(), { timeout: WAIT_MS }).toContain('واریز شد');
     await expect.poll(() => withdrawals.textContent()).toContain('PAYA-140509-0042');
     await phone.reload();
     await expect.poll(() => phone.getByTestId('wallet-balance').textContent()).toBe(formatRial(0));

@@ -15,6 +15,7 @@ import { animationsDone, DESKTOP, keepSignedIn, launchBrowser, PHONE } from '../
 import { jpegWithExif } from '../support/images';
 import { moneyHelpers, nationalCodeFor } from '../support/money';
 import { bearer, loginAdmin, post, type RunningServer, startServer } from '../support/server';
+import { WAIT_MS } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -80,7 +81,7 @@ describe('paying for someone else', () => {
     const before = server.lastSmsCode(parentMobile);
     await page.locator('#login-mobile').pressSequentially(parentMobile);
     await page.getByTestId('send-code').click();
-    await expect.poll(() => server.lastSmsCode(parentMobile), { timeout: 10_000 }).not.toBe(before);
+    await expect.poll(() => server.lastSmsCode(parentMobile), { timeout: WAIT_MS }).not.toBe(before);
     await page.locator('#login-code').pressSequentially(server.lastSmsCode(parentMobile)!);
     await page.getByTestId('login-by-code').click();
 
@@ -100,7 +101,7 @@ describe('paying for someone else', () => {
     await (await chooser).setFiles({ name: 'card.jpg', mimeType: 'image/jpeg', buffer: await jpegWithExif(640, 400) });
     await page.getByTestId('profile_nationalCardImageAddress-preview').waitFor();
     const save = page.getByTestId('save-profile');
-    await expect.poll(() => save.isEnabled(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => save.isEnabled(), { timeout: WAIT_MS }).toBe(true);
     await save.click();
     await page.getByTestId('profile-status').getByText('در انتظار بررسی').waitFor();
     // The way back to the link is offered while staff review.

@@ -13,7 +13,7 @@ import { formatNumber, formatRial, toPersianDigits } from '../../src/shared/form
 import { rialInWords } from '../../src/shared/format/persian-words';
 import { animationsDone, PHONE, keepSignedIn } from '../support/browser';
 import { bearer, loginAdmin, post, type RunningServer, verifiedCustomer } from '../support/server';
-import { withE2eServer, choose } from '../support/e2e';
+import { withE2eServer, choose, WAIT_MS } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 let server: RunningServer;
@@ -262,7 +262,7 @@ describe('paying requests', () => {
       const expected = (await purchaseOf(me, id)).purchase.expectedPrice;
       // The pay step counts the price's time down, then says it ran out.
       await page.getByTestId('purchase-quote-left').getByText('اعتبار قیمت تمام شده', { exact: false }).waitFor({
-        timeout: 45_000,
+        timeout: WAIT_MS,
       });
       await page.getByTestId('pay-purchase').click();
       const fresh = page.getByTestId('fresh-quote');

@@ -12,6 +12,7 @@ import { MONTH_NAMES } from '../../src/shared/calendar/month-grid';
 import { DESKTOP, launchBrowser, PHONE } from '../support/browser';
 import { post, type RunningServer, startServer } from '../support/server';
 import { step } from '../support/steps';
+import { WAIT_MS } from '../support/e2e';
 
 const shots = path.resolve(import.meta.dirname, '../artifacts/screenshots');
 const PHONE_UA =
@@ -51,7 +52,7 @@ async function logInByCode(page: Page, typed: string, mobileNo = MOBILE): Promis
     .filter({ hasText: /[۰-۹]:[۰-۹]{2}/ })
     .waitFor();
   // The SMS reaches the captured log a moment after the answer: wait for this one, not the last log-in's code.
-  await expect.poll(() => server.lastSmsCode(mobileNo), { timeout: 10_000 }).not.toBe(before);
+  await expect.poll(() => server.lastSmsCode(mobileNo), { timeout: WAIT_MS }).not.toBe(before);
   await page.locator('#login-code').pressSequentially(server.lastSmsCode(mobileNo)!);
   await page.getByTestId('login-by-code').click();
   await page.waitForURL(`${server.url}/`);

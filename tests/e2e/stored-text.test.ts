@@ -15,6 +15,7 @@ import { ibanMod97 } from '../../src/shared/iban';
 import { type Customer, moneyHelpers, nationalCodeFor } from '../support/money';
 import { bearer, loginAdmin, loginByCode, post, type RunningServer, startServer } from '../support/server';
 import { step } from '../support/steps';
+import { WAIT_MS } from '../support/e2e';
 
 const IMG = '<img src=x onerror=window.__xss=1>';
 const SCRIPT = '<script>window.__xss=1</script>';
@@ -52,7 +53,7 @@ async function pageAs(token: string): Promise<Page> {
 async function showsLiterally(page: Page, texts: string[]): Promise<void> {
   for (const text of texts) {
     await page
-      .waitForFunction((t) => document.body.innerText.includes(t), text, { timeout: 20_000 })
+      .waitForFunction((t) => document.body.innerText.includes(t), text, { timeout: WAIT_MS })
       .catch(() => {
         throw new Error(`${page.url()} does not show ${JSON.stringify(text)}`);
       });

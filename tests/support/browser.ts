@@ -40,12 +40,19 @@ async function sharedChromium(): Promise<Browser> {
  * leaving Chromium to the next file. Contexts share nothing (cookies, storage, cache), so files stay apart as
  * before. Elsewhere (a bench run) it is a Chromium of its own.
  */
+/**
+ * How long a wait for something a person sees may take before the test fails (vitest's e2e limit is larger): every
+ * context of a test's browser waits this long, so a busy machine slows a test down rather than failing it.
+ */
+export const WAIT_MS = 90_000;
+
 export async function launchBrowser(): Promise<Browser> {
   if (!process.env.VITEST) return launchChromium();
   const browser = await sharedChromium();
   const own = new Set<BrowserContext>();
   const newContext: Browser['newContext'] = async (options) => {
     const context = await browser.newContext(options);
+    context.setDefaultTimeout(WAIT_MS);
     own.add(context);
     context.once('close', () => own.delete(context));
     return context;

@@ -6,14 +6,13 @@
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { keepSignedIn, launchBrowser, PHONE } from './browser';
+import { keepSignedIn, launchBrowser, PHONE, WAIT_MS } from './browser';
 import { type Customer, type MoneyHelpers, moneyHelpers } from './money';
 import { loginAdmin, type RunningServer, staffWithActions, startServer } from './server';
 
 export type Viewport = { width: number; height: number };
 
-/** How long a wait for something a person sees may take before the test fails (vitest's e2e limit is larger). */
-export const WAIT_MS = 90_000;
+export { WAIT_MS } from './browser';
 
 export interface E2e {
   server: RunningServer;
