@@ -40,14 +40,15 @@ markSignedIn(signedIn);
 // Someone signed in whose request still got the guest's prerendered page (a log-in note, no name of theirs) is not
 // shown it to act on while their own is drawn: it goes at once, and the app starts at once. A signed-in frame
 // (their page's heading while their person is read, build/prerender.ts) is theirs: it stays until the app draws over
-// it, and the app starts at once too.
+// it, and is painted first like a prerendered page (its heading is the page's largest text until the app draws);
+// it has nothing to click, so no early clicks are kept for it.
 const frame = root?.hasAttribute('data-signed-in-frame') ?? false;
 if (signedIn && !frame) root?.replaceChildren();
 const prerendered = frame ? null : root?.firstChild;
 if (prerendered) recordEarlyClicks();
 const paintReported =
   typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('paint');
-if (!prerendered || document.visibilityState === 'hidden' || !paintReported) start();
+if (!(prerendered || frame) || document.visibilityState === 'hidden' || !paintReported) start();
 else {
   setTimeout(start, PAINT_WAIT_MS);
   // Someone already reaching for the page should not wait for the paint to be reported.

@@ -5,12 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_REPORT, type ChunkReport } from '../../build/chunk-report';
 import { animationsDone, keepSignedIn, launchBrowser, PHONE } from '../support/browser';
 import { loginByCode, type RunningServer, startServer, webDir } from '../support/server';
 import { watchErrors, WAIT_MS } from '../support/e2e';
+import { signedInHintCookie } from '../../src/shared/signed-in-hint';
 
 let server: RunningServer;
 let browser: Browser;
@@ -68,6 +69,13 @@ const AJV_COMPILER = /^npm:ajv\/(?!dist\/runtime\/)/;
 const MANAGEMENT = /^src\/web\/features\/management\//;
 /** uPlot and the rate chart's panel load only when a customer opens a chart (issue 35). */
 const RATE_CHART = /^npm:uplot\/|^src\/web\/features\/dashboard\/Rate/;
+
+/** The browser of a customer who signed in on an earlier visit: their token stored, and the hint cookie beside it. */
+async function signInReturning(page: Page, token: string): Promise<void> {
+  await keepSignedIn(page, token);
+  const [name, value] = signedInHintCookie(true, false).split(';')[0]!.split('=');
+  await page.context().addCookies([{ name: name!, value: value!, url: server.url }]);
+}
 
 describe('first load', () => {
   it('/ loads neither the form engine, Ajv, xlsx nor the management area', async () => {
@@ -128,22 +136,29 @@ describe('first load', () => {
     }
   });
 
-  it.each(['/services/educational', '/request/myWallet'])(
-    "paints a prerendered page (%s) before it asks for the app's scripts",
-    async (urlPath) => {
+  it.each([
+    ['/services/educational', false],
+    ['/request/myWallet', false],
+    ['/request/myRequests', true],
+  ])(
+    "paints a prerendered page (%s, signed in: %s) before it asks for the app's scripts",
+    async (urlPath, signedIn) => {
       const start = Object.keys(report).find((file) => 'src/web/start.tsx' in report[file]!.modules);
       expect(start).toBeDefined();
       const page = await browser.newPage({ viewport: PHONE });
+      // A returning customer gets their page's signed-in frame, painted first as well.
+      if (signedIn) await signInReturning(page, await loginByCode(server, '09127770009'));
       await page.goto(server.url + urlPath, { waitUntil: 'networkidle' });
       const { paint, scriptFetch } = await page.evaluate((file) => {
         const fcp = performance.getEntriesByName('first-contentful-paint')[0];
         const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith(`/${file}`));
         return { paint: fcp?.startTime ?? null, scriptFetch: script?.startTime ?? null };
       }, start!);
-      await page.close();
       expect(paint).not.toBeNull();
       expect(scriptFetch).not.toBeNull();
       expect(scriptFetch!).toBeGreaterThanOrEqual(paint!);
+      if (signedIn) expect(await page.evaluate(() => document.body.innerText)).toContain('درخواست‌های من');
+      await page.close();
     },
   );
 
