@@ -16,6 +16,7 @@ import { HttpError } from '../http/errors';
 import { msg } from '../http/messages';
 import { authorizeChannel, channelKind } from './channels';
 import { authorizationOf, ConnectionGuard, limitedLookup } from './connection';
+import { oneWritePerSocket } from './one-write';
 
 interface SubscribePayload {
   channel?: unknown;
@@ -97,11 +98,13 @@ export function attachRealtime(
     });
     // ioredis prefixes keys, not Pub/Sub channels: without the prefix in the adapter's key, every deployment (and
     // every test server) on one Redis would share rooms, and user 5 of one would hear user 5 of another.
-    io.adapter(createAdapter(pub, sub, { key: `${redis.options.keyPrefix ?? ''}socket.io` }));
+    io.adapter(oneWritePerSocket(createAdapter(pub, sub, { key: `${redis.options.keyPrefix ?? ''}socket.io` })));
     fastify.addHook('onClose', async () => {
       pub.disconnect();
       sub.disconnect();
     });
+  } else {
+    io.adapter(oneWritePerSocket(io.adapter()!));
   }
 
   const lookup = limitedLookup((authorization) => authenticate(pseudoRequest(authorization)));

@@ -8,7 +8,7 @@ import { msg } from '../../http/messages';
 import { audit } from '../../lib/audit';
 import { fireRateAlerts, removeRateAlert, saveRateAlert, searchRateAlerts } from './rate-alerts';
 import { recordRate, searchRateHistory } from './rate-history';
-import { searchCurrencies, searchPaymentMethodGroups } from './store';
+import { findCurrency, searchCurrencies, searchPaymentMethodGroups } from './store';
 
 /** Called after a currency changes, e.g. to broadcast it on the real-time channel. */
 export interface ReferenceDataEvents {
@@ -91,7 +91,7 @@ export function referenceDataHandlers(
         });
         return created.id;
       });
-      const saved = (await searchCurrencies(db, { perPage: 500 })).items.find((c) => c.id === id)!;
+      const saved = (await findCurrency(db, id))!;
       events.currencyUpdated?.(saved);
       return ok(saved, msg('currency.saved'));
     },

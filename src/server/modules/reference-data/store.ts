@@ -7,6 +7,22 @@ import { whereContains } from '../../lib/sql';
 export type Currency = components['schemas']['Currency'];
 export type PaymentMethodGroup = components['schemas']['PaymentMethodGroup'];
 
+const CURRENCY_COLUMNS = [
+  'id',
+  'title',
+  'code',
+  'rate',
+  'rateUpdatedAt',
+  'useForUafCpr',
+  'useForGoogleAdsAccountCr',
+] as const;
+
+const asCurrency = <R extends { code: string; rateUpdatedAt: Date | string }>(r: R) => ({
+  ...r,
+  code: r.code.trim(),
+  rateUpdatedAt: new Date(r.rateUpdatedAt).toISOString(),
+});
+
 export interface PageQuery extends Paging {
   search?: string | undefined;
 }
@@ -20,16 +36,14 @@ export async function searchCurrencies(
   if (query.useForGoogleAdsAccountCr !== undefined) {
     q = q.where('useForGoogleAdsAccountCr', '=', query.useForGoogleAdsAccountCr);
   }
-  const { items, total } = await pageOf(q, query, (x) =>
-    x
-      .select(['id', 'title', 'code', 'rate', 'rateUpdatedAt', 'useForUafCpr', 'useForGoogleAdsAccountCr'])
-      .orderBy('sortOrder')
-      .orderBy('id'),
-  );
-  return {
-    items: items.map((r) => ({ ...r, code: r.code.trim(), rateUpdatedAt: new Date(r.rateUpdatedAt).toISOString() })),
-    total,
-  };
+  const { items, total } = await pageOf(q, query, (x) => x.select(CURRENCY_COLUMNS).orderBy('sortOrder').orderBy('id'));
+  return { items: items.map(asCurrency), total };
+}
+
+/** One currency as the API shows it (after a save, the row that is broadcast), in one query. */
+export async function findCurrency(db: DB, id: number): Promise<Currency | undefined> {
+  const row = await db.selectFrom('currencies').select(CURRENCY_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row && asCurrency(row);
 }
 
 export async function searchPaymentMethodGroups(db: DB, query: PageQuery): Promise<ListEnvelope<PaymentMethodGroup>> {
