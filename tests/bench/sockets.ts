@@ -52,7 +52,7 @@ export function startProcess(env: Record<string, string>): Promise<{ child: Chil
 }
 
 /** Sends SIGTERM and resolves once the process has exited. */
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
