@@ -9,7 +9,7 @@
  * the two processes. Otherwise one in-process server on the embedded database. After the run the ledger's invariants
  * are checked on the database itself: a figure from a ledger that does not balance is refused (the bench fails).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -72,7 +72,15 @@ interface Target {
   database: string;
   servers: ServerAddress[];
   db: DB;
+  /** CPU time the server processes have used so far, in ms (null in this process: the bench's own is in it). */
+  serverCpuMs(): number | null;
   stop(): Promise<void>;
+}
+
+/** User + system CPU time of a process, in ms, from /proc (Linux; clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** One server in this process on the embedded database (no PostgreSQL named). */
@@ -81,7 +89,13 @@ async function embedded(): Promise<Target> {
   delete process.env.TEST_DATABASE_URL;
   const server = await startServer({ web: false });
   if (previous !== undefined) process.env.TEST_DATABASE_URL = previous;
-  return { database: server.app.database.kind, servers: [server], db: server.app.database.db, stop: server.stop };
+  return {
+    database: server.app.database.kind,
+    servers: [server],
+    db: server.app.database.db,
+    serverCpuMs: () => null,
+    stop: server.stop,
+  };
 }
 
 /** The log-in codes a child server's `log` SMS driver wrote to its stdout, by mobile number. */
@@ -129,6 +143,7 @@ async function twoProcesses(serverUrl: string, redisUrl: string): Promise<Target
     database: 'postgres, two processes, redis',
     servers,
     db: handle.db,
+    serverCpuMs: () => processes.reduce((sum, p) => sum + cpuMsOf(p.child.pid!), 0),
     async stop() {
       await handle.close();
       await Promise.all(processes.map((p) => stop(p.child)));
@@ -205,34 +220,47 @@ export async function benchPaidRequests() {
     const quotesOnly = await loop(async (worker) => {
       await expectOk(await quote(worker), 'priceInquiry');
     });
+    const steps = { quote: [] as number[], submit: [] as number[], pay: [] as number[] };
+    const timed = async <R>(list: number[], run: () => Promise<R>) => {
+      const t0 = performance.now();
+      const result = await run();
+      list.push(performance.now() - t0);
+      return result;
+    };
+    const cpuBefore = target.serverCpuMs();
     const paid = await loop(async (worker, i) => {
-      const { quoteId } = await expectOk(await quote(worker), 'priceInquiry');
+      const { quoteId } = await expectOk(await timed(steps.quote, () => quote(worker)), 'priceInquiry');
       const purchase = await expectOk(
-        await post(
-          at(worker),
-          '/api/me/desks/toeflGeneralCpr/requests',
-          {
-            ...form,
-            quoteId,
-            targetPageAddress: 'https://www.ets.org/toefl/pay',
-            targetPageUsername: 'student1',
-            targetPagePassword: 'secret',
-          },
-          { ...bearer(tokens[worker]!), 'idempotency-key': `bench-submit-${worker}-${i}` },
+        await timed(steps.submit, () =>
+          post(
+            at(worker),
+            '/api/me/desks/toeflGeneralCpr/requests',
+            {
+              ...form,
+              quoteId,
+              targetPageAddress: 'https://www.ets.org/toefl/pay',
+              targetPageUsername: 'student1',
+              targetPagePassword: 'secret',
+            },
+            { ...bearer(tokens[worker]!), 'idempotency-key': `bench-submit-${worker}-${i}` },
+          ),
         ),
         'submitRequest',
       );
       const result = await expectOk(
-        await post(
-          at(worker),
-          '/api/me/payPurchase',
-          { purchase: purchase.id },
-          { ...bearer(tokens[worker]!), 'idempotency-key': `bench-pay-${worker}-${i}` },
+        await timed(steps.pay, () =>
+          post(
+            at(worker),
+            '/api/me/payPurchase',
+            { purchase: purchase.id },
+            { ...bearer(tokens[worker]!), 'idempotency-key': `bench-pay-${worker}-${i}` },
+          ),
         ),
         'payPurchase',
       );
       if (result.gatewayUrl !== null) throw new Error('the bench wallet did not cover a request');
     });
+    const cpuAfter = target.serverCpuMs();
     // The figure counts only if the money it moved is sound.
     const problems = await checkInvariants(target.db);
     if (problems.length > 0)
@@ -255,6 +283,18 @@ export async function benchPaidRequests() {
       paidRequestP99Ms: paid.p99Ms,
       priceInquiriesPerSecond: quotesOnly.perSecond,
       ratioToPriceInquiry: Number((paid.perSecond / quotesOnly.perSecond).toFixed(3)),
+      // Where a paid request's time goes, and what it costs the servers whatever else the machine runs.
+      stepP50Ms: Object.fromEntries(
+        Object.entries(steps).map(([step, list]) => [
+          step,
+          percentile(
+            list.sort((a, b) => a - b),
+            50,
+          ),
+        ]),
+      ),
+      serverCpuMsPerPaidRequest:
+        cpuBefore === null || cpuAfter === null ? null : Number(((cpuAfter - cpuBefore) / paid.count).toFixed(1)),
       ledgerInvariants: 'hold',
       liveEventsReceived: Object.fromEntries(liveEvents),
       loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
