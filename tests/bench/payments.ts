@@ -98,22 +98,17 @@ async function embedded(): Promise<Target> {
   };
 }
 
-/** The log-in codes a child server's `log` SMS driver wrote to its stdout, by mobile number. */
-function smsCodesOf(child: Awaited<ReturnType<typeof startProcess>>['child']): ServerAddress['lastSmsCode'] {
-  const codes = new Map<string, string>();
-  let pending = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    pending += chunk.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    for (const line of lines) {
-      if (!line.includes('"msg":"sms"')) continue;
-      const sms = JSON.parse(line) as { mobileNo?: string; text?: string };
-      const code = isLoginCodeSms(sms.text) ? loginCodeIn(sms.text) : null;
-      if (sms.mobileNo && code) codes.set(sms.mobileNo, code);
+/** The last log-in code a child server's `log` SMS driver wrote to its log file for a mobile number. */
+function smsCodesIn(logFile: string): ServerAddress['lastSmsCode'] {
+  return (mobileNo) => {
+    const lines = readFileSync(logFile, 'utf8').split('\n');
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (!lines[i]!.includes('"msg":"sms"') || !lines[i]!.includes(mobileNo)) continue;
+      const sms = JSON.parse(lines[i]!) as { mobileNo?: string; text?: string };
+      if (sms.mobileNo === mobileNo && isLoginCodeSms(sms.text)) return loginCodeIn(sms.text);
     }
-  });
-  return (mobileNo) => codes.get(mobileNo) ?? null;
+    return null;
+  };
 }
 
 /** Two server processes on a fresh PostgreSQL database and Redis, as production runs them. */
@@ -133,11 +128,12 @@ async function twoProcesses(serverUrl: string, redisUrl: string): Promise<Target
     SMS_LIMIT_PER_IP: '100000',
     RECONCILE_HOUR: 'off',
   };
-  // One after the other: the first migrates the empty database and seeds it.
-  const processes = [await startProcess(env)];
-  processes.push(await startProcess(env));
-  const servers = processes.map((p) => ({ url: p.url, lastSmsCode: smsCodesOf(p.child) }));
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-bench-pay-'));
+  const logs = [path.join(dataDir, 'a.log'), path.join(dataDir, 'b.log')];
+  // One after the other: the first migrates the empty database and seeds it.
+  const processes = [await startProcess(env, logs[0])];
+  processes.push(await startProcess(env, logs[1]));
+  const servers = processes.map((p, i) => ({ url: p.url, lastSmsCode: smsCodesIn(logs[i]!) }));
   const handle = await openDatabase({ databaseUrl: url.toString(), dataDir });
   return {
     database: 'postgres, two processes, redis',
