@@ -6,7 +6,7 @@
  * Redis when DATABASE_URL and REDIS_URL are set.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -17,11 +17,21 @@ import type { ClientsJob, ClientsMessage } from './socket-clients';
 const root = path.resolve(import.meta.dirname, '../..');
 const ADMIN = { username: '09120000000', password: 'bench-admin-password' };
 
-export function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+/**
+ * Starts src/server/start.ts. With `logFile`, its output goes to that file instead of a pipe to this process, as a
+ * server's log goes to a file or the journal: a pipe this busy process reads late would hold the server's
+ * synchronous log writes (the `log` SMS driver's) and measure the bench, not the server.
+ */
+export function startProcess(
+  env: Record<string, string>,
+  logFile?: string,
+): Promise<{ child: ChildProcess; url: string }> {
   // BENCH_SERVER_EXEC_ARGS adds Node options to the server process (`--cpu-prof --cpu-prof-dir=…` to profile it).
   const execArgs = process.env.BENCH_SERVER_EXEC_ARGS?.split(' ').filter(Boolean) ?? [];
+  const log = logFile === undefined ? null : openSync(logFile, 'a');
   const child = spawn(process.execPath, [...execArgs, '--import', 'tsx', 'src/server/start.ts'], {
     cwd: root,
+    ...(log === null ? {} : { stdio: ['ignore', log, log] }),
     env: {
       ...process.env,
       PORT: '0',
@@ -33,17 +43,22 @@ export function startProcess(env: Record<string, string>): Promise<{ child: Chil
       ...env,
     },
   });
+  if (log !== null) closeSync(log);
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out.slice(-500)}`)), 300_000);
-    const onData = (d: Buffer) => {
+    const onData = (d: Buffer | string) => {
       out += d;
       const match = /"port":(\d+)/.exec(out);
       if (match) {
         clearTimeout(timer);
+        clearInterval(poll);
         resolve({ child, url: `http://127.0.0.1:${match[1]}` });
       }
     };
+    const poll = setInterval(() => {
+      if (logFile !== undefined) onData(readFileSync(logFile, 'utf8').slice(out.length));
+    }, 100);
     child.stdout?.on('data', onData);
     child.stderr?.on('data', (d) => {
       out += d;
@@ -52,7 +67,7 @@ export function startProcess(env: Record<string, string>): Promise<{ child: Chil
 }
 
 /** Sends SIGTERM and resolves once the process has exited. */
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());

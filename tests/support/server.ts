@@ -19,6 +19,9 @@ const root = path.resolve(import.meta.dirname, '../..');
 export const ADMIN_MOBILE = '09120000000';
 export const ADMIN_PASSWORD = 'admin-test-password';
 
+/** What talking to a server over HTTP needs: its address, and the log-in codes its `log` SMS driver wrote. */
+export type ServerAddress = Pick<RunningServer, 'url' | 'lastSmsCode'>;
+
 export interface RunningServer {
   url: string;
   app: App;
@@ -179,7 +182,7 @@ export async function startServer(
 
 /** POSTs JSON and returns status and parsed body. */
 export async function post(
-  server: RunningServer,
+  server: Pick<RunningServer, 'url'>,
   urlPath: string,
   body?: unknown,
   headers: Record<string, string> = {},
@@ -193,7 +196,7 @@ export async function post(
 }
 
 /** Logs a customer in by SMS code (read from the log driver) and returns the bearer token. */
-export async function loginByCode(server: RunningServer, mobileNo: string): Promise<string> {
+export async function loginByCode(server: ServerAddress, mobileNo: string): Promise<string> {
   const sent = await post(server, '/api/public/sendMobileValidationCode', { mobileNo });
   if (sent.status !== 200) throw new Error(`sendMobileValidationCode: ${sent.status} ${sent.body.msg}`);
   // A server in a child process (tests/api/crash-safety.test.ts) may write its log line after it answered.
@@ -208,7 +211,7 @@ export async function loginByCode(server: RunningServer, mobileNo: string): Prom
   return (login.body.data as { userToken: string }).userToken;
 }
 
-export async function loginAdmin(server: RunningServer): Promise<string> {
+export async function loginAdmin(server: Pick<RunningServer, 'url'>): Promise<string> {
   const login = await post(server, '/api/me/loginByPassword', { username: ADMIN_MOBILE, password: ADMIN_PASSWORD });
   if (login.status !== 200) throw new Error(`admin login: ${login.status} ${login.body.msg}`);
   return (login.body.data as { userToken: string }).userToken;
@@ -254,7 +257,7 @@ export async function staffWithActions(
 }
 
 /** A customer whose profile staff approved and who accepted every category's terms. */
-export async function verifiedCustomer(server: RunningServer, mobileNo: string, nationalCode: string): Promise<string> {
+export async function verifiedCustomer(server: ServerAddress, mobileNo: string, nationalCode: string): Promise<string> {
   const { jpegWithExif, uploadForm } = await import('./images');
   const admin = await loginAdmin(server);
   const token = await loginByCode(server, mobileNo);

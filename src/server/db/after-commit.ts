@@ -7,6 +7,9 @@
  * the transaction has committed (not when it rolled back). On a handle outside a transaction a statement commits
  * as it runs, so `afterCommit` runs its hook at once. A hook receives the root handle, which is what caches are
  * keyed by.
+ *
+ * `beforeCommit` is the other end: work that takes a row many transactions update (a day's counter) runs last, just
+ * before the commit, so that the row's lock is held for one statement and the commit instead of the whole transaction.
  */
 import type { Kysely, Transaction, TransactionBuilder } from 'kysely';
 
@@ -16,6 +19,8 @@ type Hook<D> = (root: NoInfer<Kysely<D>>) => void;
 interface Pending {
   root: unknown;
   hooks: Array<(root: unknown) => void>;
+  /** Run in order, in the transaction, once its callback has returned (a throw rolls it back). */
+  last: Array<() => Promise<void>>;
 }
 
 const pendingByTransaction = new WeakMap<object, Pending>();
@@ -35,15 +40,31 @@ export function afterCommit<D>(db: Kysely<D> | Transaction<D>, hook: Hook<D>): v
   hook(db);
 }
 
+/**
+ * Runs `work` in the transaction `db` belongs to, after everything else the transaction does and before it commits;
+ * at once when `db` is not a transaction.
+ */
+export async function beforeCommit<D>(db: Kysely<D> | Transaction<D>, work: () => Promise<void>): Promise<void> {
+  const pending = pendingByTransaction.get(db);
+  if (pending) {
+    pending.last.push(work);
+    return;
+  }
+  if (db.isTransaction) throw new Error('beforeCommit: the transaction was opened on a handle without trackCommits');
+  await work();
+}
+
 function withHooks<D>(root: Kysely<D>, builder: TransactionBuilder<D>): TransactionBuilder<D> {
   return new Proxy(builder, {
     get(target, property) {
       if (property === 'execute') {
         return async <T>(callback: (trx: Transaction<D>) => Promise<T>): Promise<T> => {
-          const pending: Pending = { root, hooks: [] };
-          const result = await target.execute((trx) => {
+          const pending: Pending = { root, hooks: [], last: [] };
+          const result = await target.execute(async (trx) => {
             pendingByTransaction.set(trx, pending);
-            return callback(trx);
+            const value = await callback(trx);
+            for (const work of pending.last) await work();
+            return value;
           });
           for (const hook of pending.hooks) hook(pending.root);
           return result;

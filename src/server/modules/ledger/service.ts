@@ -66,31 +66,18 @@ export interface PostedTransaction {
 
 const newTraceCode = () => numericCode(12);
 
-/** The ids of the accounts `kinds` name (the user's own for customer kinds), creating missing ones. */
-async function accountIds(trx: Trx, userId: number | null, kinds: AccountKind[]): Promise<Map<AccountKind, number>> {
-  const customer = kinds.filter(isCustomerKind);
-  const system = kinds.filter((k) => !isCustomerKind(k));
-  if (customer.length > 0 && userId === null) throw new Error('a transaction moving a customer account needs userId');
-  const find = async () => {
-    const rows = await trx
-      .selectFrom('ledgerAccounts')
-      .select(['id', 'kind'])
-      .where((eb) =>
-        eb.or([
-          ...(customer.length > 0 ? [eb.and([eb('userId', '=', userId), eb('kind', 'in', customer)])] : []),
-          ...(system.length > 0 ? [eb.and([eb('userId', 'is', null), eb('kind', 'in', system)])] : []),
-        ]),
-      )
-      .execute();
-    return new Map(rows.map((r) => [r.kind as AccountKind, r.id]));
-  };
-  const found = await find();
-  const missing = kinds.filter((k) => !found.has(k));
-  if (missing.length === 0) return found;
+/**
+ * Creates the accounts `kinds` name (the user's own for customer kinds) that do not exist yet; returns those this
+ * transaction made (no other sees them before it commits, so they need no lock), not those a parallel one made first.
+ */
+async function createAccounts(trx: Trx, userId: number | null, kinds: AccountKind[]): Promise<LockedAccount[]> {
+  if (kinds.some(isCustomerKind) && userId === null)
+    throw new Error('a transaction moving a customer account needs userId');
+  const created: LockedAccount[] = [];
   // Sorted, so two postings creating the same user's accounts insert them in the same order.
-  for (const kind of missing.sort()) {
+  for (const kind of [...kinds].sort()) {
     const owner = isCustomerKind(kind) ? userId : null;
-    await trx
+    const row = await trx
       .insertInto('ledgerAccounts')
       .values({ kind, userId: owner })
       .onConflict((oc) =>
@@ -98,9 +85,63 @@ async function accountIds(trx: Trx, userId: number | null, kinds: AccountKind[])
           ? oc.column('kind').where('userId', 'is', null).doNothing()
           : oc.columns(['userId', 'kind']).where('userId', 'is not', null).doNothing(),
       )
-      .execute();
+      .returning(['id', 'kind', 'userId', 'balance'])
+      .executeTakeFirst();
+    if (row) created.push(row);
   }
-  return find();
+  return created;
+}
+
+interface LockedAccount {
+  id: number;
+  kind: string;
+  userId: number | null;
+  balance: number;
+}
+
+/**
+ * Locks the accounts a posting moves, and reads their balances, in one query. Lock order, the same for every
+ * posting (PostgreSQL would otherwise find deadlocks): all of the customer's own accounts first, then the company's
+ * `kinds`, each in id order. A money operation may post several transactions in one database transaction (collect
+ * then reserve; spend then refund); with only each posting's own accounts in id order, two operations of one
+ * customer could each hold the wallet or the reservation the other's next posting needs. PostgreSQL locks the rows
+ * as the ORDER BY returns them. Missing accounts are created first (then the query runs again).
+ */
+async function lockAccounts(
+  trx: Trx,
+  userId: number | null,
+  kinds: AccountKind[],
+): Promise<Map<AccountKind, LockedAccount>> {
+  const customer = kinds.filter(isCustomerKind);
+  const system = kinds.filter((k) => !isCustomerKind(k));
+  if (customer.length > 0 && userId === null) throw new Error('a transaction moving a customer account needs userId');
+  const lock = async () => {
+    const rows = await trx
+      .selectFrom('ledgerAccounts')
+      .select(['id', 'kind', 'userId', 'balance'])
+      .where((eb) =>
+        eb.or([
+          ...(userId === null ? [] : [eb('userId', '=', userId)]),
+          ...(system.length > 0 ? [eb.and([eb('userId', 'is', null), eb('kind', 'in', system)])] : []),
+        ]),
+      )
+      .orderBy(sql`user_id is null`)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    const mine = (r: LockedAccount) => (isCustomerKind(r.kind as AccountKind) ? r.userId !== null : r.userId === null);
+    return new Map(
+      rows.filter((r) => kinds.includes(r.kind as AccountKind) && mine(r)).map((r) => [r.kind as AccountKind, r]),
+    );
+  };
+  const found = await lock();
+  const missing = kinds.filter((k) => !found.has(k));
+  if (missing.length === 0) return found;
+  const created = await createAccounts(trx, userId, missing);
+  // A parallel transaction made one first: locked again, waiting for it.
+  if (created.length < missing.length) return lock();
+  for (const account of created) found.set(account.kind as AccountKind, account);
+  return found;
 }
 
 /** The transaction an earlier posting made with the same type and idempotency key, if any. */
@@ -117,54 +158,42 @@ async function firstWithKey(trx: Trx, input: PostTransactionInput): Promise<Post
   return { id: first.id, traceCode: first.traceCode, type: first.type, createdAt: first.createdAt, replayed: true };
 }
 
+/** A refusal, unless a posting with the same key made the transaction already: a replay answers with it. */
+async function refuseUnlessReplay(trx: Trx, input: PostTransactionInput, refusal: Error): Promise<PostedTransaction> {
+  const replay = await firstWithKey(trx, input);
+  if (replay) return replay;
+  throw refusal;
+}
+
 /**
  * Posts one transaction of `input.type` inside `trx` (the caller's database transaction): builds the entries from
  * the type's legs and the named amounts, locks the accounts, refuses to take a customer account below zero (422),
- * writes the transaction and its entries and moves the balances.
+ * writes the transaction and its entries and moves the balances. A replay (the key used before) answers with the
+ * first transaction whatever it carries now: the key's unique index finds it when the transaction is written, and a
+ * refusal looks for it first.
  */
 export async function postTransaction(trx: Trx, input: PostTransactionInput): Promise<PostedTransaction> {
   const type = transactionTypeOf(input.type);
-  // A replay answers with the first transaction whatever it carries now.
-  const earlier = await firstWithKey(trx, input);
-  if (earlier) return earlier;
-  const moves = entriesOf(type, input.amounts);
-  const ids = await accountIds(trx, input.userId, [...moves.keys()]);
+  let moves: ReturnType<typeof entriesOf>;
+  try {
+    moves = entriesOf(type, input.amounts);
+  } catch (error) {
+    return refuseUnlessReplay(trx, input, error as Error);
+  }
+  const accounts = await lockAccounts(trx, input.userId, [...moves.keys()]);
 
-  // Lock order, the same for every posting (PostgreSQL would otherwise find deadlocks): all of the customer's own
-  // accounts first, then the company's, each in id order. A money operation may post several transactions in one
-  // database transaction (collect then reserve; spend then refund); with only each posting's own accounts in id order,
-  // two operations of one customer could each hold the wallet or the reservation the other's next posting needs.
-  // One query takes them all: PostgreSQL locks the rows as the ORDER BY returns them (customer's first, then the
-  // company's, each by id).
-  const postingIds = new Set(ids.values());
-  const locked = (
-    await trx
-      .selectFrom('ledgerAccounts')
-      .select(['id', 'kind', 'userId', 'balance'])
-      .where((eb) =>
-        input.userId === null
-          ? eb('id', 'in', [...postingIds])
-          : eb.or([eb('userId', '=', input.userId), eb('id', 'in', [...postingIds])]),
-      )
-      .orderBy(sql`user_id is null`)
-      .orderBy('id')
-      .forUpdate()
-      .execute()
-  ).filter((account) => postingIds.has(account.id));
-
-  for (const account of locked) {
-    const delta = moves.get(account.kind as AccountKind) ?? 0;
+  for (const [kind, delta] of moves) {
+    const account = accounts.get(kind)!;
     const after = account.balance + delta;
     // Beyond what a balance holds exactly: refused without naming the account (a company account, as often as not).
-    if (!Number.isSafeInteger(after)) throw HttpError.of(422, 'amount.tooLarge');
+    if (!Number.isSafeInteger(after)) return refuseUnlessReplay(trx, input, HttpError.of(422, 'amount.tooLarge'));
     if (account.userId !== null && after < 0) {
       // A parallel posting with the same key may have committed while this one waited for the locks (and spent
-      // what this one would): that is a replay, not a refusal. (Otherwise the key's unique index settles it below.)
-      const replay = await firstWithKey(trx, input);
-      if (replay) return replay;
-      throw HttpError.of(
-        422,
-        account.kind === 'reserved' ? 'ledger.insufficientReserved' : 'ledger.insufficientWallet',
+      // what this one would): that is a replay, not a refusal.
+      return refuseUnlessReplay(
+        trx,
+        input,
+        HttpError.of(422, account.kind === 'reserved' ? 'ledger.insufficientReserved' : 'ledger.insufficientWallet'),
       );
     }
   }
@@ -180,7 +209,7 @@ export async function postTransaction(trx: Trx, input: PostTransactionInput): Pr
       amounts: JSON.stringify(amounts),
       details: JSON.stringify(input.details ?? {}),
     })
-    // Two postings with one key for different accounts do not share locks: the unique key settles them.
+    // The key used before (a replay), or by a parallel posting for other accounts: the first transaction answers.
     .onConflict((oc) => oc.columns(['type', 'idempotencyKey']).doNothing())
     .returning(['id', 'traceCode', 'type', 'createdAt'])
     .executeTakeFirst();
@@ -190,17 +219,15 @@ export async function postTransaction(trx: Trx, input: PostTransactionInput): Pr
     const userId = input.userId;
     afterCommit(trx, (root) => balanceCache(root).forget([userId]));
   }
+  const legs = [...moves].map(([kind, amount]) => ({ accountId: accounts.get(kind)!.id, amount }));
   await trx
     .insertInto('ledgerEntries')
-    .values([...moves].map(([kind, amount]) => ({ transactionId: row.id, accountId: ids.get(kind)!, amount })))
+    .values(legs.map((leg) => ({ transactionId: row.id, ...leg })))
     .execute();
-  for (const [kind, amount] of moves) {
-    await trx
-      .updateTable('ledgerAccounts')
-      .set((eb) => ({ balance: eb('balance', '+', amount) }))
-      .where('id', '=', ids.get(kind)!)
-      .execute();
-  }
+  // Every balance in one statement (each account appears once: a type's legs name distinct accounts).
+  const values = sql.join(legs.map((leg) => sql`(${leg.accountId}::bigint, ${leg.amount}::bigint)`));
+  await sql`update ledger_accounts as a set balance = a.balance + v.amount
+    from (values ${values}) as v(id, amount) where a.id = v.id`.execute(trx);
   return { ...row, replayed: false };
 }
 
@@ -210,14 +237,16 @@ export async function postTransaction(trx: Trx, input: PostTransactionInput): Pr
  * account when the customer has none yet.
  */
 export async function lockedWalletBalance(trx: Trx, userId: number): Promise<number> {
-  const ids = await accountIds(trx, userId, ['wallet']);
-  const row = await trx
-    .selectFrom('ledgerAccounts')
-    .select('balance')
-    .where('id', '=', ids.get('wallet')!)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-  return row.balance;
+  const lock = () =>
+    trx
+      .selectFrom('ledgerAccounts')
+      .select('balance')
+      .where('userId', '=', userId)
+      .where('kind', '=', 'wallet')
+      .forUpdate()
+      .executeTakeFirst();
+  const row = (await lock()) ?? (await createAccounts(trx, userId, ['wallet']))[0] ?? (await lock());
+  return row!.balance;
 }
 
 /**

@@ -49,17 +49,21 @@ export function onNotificationsCommitted(db: Kysely<Database>, listener: Notific
   listeners.set(db, listener);
 }
 
-/** Whether `userId` wants `kind` on each channel (no row: yes; security notices: always). */
+/**
+ * Whether `userId` wants `kind` on each channel (no row: yes; security notices: always), and their mobile number for
+ * the SMS: one query.
+ */
 async function wanted(trx: Kysely<Database>, userId: number, kind: NotificationKind) {
-  if (isSecurityKind(kind)) return { inApp: true, sms: true };
   const rows = await trx
-    .selectFrom('notificationPreferences')
-    .select(['channel', 'enabled'])
-    .where('userId', '=', userId)
-    .where('kind', '=', kind)
+    .selectFrom('users')
+    .leftJoin('notificationPreferences as np', (j) => j.onRef('np.userId', '=', 'users.id').on('np.kind', '=', kind))
+    .select(['users.mobileNo', 'np.channel', 'np.enabled'])
+    .where('users.id', '=', userId)
     .execute();
-  const off = (channel: string) => rows.some((r) => r.channel === channel && !r.enabled);
-  return { inApp: !off('inApp'), sms: !off('sms') };
+  const mobileNo = rows[0]?.mobileNo ?? null;
+  if (isSecurityKind(kind)) return { inApp: true, sms: true, mobileNo };
+  const off = (channel: string) => rows.some((r) => r.channel === channel && r.enabled === false);
+  return { inApp: !off('inApp'), sms: !off('sms'), mobileNo };
 }
 
 /**
@@ -91,20 +95,17 @@ export async function notify(
     .executeTakeFirst();
   if (!row) return null;
   let sms = false;
-  if (want.sms) {
-    const user = await trx.selectFrom('users').select('mobileNo').where('id', '=', input.userId).executeTakeFirst();
-    if (user?.mobileNo) {
-      await trx
-        .insertInto('notificationSms')
-        .values({
-          notificationId: row.id,
-          mobileNo: user.mobileNo,
-          text,
-          dueAt: smsDueAt(now, input.kind, input.deadline),
-        })
-        .execute();
-      sms = true;
-    }
+  if (want.sms && want.mobileNo) {
+    await trx
+      .insertInto('notificationSms')
+      .values({
+        notificationId: row.id,
+        mobileNo: want.mobileNo,
+        text,
+        dueAt: smsDueAt(now, input.kind, input.deadline),
+      })
+      .execute();
+    sms = true;
   }
   const written: WrittenNotification = {
     id: Number(row.id),

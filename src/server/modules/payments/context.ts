@@ -56,6 +56,11 @@ export async function purchaseOf(deps: PaymentDeps, purchaseId: number, userId?:
   return found;
 }
 
+/** The same dependencies reading through `db` (a transaction's handle: what it wrote, before it commits). */
+export function onDb(deps: PaymentDeps, db: DB): PaymentDeps {
+  return { ...deps, db, requests: { ...deps.requests, db } };
+}
+
 export function announceTask(deps: PaymentDeps, task: TaskOpened | null): void {
   if (!task) return;
   const definition = taskTypes.find((t) => t.identifier === task.type);
@@ -90,4 +95,31 @@ export async function announceMoney(deps: PaymentDeps, userId: number, purchaseI
   if (!uid) return;
   deps.live.walletChanged(uid, { balance });
   if (purchase) deps.live.purchaseChanged(purchase.uid, { purchaseId: purchaseId!, state: purchase.state });
+}
+
+/** What a payment's transaction knew at its commit: the customer's uid, their wallet after it, the request's state. */
+export interface KnownMoney {
+  uid: string;
+  balance: number;
+  state: string;
+}
+
+/**
+ * announceMoney without holding the caller's answer: a failure to announce is logged, not the customer's. With what
+ * the transaction knew (`known`, a customer paying their own request), nothing is read.
+ */
+export function announceMoneyLater(
+  deps: PaymentDeps,
+  userId: number,
+  purchaseId: number,
+  known: KnownMoney | null = null,
+): void {
+  if (known) {
+    deps.live.walletChanged(known.uid, { balance: known.balance });
+    deps.live.purchaseChanged(known.uid, { purchaseId, state: known.state });
+    return;
+  }
+  announceMoney(deps, userId, purchaseId).catch((error: unknown) => {
+    deps.log.warn({ err: error, purchase: purchaseId }, 'the live events of a payment were not sent');
+  });
 }

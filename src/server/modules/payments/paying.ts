@@ -12,8 +12,10 @@ import {
   type PayResult,
   type Purchase,
   type TaskOpened,
-  announceMoney,
+  announceMoneyLater,
   announceTask,
+  type KnownMoney,
+  onDb,
   purchaseOf,
 } from './context';
 import { reserveAndMarkPaid } from './receiving';
@@ -90,6 +92,7 @@ export async function pay(
     deps,
     {
       userId,
+      uid: principal.uid,
       purchaseId: input.purchase,
       quotePrincipal: () => principal,
       description: msg('payment.description', { purchase: toPersianDigits(input.purchase) }),
@@ -105,7 +108,10 @@ export async function pay(
     { key: idempotencyKey, requestHash },
     siteUrl,
     {
-      answer: async (outcome) => ({ purchase: await purchaseOf(deps, input.purchase, userId), ...outcome }),
+      answer: async (outcome, db) => ({
+        purchase: await purchaseOf(onDb(deps, db), input.purchase, userId),
+        ...outcome,
+      }),
       stored: () => storedAnswer(deps, userId, idempotencyKey, requestHash, input.purchase),
     },
   );
@@ -130,18 +136,21 @@ export interface PayingParty {
   quotePrincipal: (customerUserId: number) => Principal;
   /** The gateway's description of the payment. */
   description: string;
+  /** The payer's uid when they pay their own request (their live events then need no read). */
+  uid?: string;
 }
 
 /** What one way of paying leaves to its caller: its answer around the outcome, and an earlier answer under the key. */
 export interface PayView<T extends PayOutcome> {
-  answer: (outcome: PayOutcome) => Promise<T>;
+  /** Reads through `db`: the payment's own transaction when paid from the wallet (the answer commits with it). */
+  answer: (outcome: PayOutcome, db: DB) => Promise<T>;
   stored: () => Promise<T | null>;
 }
 
 /** Where a payment went inside its transaction. */
-type Step =
+type Step<T> =
   | { kind: 'replay' }
-  | { kind: 'paid'; task: TaskOpened | null; walletPart: number }
+  | { kind: 'paid'; task: TaskOpened | null; data: T; known: KnownMoney | null }
   | {
       kind: 'gateway';
       proformaId: number;
@@ -167,11 +176,11 @@ export async function payAs<T extends PayOutcome>(
   view: PayView<T>,
 ): Promise<{ data: T; replayed: boolean }> {
   const { userId } = party;
-  const earlier = await view.stored();
-  if (earlier) return { data: earlier, replayed: true };
-  let step: Step;
+  // No look for an earlier answer first: the claim below finds one (a replay), and a fresh payment, the usual one,
+  // makes one round trip fewer.
+  let step: Step<T>;
   try {
-    step = await deps.db.transaction().execute(async (trx): Promise<Step> => {
+    step = await deps.db.transaction().execute(async (trx): Promise<Step<T>> => {
       const claimed =
         (await trx
           .insertInto('payRequests')
@@ -187,7 +196,7 @@ export async function payAs<T extends PayOutcome>(
         if (input.quoteId === undefined) throw new QuoteExpired(purchase.userId);
         purchase = await repriceFromQuote(trx, purchase, input.quoteId, deps.requests);
       }
-      const traceCode = await purchaseTraceCode(trx, purchase, numericCode(12));
+      const traceCode = purchase.traceCode ?? numericCode(12);
       const wallet = await lockedWalletBalance(trx, userId);
       if (wallet >= purchase.expectedPrice) {
         const task = await reserveAndMarkPaid(trx, deps, purchase, traceCode, {
@@ -195,12 +204,21 @@ export async function payAs<T extends PayOutcome>(
           payablePrice: 0,
           actorUserId: userId,
           ...(party.linkId === undefined ? {} : { payerUserId: userId }),
+          newTraceCode: !purchase.traceCode,
         });
-        // The outcome commits with the money: a crash before the full result is stored still replays as paid.
+        // The whole answer, read in this transaction, commits with the money: the key's row is written once more
+        // only, and a replay answers exactly as this payment did (a crash after the commit included).
         const outcome: PayOutcome = { walletWithdrawAmount: purchase.expectedPrice, payable: 0, gatewayUrl: null };
-        await storeResult(trx, userId, claim.key, outcome);
-        return { kind: 'paid', task, walletPart: purchase.expectedPrice };
+        const data = await view.answer(outcome, trx);
+        await storeResult(trx, userId, claim.key, data);
+        // What the live events say is known here when the customer paid their own request: no read after.
+        const known =
+          party.uid === undefined || party.linkId !== undefined
+            ? null
+            : { uid: party.uid, balance: wallet - purchase.expectedPrice, state: requestEventOf('paidFromWallet').to };
+        return { kind: 'paid', task, data, known };
       }
+      await purchaseTraceCode(trx, purchase, traceCode);
       const payable = purchase.expectedPrice - wallet;
       // A gateway that reports no card holder takes the payment only from a card verified as the payer's.
       if (card === null && deps.gateway.requiresNamedCard) throw HttpError.of(422, 'card.required');
@@ -234,11 +252,10 @@ export async function payAs<T extends PayOutcome>(
     return { data: winner, replayed: true };
   }
   if (step.kind === 'paid') {
-    const data = await view.answer({ walletWithdrawAmount: step.walletPart, payable: 0, gatewayUrl: null });
-    await storeResult(deps.db, userId, claim.key, data);
+    // Open pages hear of it after the answer has gone: the customer does not wait for the fan-out.
     announceTask(deps, step.task);
-    await announceMoney(deps, userId, party.purchaseId);
-    return { data, replayed: false };
+    announceMoneyLater(deps, userId, party.purchaseId, step.known);
+    return { data: step.data, replayed: false };
   }
   const created = await openGatewayPayment(deps, {
     userId,
@@ -247,11 +264,10 @@ export async function payAs<T extends PayOutcome>(
     siteUrl,
     description: party.description,
   });
-  const data = await view.answer({
-    walletWithdrawAmount: step.walletPart,
-    payable: step.payable,
-    gatewayUrl: created.redirectUrl,
-  });
+  const data = await view.answer(
+    { walletWithdrawAmount: step.walletPart, payable: step.payable, gatewayUrl: created.redirectUrl },
+    deps.db,
+  );
   await storeResult(deps.db, userId, claim.key, data);
   return { data, replayed: false };
 }

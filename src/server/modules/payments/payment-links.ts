@@ -20,7 +20,7 @@ import { replayOf, requireIdempotencyKey } from '../../http/idempotency';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { shownUserBalance } from '../ledger';
 import { lockPurchase, priceInquiry } from '../requests';
-import type { PaymentDeps } from './context';
+import { onDb, type PaymentDeps } from './context';
 import { abandoned, payAs, type PayOutcome } from './paying';
 import { PAYER_LEVEL, rememberWaitingPayer } from './waiting-payers';
 import type { Trx } from '../../db/database';
@@ -295,7 +295,7 @@ export async function payPaymentLink(
     { key: idempotencyKey, requestHash },
     siteUrl,
     {
-      answer: async (outcome) => ({ link: await linkView(deps, principal, link), ...outcome }),
+      answer: async (outcome, db) => ({ link: await linkView(onDb(deps, db), principal, link), ...outcome }),
       stored: () => storedLinkAnswer(deps, principal, link, idempotencyKey, requestHash),
     },
   );

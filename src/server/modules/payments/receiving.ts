@@ -68,6 +68,8 @@ export async function reserveAndMarkPaid(
     actorUserId: number | null;
     /** Who pays when it is not the request's customer: they paid through the request's payment link. */
     payerUserId?: number;
+    /** The request has no trace code yet: `traceCode` is written with its paid state (one update, not two). */
+    newTraceCode?: boolean;
   },
 ): Promise<TaskOpened | null> {
   const payer = paid.payerUserId ?? purchase.userId;
@@ -80,6 +82,7 @@ export async function reserveAndMarkPaid(
       walletAmount: purchase.expectedPrice - paid.payablePrice,
       payablePrice: paid.payablePrice,
       ...(forOther ? { payerUserId: payer } : {}),
+      ...(paid.newTraceCode ? { traceCode } : {}),
     },
     post: async () => {
       await postTransaction(trx, {
@@ -97,8 +100,11 @@ export async function reserveAndMarkPaid(
       : { step: { kind: 'paid' as const, how: paidHowOf(paid.cause), amount: purchase.expectedPrice } }),
     openTask: type,
   });
-  // Paid with its deadline near already: the customer and the task's staff hear it now, not at the next sweep.
-  await notifyIfDeadlineAtRisk(trx, purchase.id, (d) => deps.requests.catalogue.deskForm(d)?.desk.title ?? d);
+  // Paid with its deadline near already: the customer and the task's staff hear it now, not at the next sweep. A
+  // request without a deadline (its form has none) is never at risk: nothing to read.
+  if (purchase.deadlineAt !== null) {
+    await notifyIfDeadlineAtRisk(trx, purchase.id, (d) => deps.requests.catalogue.deskForm(d)?.desk.title ?? d);
+  }
   return taskId === null ? null : { taskId, type };
 }
 

@@ -13,6 +13,7 @@ import { type RequestEventName, requestEventOf, stateTitle } from '../../../shar
 import { stepNotification } from '../../../shared/request-steps';
 import { HttpError } from '../../http/errors';
 import { audit } from '../../lib/audit';
+import { beforeCommit } from '../../db/after-commit';
 import type { AuditAction } from '../../../shared/audit/names';
 import { recordFunnelPaid } from '../desks';
 import { closePurchaseTask, openPurchaseTask } from '../tasks';
@@ -30,7 +31,7 @@ export interface EventRun {
   /** What the customer is told about the move (why staff failed the request). */
   reason?: string | null;
   /** What the move fixes on the request besides its state. */
-  set?: { walletAmount?: number; payablePrice?: number; payerUserId?: number };
+  set?: { walletAmount?: number; payablePrice?: number; payerUserId?: number; traceCode?: string };
   /** The event's ledger postings, made after the state is checked and before it moves. */
   post?: () => Promise<void>;
   /** The step the customer is told of; its notification must be the table's kind. */
@@ -76,8 +77,9 @@ export async function runRequestEvent(
     .where('id', '=', purchase.id)
     .execute();
   await recordChange(trx, purchase.id, to, cause, run.actorUserId, run.reason ?? null);
-  // The desk funnel's last stage is the server's word, whichever way the request was paid (decision 046).
-  if (to === 'paid' && purchase.state !== 'paid') await recordFunnelPaid(trx, purchase.desk);
+  // The desk funnel's last stage is the server's word, whichever way the request was paid (decision 046). Its
+  // row (one per desk and day) is every payment's: counted last, its lock is held until the commit and no longer.
+  if (to === 'paid' && purchase.state !== 'paid') await beforeCommit(trx, () => recordFunnelPaid(trx, purchase.desk));
   if (run.step) {
     const kind = stepNotification(run.step, '')?.kind ?? null;
     if (kind !== definition.notification) throw new Error(`${event}: a ${run.step.kind} step does not send ${kind}`);
