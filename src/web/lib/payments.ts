@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { components } from '../../generated/api';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE } from './api-client';
+import { ownChangeAnswered, ownChangeStarted } from './own-changes';
 import { queryClient } from './query';
 
 export type PayPurchaseResult = components['schemas']['PayPurchaseResult'];
@@ -75,6 +76,8 @@ export function usePayPurchase(purchase: number) {
       key.current = { key: crypto.randomUUID(), quoteId, card };
     }
     setState((s) => ({ ...s, paying: true, error: null }));
+    // Its live events, arriving beside the answer, then fetch nothing the answer's refresh does not (own-changes.ts).
+    ownChangeStarted(purchase);
     try {
       const result = await call<PayPurchaseResult>(
         api.POST('/api/me/payPurchase', {
@@ -83,6 +86,7 @@ export function usePayPurchase(purchase: number) {
         }),
       );
       key.current = null;
+      ownChangeAnswered(purchase, result.purchase.state);
       void invalidatePurchase();
       if (result.gatewayUrl) {
         // The bank's page: the button stays busy until the browser has left.
@@ -95,7 +99,9 @@ export function usePayPurchase(purchase: number) {
       const freshQuote = freshQuoteOf(error);
       if (!retriesSamePayment(error, freshQuote)) key.current = null;
       setState({ paying: false, error: digMessage(error) ?? FALLBACK_MESSAGE, freshQuote });
+      const held = ownChangeAnswered(purchase, null);
       if (!freshQuote) void invalidatePurchase();
+      else for (const queryKey of held) void queryClient.invalidateQueries({ queryKey });
     } finally {
       inFlight.current = false;
     }

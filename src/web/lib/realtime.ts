@@ -7,6 +7,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import { TOKEN_KEY } from './api-client';
 import { liveRefresher } from './live-refresh';
+import { keysToRefresh } from './own-changes';
 import { queryClient } from './query';
 import { requoteDelay } from '../../shared/requote';
 
@@ -104,7 +105,8 @@ export async function connectLive(options: {
     keysOn.set(channel.name, new Map(events.flatMap((e) => LIVE_QUERIES[e] ?? []).map((k) => [JSON.stringify(k), k])));
     for (const event of events) {
       channel.listen(`.${event}`, (data: unknown) => {
-        refresh(LIVE_QUERIES[event] ?? []);
+        // What the page's own change (its payment) already refreshed is not fetched again.
+        refresh(keysToRefresh(event, data, LIVE_QUERIES[event] ?? []));
         options.onEvent(event, data);
       });
     }

@@ -133,12 +133,9 @@ export type CustomerCurrencyPayment = Omit<
  * `receiptUrl` (a signed address; the image is the staff member's upload, shown only with the request). Null
  * while the request has none.
  */
-export async function customerCurrencyPayment(
-  db: Db,
-  purchaseId: number,
-  receiptUrl: (path: string) => string,
-): Promise<CustomerCurrencyPayment | null> {
-  const row = await db
+/** The row `toCustomerCurrencyPayment` reads, as a query (or a subquery of the request page's one query). */
+export function customerCurrencyPaymentQuery(db: Db, purchaseId: number) {
+  return db
     .selectFrom('currencyPayments as c')
     .innerJoin('purchases as p', 'p.id', 'c.purchaseId')
     .innerJoin('currencies as cur', 'cur.id', 'c.currencyId')
@@ -153,9 +150,23 @@ export async function customerCurrencyPayment(
       'c.receiptSha256',
       'c.createdAt',
     ])
-    .where('c.purchaseId', '=', purchaseId)
-    .executeTakeFirst();
-  if (!row) return null;
+    .where('c.purchaseId', '=', purchaseId);
+}
+
+export function toCustomerCurrencyPayment(
+  row: {
+    currencyCode: string;
+    currencyTitle: string;
+    amountMinor: number;
+    reference: string;
+    realPrice: number;
+    expectedPrice: number;
+    receiptPath: string | null;
+    receiptSha256: string | null;
+    createdAt: Date | string;
+  },
+  receiptUrl: (path: string) => string,
+): CustomerCurrencyPayment {
   return {
     currencyCode: row.currencyCode.trim(),
     currencyTitle: row.currencyTitle,

@@ -6,7 +6,7 @@
 import type { FulfilmentDeps } from './deps';
 import { fulfilmentHandlers } from './handlers';
 
-export { customerCurrencyPayment } from './currency-payments';
+export { customerCurrencyPaymentQuery, toCustomerCurrencyPayment } from './currency-payments';
 export { failed } from './decisions';
 export { type FulfilmentDeps, purchaseOf } from './deps';
 export { announcePurchasesChanged, releaseOnProfileRejection } from './invalidation';

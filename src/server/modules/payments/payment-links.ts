@@ -89,14 +89,28 @@ export async function revokePaymentLink(
 
 /** The request's latest link as its customer sees it (never the token); null when it has none. */
 export async function ownPaymentLink(deps: PaymentDeps, purchaseId: number): Promise<OwnPaymentLink | null> {
-  const link = await deps.db
+  const link = await lastPaymentLinkQuery(deps.db, purchaseId).executeTakeFirst();
+  return link ? ownPaymentLinkOf(link) : null;
+}
+
+/** A request's last payment link with its payer, as `ownPaymentLinkOf` reads it (also a subquery of the request page). */
+export function lastPaymentLinkQuery(db: PaymentDeps['db'], purchaseId: number) {
+  return db
     .selectFrom('paymentLinks as l')
     .leftJoin('users as u', 'u.id', 'l.payerUserId')
     .select(['l.expiresAt', 'l.revokedAt', 'l.paidAt', 'u.firstName', 'u.lastName'])
     .where('l.purchaseId', '=', purchaseId)
     .orderBy('l.id', 'desc')
-    .executeTakeFirst();
-  if (!link) return null;
+    .limit(1);
+}
+
+export function ownPaymentLinkOf(link: {
+  expiresAt: Date | string;
+  revokedAt: Date | string | null;
+  paidAt: Date | string | null;
+  firstName: string | null;
+  lastName: string | null;
+}): OwnPaymentLink {
   return {
     expiresAt: new Date(link.expiresAt).toISOString(),
     revoked: link.revokedAt !== null,
@@ -104,18 +118,6 @@ export async function ownPaymentLink(deps: PaymentDeps, purchaseId: number): Pro
     payerName: link.paidAt === null ? null : firstNameAndInitial(link.firstName, link.lastName),
     paidAt: link.paidAt === null ? null : new Date(link.paidAt).toISOString(),
   };
-}
-
-/** The name of whoever paid a request through a link, or null when its customer paid it (or nobody yet). */
-export async function payerNameOf(deps: PaymentDeps, purchaseId: number): Promise<string | null> {
-  const row = await deps.db
-    .selectFrom('purchases as p')
-    .innerJoin('users as u', 'u.id', 'p.payerUserId')
-    .select(['u.firstName', 'u.lastName'])
-    .where('p.id', '=', purchaseId)
-    .executeTakeFirst();
-  // The requester reads the payer as the payer read them on the link: first name and last initial.
-  return row ? firstNameAndInitial(row.firstName, row.lastName) : null;
 }
 
 interface LinkRow {

@@ -1,4 +1,5 @@
 /** Reading a request and its money: the customer's and staff's request pages, and a collection's receipt. */
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import {
   type CollectionReceipt,
   type PaymentDeps,
@@ -13,34 +14,91 @@ import { toEnglishDigits } from '../../../shared/digits';
 import { atRiskHours, OPEN_PURCHASE_STATES, PURCHASE_TASK_TYPES } from '../tasks';
 import { isAtRisk } from '../../../shared/deadline';
 import { fullNameOf, nameOrMobile } from '../../lib/person-names';
-import { customerCurrencyPayment } from '../fulfilment';
-import { requestTimeline } from '../requests';
-import { ownPaymentLink, payerNameOf } from './payment-links';
+import { customerCurrencyPaymentQuery, toCustomerCurrencyPayment } from '../fulfilment';
+import {
+  PURCHASE_COLUMNS,
+  purchasesQuery,
+  purchaseView,
+  requestTimeline,
+  timelineOf,
+  timelineSources,
+  usualHoursOf,
+  usualHoursToDone,
+  usualWaitQuery,
+} from '../requests';
+import { lastPaymentLinkQuery, ownPaymentLinkOf } from './payment-links';
+import { firstNameAndInitial } from '../../../shared/masked-name';
+import { formatReceiptCode } from '../../../shared/receipt-code';
 import { receiptCodeOf, verificationUrlOf } from './receipt-verification';
 
-/** One of the customer's requests, with the currency payment made for it once it succeeded. */
+/** States in which the next step of the timeline is staff's (its usual wait is shown). */
+const WAITS_FOR_STAFF = ['paid', 'inProgress'];
+
+/**
+ * One of the customer's requests with all its page shows: its history and timeline, its online payments, the
+ * currency payment made for it once it succeeded, its payer and its payment link. One query reads them all (each a
+ * subquery beside the request's row); a finished request whose receipt predates codes gets its code made, once.
+ */
 export async function fetchPurchase(
   deps: PaymentDeps,
   principal: Principal,
   purchaseId: number,
+  now: Date = new Date(),
 ): Promise<PurchaseDetail> {
-  // The request is read first (it refuses someone else's); what hangs off it is then read at once, each on its own
-  // connection from the pool, rather than one after another.
-  const purchase = await purchaseOf(deps, purchaseId, principal.userId);
-  const [detail, paidAbroad, timeline, payerName, paymentLink] = await Promise.all([
-    purchaseMoney(deps, purchaseId, principal.userId),
-    customerCurrencyPayment(deps.db, purchaseId, deps.signedUrl),
-    requestTimeline(deps.db, purchaseId, 'customer'),
-    payerNameOf(deps, purchaseId),
-    ownPaymentLink(deps, purchaseId),
-  ]);
+  const { db } = deps;
+  const row = await purchasesQuery(db)
+    .select(PURCHASE_COLUMNS)
+    .select('purchases.formType')
+    .select(timelineSources(db, purchaseId, now))
+    .select((eb) => [
+      eb
+        .selectFrom('ledgerAccounts')
+        .select('balance')
+        .where('kind', '=', 'wallet')
+        .whereRef('ledgerAccounts.userId', '=', 'purchases.userId')
+        .as('wallet'),
+      jsonArrayFrom(paymentsQuery(db, purchaseId, principal.userId)).as('payments'),
+      jsonObjectFrom(customerCurrencyPaymentQuery(db, purchaseId)).as('currencyPayment'),
+      eb.selectFrom('receiptCodes').select('code').where('purchaseId', '=', purchaseId).as('receiptCode'),
+      jsonObjectFrom(lastPaymentLinkQuery(db, purchaseId)).as('paymentLink'),
+      // The usual wait of the desk, asked only of a request that may be waiting for staff (the timeline's next step).
+      eb
+        .case()
+        .when(
+          eb.or([eb('purchases.state', 'in', WAITS_FOR_STAFF), eb('purchases.promiseCompensatedAt', 'is not', null)]),
+        )
+        .then(jsonObjectFrom(usualWaitQuery(db, eb.ref('purchases.desk'), now)))
+        .end()
+        .as('usualWait'),
+    ])
+    // The customer's own request only: someone else's is not found.
+    .where('purchases.id', '=', purchaseId)
+    .where('purchases.userId', '=', principal.userId)
+    .executeTakeFirst();
+  if (!row) throw HttpError.of(404, 'purchase.notFound');
+  const usualWait = row.usualWait;
+  const timeline = await timelineOf(db, row, row, 'customer', async () =>
+    usualWait ? usualHoursOf(usualWait) : usualHoursToDone(db, row.desk, now),
+  );
+  const paidAbroad = row.currencyPayment && toCustomerCurrencyPayment(row.currencyPayment, deps.signedUrl);
   // A finished request's receipt: what was paid abroad, with the code anyone holding it can check.
-  const code = paidAbroad ? await receiptCodeOf(deps.db, { purchaseId }) : null;
-  const currencyPayment =
-    paidAbroad && code
-      ? { ...paidAbroad, verificationCode: code, verificationUrl: verificationUrlOf(deps.publicUrl, code) }
-      : null;
-  return { purchase, ...detail, currencyPayment, timeline, payerName, paymentLink };
+  const code = paidAbroad
+    ? row.receiptCode === null
+      ? await receiptCodeOf(db, { purchaseId })
+      : formatReceiptCode(row.receiptCode)
+    : null;
+  return {
+    purchase: purchaseView(deps.requests, row, row.wallet ?? 0),
+    history: historyOf(row.changes),
+    payments: row.payments.map(paymentOf),
+    currencyPayment:
+      paidAbroad && code
+        ? { ...paidAbroad, verificationCode: code, verificationUrl: verificationUrlOf(deps.publicUrl, code) }
+        : null,
+    timeline,
+    payerName: row.payer ? firstNameAndInitial(row.payer.firstName, row.payer.lastName) : null,
+    paymentLink: row.paymentLink && ownPaymentLinkOf(row.paymentLink),
+  };
 }
 
 /**
@@ -87,12 +145,10 @@ export async function purchaseDetail(
   return { purchase, ...(await purchaseMoney(deps, purchaseId, userId)) };
 }
 
+type Money = Pick<PurchaseDetail, 'history' | 'payments'>;
+
 /** A request's state history and online payments, read together (`userId`: the customer's view of the payments). */
-async function purchaseMoney(
-  deps: PaymentDeps,
-  purchaseId: number,
-  userId?: number,
-): Promise<Omit<PurchaseDetail, 'purchase' | 'currencyPayment' | 'timeline' | 'payerName' | 'paymentLink'>> {
+async function purchaseMoney(deps: PaymentDeps, purchaseId: number, userId?: number): Promise<Money> {
   const historyQuery = deps.db
     .selectFrom('purchaseStateChanges as c')
     .innerJoin('purchaseStates as s', 's.identifier', 'c.state')
@@ -100,45 +156,67 @@ async function purchaseMoney(
     .where('c.purchaseId', '=', purchaseId)
     .orderBy('c.id')
     .execute();
-  const paymentsQuery = deps.db
-    .selectFrom('onlineProformas as p')
-    .leftJoin('collections as c', 'c.onlineProformaId', 'p.id')
-    .select(['p.id', 'p.amount', 'p.state', 'p.createdAt', 'c.id as collectionId'])
-    .where('p.purchaseId', '=', purchaseId)
-    // The customer's own payments, and the one of a payer (decision 028) that paid this request: the timeline says
-    // it was paid from the bank's gateway, so «پرداخت‌های آنلاین» lists it with its receipt. The payer's other
-    // attempts (failed, or refused for a card not theirs) are the payer's own business.
-    .$if(userId !== undefined, (q) =>
-      q.where((eb) =>
-        eb.or([
-          eb('p.userId', '=', userId!),
-          eb.and([
-            eb('c.refundedToCard', '=', false),
-            eb.exists(
-              eb
-                .selectFrom('purchases as r')
-                .select('r.id')
-                .whereRef('r.id', '=', 'p.purchaseId')
-                .where('r.userId', '=', userId!)
-                .whereRef('r.payerUserId', '=', 'p.userId'),
-            ),
+  const [history, payments] = await Promise.all([historyQuery, paymentsQuery(deps.db, purchaseId, userId).execute()]);
+  return { history: historyOf(history), payments: payments.map(paymentOf) };
+}
+
+const historyOf = (
+  rows: Array<Omit<Money['history'][number], 'createdAt'> & { createdAt: Date | string }>,
+): Money['history'] =>
+  rows.map((h) => ({
+    state: h.state,
+    stateTitle: h.stateTitle,
+    stateColor: h.stateColor,
+    cause: h.cause,
+    reason: h.reason,
+    createdAt: new Date(h.createdAt).toISOString(),
+  }));
+
+const paymentOf = (p: {
+  id: number;
+  amount: number;
+  state: string;
+  createdAt: Date | string;
+  collectionId: number | null;
+}): Money['payments'][number] => ({
+  onlineProformaId: p.id,
+  amount: p.amount,
+  state: p.state as Money['payments'][number]['state'],
+  collectionId: p.collectionId,
+  createdAt: new Date(p.createdAt).toISOString(),
+});
+
+/** A request's online payments (`userId`: those its customer sees). */
+function paymentsQuery(db: PaymentDeps['db'], purchaseId: number, userId?: number) {
+  return (
+    db
+      .selectFrom('onlineProformas as p')
+      .leftJoin('collections as c', 'c.onlineProformaId', 'p.id')
+      .select(['p.id', 'p.amount', 'p.state', 'p.createdAt', 'c.id as collectionId'])
+      .where('p.purchaseId', '=', purchaseId)
+      // The customer's own payments, and the one of a payer (decision 028) that paid this request: the timeline says
+      // it was paid from the bank's gateway, so «پرداخت‌های آنلاین» lists it with its receipt. The payer's other
+      // attempts (failed, or refused for a card not theirs) are the payer's own business.
+      .$if(userId !== undefined, (q) =>
+        q.where((eb) =>
+          eb.or([
+            eb('p.userId', '=', userId!),
+            eb.and([
+              eb('c.refundedToCard', '=', false),
+              eb.exists(
+                eb
+                  .selectFrom('purchases as r')
+                  .select('r.id')
+                  .whereRef('r.id', '=', 'p.purchaseId')
+                  .where('r.userId', '=', userId!)
+                  .whereRef('r.payerUserId', '=', 'p.userId'),
+              ),
+            ]),
           ]),
-        ]),
-      ),
-    )
-    .orderBy('p.id')
-    .execute();
-  const [history, payments] = await Promise.all([historyQuery, paymentsQuery]);
-  return {
-    history: history.map((h) => ({ ...h, createdAt: new Date(h.createdAt).toISOString() })),
-    payments: payments.map((p) => ({
-      onlineProformaId: p.id,
-      amount: p.amount,
-      state: p.state as PurchaseDetail['payments'][number]['state'],
-      collectionId: p.collectionId,
-      createdAt: new Date(p.createdAt).toISOString(),
-    })),
-  };
+        ),
+      )
+      .orderBy('p.id')
+  );
 }
 
 export async function fetchCollection(

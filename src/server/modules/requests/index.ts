@@ -14,14 +14,25 @@ import { requestHandlers } from './handlers';
 
 export { requestDeps, type RequestDeps } from './deps';
 export type { PriceSourceKind } from './price-sources';
-export { searchPurchases } from './purchase-search';
+export { PURCHASE_COLUMNS, purchasesQuery, purchaseView, searchPurchases } from './purchase-search';
 export { runRequestEvent } from './lifecycle';
 export { compensateMissedPromises, countCompensatedPromises } from './promises';
 export { type LockedPurchase, lockPurchase, moneyOwnerOf, purchaseTraceCode } from './purchase-state';
 export { repriceFromQuote } from './quote-spending';
 export { QuoteSigner } from './quote-token';
 export { estimateFee, maxRequestAmountMinor, priceInquiry } from './quotes';
-export { type DeskTitles, notifyRequestStep, paidHowOf, requestTimeline, requestTitle } from './request-steps';
+export {
+  type DeskTitles,
+  notifyRequestStep,
+  paidHowOf,
+  requestTimeline,
+  requestTitle,
+  timelineOf,
+  timelineSources,
+  usualHoursOf,
+  usualHoursToDone,
+  usualWaitQuery,
+} from './request-steps';
 export { openSecret, sealStoredSecrets } from './sealed-fields';
 
 /** The module's operations of the contract: app.ts composes every module this one way, `routes(composition)`. */

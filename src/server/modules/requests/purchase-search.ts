@@ -38,6 +38,56 @@ function fieldsView(
   return viewOfFields(form?.schema, form?.uiSchema, fields, '', omit);
 }
 
+/** The tables a request is read with: its state, currency, customer, quote and the form version it was made with. */
+export function purchasesQuery(db: Kysely<Database>) {
+  return db
+    .selectFrom('purchases')
+    .innerJoin('purchaseStates', 'purchaseStates.identifier', 'purchases.state')
+    .innerJoin('currencies', 'currencies.id', 'purchases.currencyId')
+    .innerJoin('users', 'users.id', 'purchases.userId')
+    .innerJoin('quotes', 'quotes.id', 'purchases.quoteId')
+    .leftJoin('formVersions', 'formVersions.hash', 'purchases.formVersion');
+}
+
+/** The columns of `purchasesQuery` a request is shown from (`purchaseView`). */
+export const PURCHASE_COLUMNS = [
+  'purchases.id',
+  'purchases.desk',
+  'purchases.productCategory',
+  'purchases.state',
+  'purchaseStates.title as stateTitle',
+  'purchaseStates.color as stateColor',
+  'purchaseStates.stateIsFinal',
+  'purchaseStates.stateIsFailure',
+  'currencies.code as currencyCode',
+  'currencies.title as currencyTitle',
+  'purchases.amountMinor',
+  'purchases.rate',
+  'purchases.grossPrice',
+  'purchases.totalCosts',
+  'purchases.expectedPrice',
+  'purchases.walletAmount',
+  'purchases.payablePrice',
+  'quotes.expiresAt as quoteExpiresAt',
+  'purchases.fields',
+  'formVersions.form as form',
+  'purchases.createdAt',
+  'purchases.deadlineAt',
+  'purchases.promisePayBy',
+  'purchases.promiseDoneBy',
+  'purchases.promisedBy',
+  'purchases.promiseCompensatedAt',
+  'purchases.promiseCompensation',
+  'purchases.userId',
+  'users.firstName',
+  'users.lastName',
+  'users.mobileNo',
+] as const;
+
+const withPurchaseColumns = (q: ReturnType<typeof purchasesQuery>) => q.select(PURCHASE_COLUMNS);
+/** A request's row as `purchaseView` takes it. */
+export type PurchaseColumns = Awaited<ReturnType<ReturnType<typeof withPurchaseColumns>['executeTakeFirstOrThrow']>>;
+
 export async function searchPurchases(
   deps: Pick<RequestDeps, 'db' | 'catalogue' | 'forms'>,
   filter: {
@@ -48,13 +98,7 @@ export async function searchPurchases(
     search?: string | undefined;
   } & PageQuery,
 ): Promise<ListEnvelope<Purchase>> {
-  let q = deps.db
-    .selectFrom('purchases')
-    .innerJoin('purchaseStates', 'purchaseStates.identifier', 'purchases.state')
-    .innerJoin('currencies', 'currencies.id', 'purchases.currencyId')
-    .innerJoin('users', 'users.id', 'purchases.userId')
-    .innerJoin('quotes', 'quotes.id', 'purchases.quoteId')
-    .leftJoin('formVersions', 'formVersions.hash', 'purchases.formVersion');
+  let q = purchasesQuery(deps.db);
   if (filter.userId !== undefined) q = q.where('purchases.userId', '=', filter.userId);
   if (filter.ids) q = q.where('purchases.id', 'in', filter.ids);
   // One state, or several separated by commas (the staff home's «paid,inProgress»: paid and not yet fulfilled).
@@ -67,43 +111,7 @@ export async function searchPurchases(
   const { items: rows, total } = await pageOf(
     q,
     filter,
-    (x) =>
-      x
-        .select([
-          'purchases.id',
-          'purchases.desk',
-          'purchases.productCategory',
-          'purchases.state',
-          'purchaseStates.title as stateTitle',
-          'purchaseStates.color as stateColor',
-          'purchaseStates.stateIsFinal',
-          'purchaseStates.stateIsFailure',
-          'currencies.code as currencyCode',
-          'currencies.title as currencyTitle',
-          'purchases.amountMinor',
-          'purchases.rate',
-          'purchases.grossPrice',
-          'purchases.totalCosts',
-          'purchases.expectedPrice',
-          'purchases.walletAmount',
-          'purchases.payablePrice',
-          'quotes.expiresAt as quoteExpiresAt',
-          'purchases.fields',
-          'formVersions.form as form',
-          'purchases.createdAt',
-          'purchases.deadlineAt',
-          'purchases.promisePayBy',
-          'purchases.promiseDoneBy',
-          'purchases.promisedBy',
-          'purchases.promiseCompensatedAt',
-          'purchases.promiseCompensation',
-          'purchases.userId',
-          'users.firstName',
-          'users.lastName',
-          'users.mobileNo',
-        ])
-        .orderBy('purchases.createdAt', 'desc')
-        .orderBy('purchases.id', 'desc'),
+    (x) => withPurchaseColumns(x).orderBy('purchases.createdAt', 'desc').orderBy('purchases.id', 'desc'),
     // One request looked up by id (purchaseOf: every request page, every payment's answer) needs no count.
     filter.ids?.length,
   );
@@ -112,39 +120,45 @@ export async function searchPurchases(
     deps.db,
     rows.filter((r) => r.state === 'waitingForPayment').map((r) => r.userId),
   );
+  return { total, items: rows.map((r) => purchaseView(deps, r, wallets.get(r.userId) ?? 0)) };
+}
+
+/** A request as lists and pages show it, from its `PURCHASE_COLUMNS` and its customer's wallet balance. */
+export function purchaseView(
+  deps: Pick<RequestDeps, 'catalogue' | 'forms'>,
+  r: PurchaseColumns,
+  wallet: number,
+): Purchase {
   return {
-    total,
-    items: rows.map((r) => ({
-      id: r.id,
-      desk: r.desk,
-      deskTitle: deps.catalogue.deskForm(r.desk)?.desk.title ?? r.desk,
-      productCategory: r.productCategory,
-      state: r.state,
-      stateTitle: r.stateTitle,
-      stateColor: r.stateColor,
-      stateIsFinal: r.stateIsFinal,
-      stateIsFailure: r.stateIsFailure,
-      currencyCode: r.currencyCode.trim(),
-      currencyTitle: r.currencyTitle,
-      amount: r.amountMinor / 100,
-      rate: r.rate,
-      grossPrice: r.grossPrice,
-      totalCosts: r.totalCosts,
-      expectedPrice: r.expectedPrice,
-      ...(r.state === 'waitingForPayment'
-        ? {
-            walletAmount: Math.min(wallets.get(r.userId) ?? 0, r.expectedPrice),
-            payablePrice: payablePrice(r.expectedPrice, wallets.get(r.userId) ?? 0),
-          }
-        : { walletAmount: r.walletAmount, payablePrice: r.payablePrice }),
-      quoteExpiresAt: new Date(r.quoteExpiresAt).toISOString(),
-      fields: listedFields(deps, r.fields as Purchase['fields']),
-      fieldsView: fieldsView(deps, r.desk, r.form as StoredForm | null, r.fields as Record<string, unknown>),
-      customerName: nameOrMobile(r),
-      createdAt: new Date(r.createdAt).toISOString(),
-      deadlineAt: r.deadlineAt === null ? null : new Date(r.deadlineAt).toISOString(),
-      ...(r.promisePayBy !== null && r.promiseDoneBy !== null && { promise: promiseView(r) }),
-    })),
+    id: r.id,
+    desk: r.desk,
+    deskTitle: deps.catalogue.deskForm(r.desk)?.desk.title ?? r.desk,
+    productCategory: r.productCategory,
+    state: r.state,
+    stateTitle: r.stateTitle,
+    stateColor: r.stateColor,
+    stateIsFinal: r.stateIsFinal,
+    stateIsFailure: r.stateIsFailure,
+    currencyCode: r.currencyCode.trim(),
+    currencyTitle: r.currencyTitle,
+    amount: r.amountMinor / 100,
+    rate: r.rate,
+    grossPrice: r.grossPrice,
+    totalCosts: r.totalCosts,
+    expectedPrice: r.expectedPrice,
+    ...(r.state === 'waitingForPayment'
+      ? {
+          walletAmount: Math.min(wallet, r.expectedPrice),
+          payablePrice: payablePrice(r.expectedPrice, wallet),
+        }
+      : { walletAmount: r.walletAmount, payablePrice: r.payablePrice }),
+    quoteExpiresAt: new Date(r.quoteExpiresAt).toISOString(),
+    fields: listedFields(deps, r.fields as Purchase['fields']),
+    fieldsView: fieldsView(deps, r.desk, r.form as StoredForm | null, r.fields as Record<string, unknown>),
+    customerName: nameOrMobile(r),
+    createdAt: new Date(r.createdAt).toISOString(),
+    deadlineAt: r.deadlineAt === null ? null : new Date(r.deadlineAt).toISOString(),
+    ...(r.promisePayBy !== null && r.promiseDoneBy !== null && { promise: promiseView(r) }),
   };
 }
 

@@ -4,7 +4,8 @@
  * back from its history (state changes, the claim of its task, its ledger postings, its currency payment) with the
  * words, the role that acted and what comes next with its usual wait.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Expression, type Kysely, sql } from 'kysely';
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { components } from '../../../generated/api';
 import type { DB as Database } from '../../../generated/db';
 import {
@@ -98,12 +99,7 @@ const PAID_HOW: Record<string, PaidHow> = { paidFromWallet: 'wallet', paidOnline
 export const paidHowOf = (cause: string | null): PaidHow => PAID_HOW[cause ?? ''] ?? 'wallet';
 
 /** A ledger posting's named amounts by the request's money step (reserve, difference, release, refundUserError). */
-async function postingsOf(db: Db, purchaseId: number): Promise<Map<string, Record<string, number>>> {
-  const rows = await db
-    .selectFrom('ledgerTransactions')
-    .select(['idempotencyKey', 'amounts'])
-    .where('idempotencyKey', 'like', `purchase:${purchaseId}:%`)
-    .execute();
+function postingsOf(purchaseId: number, rows: TimelineSources['postings']): Map<string, Record<string, number>> {
   const prefix = `purchase:${purchaseId}:`;
   return new Map(
     rows.map((r) => [
@@ -118,8 +114,13 @@ async function postingsOf(db: Db, purchaseId: number): Promise<Map<string, Recor
  * them to say.
  */
 export async function usualHoursToDone(db: Db, desk: string, now: Date = new Date()): Promise<number | null> {
+  return usualHoursOf(await usualWaitQuery(db, desk, now).executeTakeFirst());
+}
+
+/** The median and the number of the desk's recent requests (`desk`: a name, or a column of an outer query). */
+export function usualWaitQuery(db: Db, desk: string | Expression<string>, now: Date) {
   const since = new Date(now.getTime() - USUAL_WAIT_DAYS * 24 * 3_600_000);
-  const row = await db
+  return db
     .selectFrom('purchaseStateChanges as s')
     .innerJoin('purchases as p', 'p.id', 's.purchaseId')
     .select([
@@ -131,8 +132,11 @@ export async function usualHoursToDone(db: Db, desk: string, now: Date = new Dat
     .where('s.state', '=', 'purchaseSucceeded')
     .where('p.desk', '=', desk)
     .where('p.paidAt', 'is not', null)
-    .where('s.createdAt', '>=', since)
-    .executeTakeFirst();
+    .where('s.createdAt', '>=', since);
+}
+
+/** The usual hours from `usualWaitQuery`'s row: null with too few requests to say. */
+export function usualHoursOf(row: { median: number | null; n: number | string } | null | undefined): number | null {
   if (!row || Number(row.n) < USUAL_WAIT_MIN_SAMPLES || row.median === null) return null;
   return Number(row.median) / 3600;
 }
@@ -144,43 +148,13 @@ interface RawStep {
 }
 
 /** The steps a request took, oldest first, from its history rows (or its task's first claim) and its ledger postings. */
-async function stepsOf(
-  db: Db,
-  purchase: {
-    id: number;
-    formType: string;
-    expectedPrice: number;
-    payerUserId: number | null;
-    promisedBy: Date | string | null;
-    promiseCompensatedAt: Date | string | null;
-    promiseCompensation: number | null;
-  },
-): Promise<RawStep[]> {
-  const changes = await db
-    .selectFrom('purchaseStateChanges')
-    .select(['state', 'cause', 'reason', 'actorUserId', 'createdAt'])
-    .where('purchaseId', '=', purchase.id)
-    .orderBy('id')
-    .execute();
-  const money = await postingsOf(db, purchase.id);
-  const payment = await db
-    .selectFrom('currencyPayments as c')
-    .leftJoin('thirdParties as t', 't.id', 'c.thirdPartyId')
-    .select(['c.realPrice', 't.title as thirdParty'])
-    .where('c.purchaseId', '=', purchase.id)
-    .executeTakeFirst();
+function stepsOf(purchase: TimelinePurchase, sources: TimelineSources): RawStep[] {
+  const money = postingsOf(purchase.id, sources.postings);
+  const payment = sources.payment ?? undefined;
   // Paid by someone else through the request's payment link (decision 028): the step names them.
-  const payer =
-    purchase.payerUserId === null
-      ? null
-      : await db
-          .selectFrom('users')
-          .select(['firstName', 'lastName'])
-          .where('id', '=', purchase.payerUserId)
-          .executeTakeFirst();
-  const payerName = payer ? firstNameAndInitial(payer.firstName, payer.lastName) : null;
+  const payerName = sources.payer ? firstNameAndInitial(sources.payer.firstName, sources.payer.lastName) : null;
   const steps: RawStep[] = [];
-  for (const c of changes) {
+  for (const c of sources.changes) {
     const step = stepOfChange(c, purchase, money, payment, payerName);
     if (step) steps.push({ step, at: new Date(c.createdAt), actorUserId: c.actorUserId });
   }
@@ -198,19 +172,10 @@ async function stepsOf(
   }
   // Taken: the move to inProgress; a request taken before that state was entered shows the first claim of its
   // fulfilment task instead (a colleague taking it over later is not a new step).
-  if (steps.some((s) => s.step.kind === 'taken')) return steps.sort((a, b) => a.at.getTime() - b.at.getTime());
-  const claim = await db
-    .selectFrom('auditLog as a')
-    .innerJoin('tasks as t', (j) => j.on(sql<boolean>`t.id::text = a.entity_id`))
-    .select(['a.actorUserId', 'a.createdAt'])
-    .where('a.entity', '=', 'task')
-    .where('a.action', '=', 'claimTask')
-    .where('t.purchaseId', '=', purchase.id)
-    .where('t.type', 'in', PURCHASE_TASK_TYPES)
-    .orderBy('a.id')
-    .limit(1)
-    .executeTakeFirst();
-  if (claim) steps.push({ step: { kind: 'taken' }, at: new Date(claim.createdAt), actorUserId: claim.actorUserId });
+  const claim = sources.claim;
+  if (!steps.some((s) => s.step.kind === 'taken') && claim) {
+    steps.push({ step: { kind: 'taken' }, at: new Date(claim.createdAt), actorUserId: claim.actorUserId });
+  }
   return steps.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
@@ -266,6 +231,111 @@ function stepOfChange(
   }
 }
 
+/** The request's columns its timeline is made from. */
+const TIMELINE_PURCHASE = [
+  'purchases.id',
+  'purchases.desk',
+  'purchases.formType',
+  'purchases.expectedPrice',
+  'purchases.promisedBy',
+  'purchases.promiseCompensatedAt',
+  'purchases.promiseCompensation',
+] as const;
+
+interface TimelinePurchase {
+  id: number;
+  desk: string;
+  formType: string;
+  expectedPrice: number;
+  promisedBy: Date | string | null;
+  promiseCompensatedAt: Date | string | null;
+  promiseCompensation: number | null;
+}
+
+/** What a request's timeline is read from besides the request itself: `timelineSources` reads them in one query. */
+export interface TimelineSources {
+  /** The request's history, oldest first (with each state's title and colour, which the request page also shows). */
+  changes: Array<{
+    state: string;
+    stateTitle: string;
+    stateColor: string;
+    cause: string | null;
+    reason: string | null;
+    actorUserId: number | null;
+    createdAt: Date | string;
+  }>;
+  postings: Array<{ idempotencyKey: string | null; amounts: unknown }>;
+  payment: { realPrice: number; thirdParty: string | null } | null;
+  /** Whoever paid through the request's payment link (decision 028). */
+  payer: { firstName: string | null; lastName: string | null } | null;
+  /** The first claim of the request's fulfilment task. */
+  claim: { actorUserId: number | null; createdAt: Date | string } | null;
+  /** A live payment link (unrevoked, unexpired): the next step is its payer's, not the customer's. */
+  paymentLinkLive: boolean;
+}
+
+/**
+ * The selections that read a request's `TimelineSources` as columns of a query of `purchases` (each a subquery, so
+ * the request and all it is shown with come back in one round trip).
+ */
+export function timelineSources(db: Db, purchaseId: number, now: Date) {
+  return [
+    jsonArrayFrom(
+      db
+        .selectFrom('purchaseStateChanges as c')
+        .innerJoin('purchaseStates as s', 's.identifier', 'c.state')
+        .select([
+          'c.state',
+          's.title as stateTitle',
+          's.color as stateColor',
+          'c.cause',
+          'c.reason',
+          'c.actorUserId',
+          'c.createdAt',
+        ])
+        .where('c.purchaseId', '=', purchaseId)
+        .orderBy('c.id'),
+    ).as('changes'),
+    jsonArrayFrom(
+      db
+        .selectFrom('ledgerTransactions')
+        .select(['idempotencyKey', 'amounts'])
+        .where('idempotencyKey', 'like', `purchase:${purchaseId}:%`),
+    ).as('postings'),
+    jsonObjectFrom(
+      db
+        .selectFrom('currencyPayments as c')
+        .leftJoin('thirdParties as t', 't.id', 'c.thirdPartyId')
+        .select(['c.realPrice', 't.title as thirdParty'])
+        .where('c.purchaseId', '=', purchaseId),
+    ).as('payment'),
+    jsonObjectFrom(
+      db
+        .selectFrom('users as payer')
+        .select(['payer.firstName', 'payer.lastName'])
+        .where('payer.id', '=', sql.ref<number>('purchases.payerUserId')),
+    ).as('payer'),
+    jsonObjectFrom(
+      db
+        .selectFrom('auditLog as a')
+        .innerJoin('tasks as t', (j) => j.on(sql<boolean>`t.id::text = a.entity_id`))
+        .select(['a.actorUserId', 'a.createdAt'])
+        .where('a.entity', '=', 'task')
+        .where('a.action', '=', 'claimTask')
+        .where('t.purchaseId', '=', purchaseId)
+        .where('t.type', 'in', PURCHASE_TASK_TYPES)
+        .orderBy('a.id')
+        .limit(1),
+    ).as('claim'),
+    sql<boolean>`exists (${db
+      .selectFrom('paymentLinks')
+      .select('id')
+      .where('purchaseId', '=', purchaseId)
+      .where('revokedAt', 'is', null)
+      .where('expiresAt', '>', now)})`.as('paymentLinkLive'),
+  ] as const;
+}
+
 /**
  * The request's timeline: each step with its time, words and the role that acted (staff's view also names the staff
  * member), and what comes next with its usual wait measured on the desk's last 30 days of requests.
@@ -276,21 +346,27 @@ export async function requestTimeline(
   view: 'customer' | 'staff',
   now: Date = new Date(),
 ): Promise<Timeline> {
-  const purchase = await db
+  const row = await db
     .selectFrom('purchases')
-    .select([
-      'id',
-      'desk',
-      'formType',
-      'expectedPrice',
-      'payerUserId',
-      'promisedBy',
-      'promiseCompensatedAt',
-      'promiseCompensation',
-    ])
-    .where('id', '=', purchaseId)
+    .select(TIMELINE_PURCHASE)
+    .select(timelineSources(db, purchaseId, now))
+    .where('purchases.id', '=', purchaseId)
     .executeTakeFirstOrThrow();
-  const raw = await stepsOf(db, purchase);
+  return timelineOf(db, row, row, view, () => usualHoursToDone(db, row.desk, now));
+}
+
+/**
+ * The timeline from what was read (`timelineSources`); `usualHours` is asked only when the next step has a usual
+ * wait. Staff's view names the staff members who acted (one more query).
+ */
+export async function timelineOf(
+  db: Db,
+  purchase: TimelinePurchase,
+  sources: TimelineSources,
+  view: 'customer' | 'staff',
+  usualHours: () => Promise<number | null>,
+): Promise<Timeline> {
+  const raw = stepsOf(purchase, sources);
   const names = new Map<number, string>();
   if (view === 'staff') {
     const ids = [...new Set(raw.map((r) => r.actorUserId).filter((id): id is number => id !== null))];
@@ -317,22 +393,12 @@ export async function requestTimeline(
     };
   });
   const last = raw.at(-1)?.step.kind;
-  // A live payment link (unrevoked, unexpired): the next step is its payer's, not the customer's.
-  const liveLink =
-    last === 'submitted' &&
-    (await db
-      .selectFrom('paymentLinks')
-      .select('id')
-      .where('purchaseId', '=', purchase.id)
-      .where('revokedAt', 'is', null)
-      .where('expiresAt', '>', new Date(now))
-      .executeTakeFirst()) !== undefined;
-  const next = last ? nextStepOf(last, { paymentLinkLive: liveLink }) : null;
+  const next = last ? nextStepOf(last, { paymentLinkLive: last === 'submitted' && sources.paymentLinkLive }) : null;
   return {
     steps,
     next: next && {
       text: next.text,
-      usualWait: next.timed ? usualWaitText(await usualHoursToDone(db, purchase.desk, now)) : null,
+      usualWait: next.timed ? usualWaitText(await usualHours()) : null,
     },
   };
 }
