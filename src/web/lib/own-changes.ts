@@ -1,6 +1,6 @@
 /**
  * Changes to a request the page made itself (a payment from its own button), so their live events do not make it
- * fetch again what its own answer already refreshed (issue 50). The server sends purchase.changed and
+ * fetch again what its own answer already refreshed. The server sends purchase.changed and
  * notification.created after its change commits, and answers the page after that: an event arriving while the
  * page's change is on its way, or soon after with the state the answer reported (or an earlier one), tells nothing
  * the refresh on the answer (lib/payments.ts invalidatePurchase) has not read. Any other event refreshes as usual.
