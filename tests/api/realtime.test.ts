@@ -8,7 +8,7 @@
  * channel that every socket here also joined, and the server sends a socket's events in order, so once that
  * event has arrived anything sent before it would have arrived too.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -16,6 +16,7 @@ import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_LIMITS } from '../../src/server/realtime/connection';
+import { killLeft, listening, startServerProcess } from '../support/server-process';
 import { connectEcho, nextEvent, socketOf, subscription, waitConnected } from '../support/echo';
 import { jpegWithExif, uploadForm } from '../support/images';
 import {
@@ -355,25 +356,11 @@ describe('real-time channel (one process)', () => {
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
 
-function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const root = path.resolve(import.meta.dirname, '../..');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WEB_DIR: '/nonexistent', ...env },
-  });
-  // Resolves on the listen line; rejects with the output if the process ends first.
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const match = /"port":(\d+)/.exec(out);
-      if (match) resolve({ child, url: `http://127.0.0.1:${match[1]}` });
-    });
-    child.stderr?.on('data', (d) => {
-      out += d;
-    });
-    child.on('exit', (code) => reject(new Error(`exited (${code}) before listening: ${out}`)));
-  });
+/** A server process of its own (src/server/start.ts), on a port the system picks; its URL once it listens. */
+async function startProcess(env: Record<string, string>, started: ChildProcess[]): Promise<{ url: string }> {
+  const child = startServerProcess({ PORT: '0', HOST: '127.0.0.1', WEB_DIR: '/nonexistent', ...env }, { started });
+  const { port } = await listening(child);
+  return { url: `http://127.0.0.1:${port}` };
 }
 
 async function loginThrough(baseUrl: string, username: string, password: string): Promise<string> {
@@ -399,93 +386,96 @@ async function customerThrough(baseUrl: string, adminToken: string, mobileNo: st
 
 // Two processes need a database and a Redis they can share; `npm test` provides both when DATABASE_URL
 // and REDIS_URL are set (CI sets them), in the PostgreSQL run of this suite.
-describe.runIf(databaseUrl && redisUrl)('real-time channel across two processes (PostgreSQL + Redis)', () => {
-  const children: ChildProcess[] = [];
-  afterAll(() => {
-    for (const c of children) c.kill('SIGTERM');
-  });
+// A process imports the whole server through tsx before it listens: seconds on a quiet machine, tens of seconds on
+// a busy one, so these tests have the limit the other process-starting files have.
+describe.runIf(databaseUrl && redisUrl)(
+  'real-time channel across two processes (PostgreSQL + Redis)',
+  { timeout: 120_000 },
+  () => {
+    const children: ChildProcess[] = [];
+    afterAll(() => killLeft(children));
 
-  it('delivers public, private and staff events caused through process A to a client of process B', async () => {
-    const env = {
-      DATABASE_URL: databaseUrl!,
-      REDIS_URL: redisUrl!,
-      REDIS_KEY_PREFIX: `scale-${Date.now()}:`,
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'arzpay-scale-')),
-      ADMIN_USERNAME: ADMIN_MOBILE,
-      ADMIN_PASSWORD,
-      LOG_LEVEL: 'info',
-    };
-    const a = await startProcess(env);
-    children.push(a.child);
-    const b = await startProcess(env);
-    children.push(b.child);
+    it('delivers public, private and staff events caused through process A to a client of process B', async () => {
+      const env = {
+        DATABASE_URL: databaseUrl!,
+        REDIS_URL: redisUrl!,
+        REDIS_KEY_PREFIX: `scale-${Date.now()}:`,
+        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'arzpay-scale-')),
+        ADMIN_USERNAME: ADMIN_MOBILE,
+        ADMIN_PASSWORD,
+        LOG_LEVEL: 'info',
+      };
+      const [a, b] = await Promise.all([startProcess(env, children), startProcess(env, children)]);
 
-    const adminA = await loginThrough(a.url, ADMIN_MOBILE, ADMIN_PASSWORD);
-    const adminMe = await me(a.url, adminA);
-    const echo = connectEcho(b.url, adminA);
-    try {
-      await waitConnected(echo);
-      const joined = [
-        subscription(echo, PUBLIC),
-        subscription(echo, STAFF),
-        subscription(echo, `private-user.${adminMe.uid}`),
-      ];
-      const rate = nextEvent<{ rate: number }>(echo.channel(PUBLIC), '.currency.updated');
-      const toStaff = nextEvent<{ userId: number }>(echo.private('staff'), '.userProfile.changed');
-      const task = nextEvent<{ type: string }>(echo.private('staff'), '.task.created');
-      echo.private(`user.${adminMe.uid}`);
-      expect(await Promise.all(joined)).toEqual(['joined', 'joined', 'joined']);
+      const adminA = await loginThrough(a.url, ADMIN_MOBILE, ADMIN_PASSWORD);
+      const adminMe = await me(a.url, adminA);
+      const echo = connectEcho(b.url, adminA);
+      try {
+        await waitConnected(echo);
+        const joined = [
+          subscription(echo, PUBLIC),
+          subscription(echo, STAFF),
+          subscription(echo, `private-user.${adminMe.uid}`),
+        ];
+        const rate = nextEvent<{ rate: number }>(echo.channel(PUBLIC), '.currency.updated');
+        const toStaff = nextEvent<{ userId: number }>(echo.private('staff'), '.userProfile.changed');
+        const task = nextEvent<{ type: string }>(echo.private('staff'), '.task.created');
+        echo.private(`user.${adminMe.uid}`);
+        expect(await Promise.all(joined)).toEqual(['joined', 'joined', 'joined']);
 
-      await changeRate(a.url, adminA, 'EUR', 1_234_000);
-      expect(await rate).toMatchObject({ rate: 1_234_000 });
-      // Staff events go to internal audience rooms; the Redis adapter carries those across processes too.
-      const customerId = await customerThrough(a.url, adminA, '09160000009', 'customer-password-1');
-      const customer = await loginThrough(a.url, '09160000009', 'customer-password-1');
-      await submitProfile(a.url, customer, nationalCode('345678912'));
-      expect(await toStaff).toEqual({ userId: customerId });
-      expect(await task).toMatchObject({ type: 'approveProfileAsL1Task' });
+        await changeRate(a.url, adminA, 'EUR', 1_234_000);
+        expect(await rate).toMatchObject({ rate: 1_234_000 });
+        // Staff events go to internal audience rooms; the Redis adapter carries those across processes too.
+        const customerId = await customerThrough(a.url, adminA, '09160000009', 'customer-password-1');
+        const customer = await loginThrough(a.url, '09160000009', 'customer-password-1');
+        await submitProfile(a.url, customer, nationalCode('345678912'));
+        expect(await toStaff).toEqual({ userId: customerId });
+        expect(await task).toMatchObject({ type: 'approveProfileAsL1Task' });
 
-      // Logging out through A drops the session's socket on B.
-      const dropped = new Promise<string>((resolve) => socketOf(echo).once('disconnect', resolve));
-      await fetch(`${a.url}/api/me/logout`, { method: 'POST', headers: bearer(adminA) });
-      expect(await dropped).toBe('io server disconnect');
-    } finally {
-      echo.disconnect();
-    }
-  });
-
-  it('keeps deployments with different key prefixes apart on one Redis', async () => {
-    const shared = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, ADMIN_USERNAME: ADMIN_MOBILE, ADMIN_PASSWORD };
-    const a = await startProcess({
-      ...shared,
-      REDIS_KEY_PREFIX: `apart-a-${Date.now()}:`,
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'arzpay-apart-')),
+        // Logging out through A drops the session's socket on B.
+        const dropped = new Promise<string>((resolve) => socketOf(echo).once('disconnect', resolve));
+        await fetch(`${a.url}/api/me/logout`, { method: 'POST', headers: bearer(adminA) });
+        expect(await dropped).toBe('io server disconnect');
+      } finally {
+        echo.disconnect();
+      }
     });
-    children.push(a.child);
-    // Another deployment: its own database and prefix, the same Redis.
-    const other = await startServer({
-      web: false,
-      env: { DATABASE_URL: 'memory://', REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: `apart-b-${Date.now()}:` },
+
+    it('keeps deployments with different key prefixes apart on one Redis', async () => {
+      const shared = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, ADMIN_USERNAME: ADMIN_MOBILE, ADMIN_PASSWORD };
+      const a = await startProcess(
+        {
+          ...shared,
+          REDIS_KEY_PREFIX: `apart-a-${Date.now()}:`,
+          DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'arzpay-apart-')),
+        },
+        children,
+      );
+      // Another deployment: its own database and prefix, the same Redis.
+      const other = await startServer({
+        web: false,
+        env: { DATABASE_URL: 'memory://', REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: `apart-b-${Date.now()}:` },
+      });
+      const adminA = await loginThrough(a.url, ADMIN_MOBILE, ADMIN_PASSWORD);
+      const own = connectEcho(a.url);
+      const stranger = connectEcho(other.url);
+      try {
+        await Promise.all([waitConnected(own), waitConnected(stranger)]);
+        const joined = [subscription(own, PUBLIC), subscription(stranger, PUBLIC)];
+        const heard: unknown[] = [];
+        stranger.channel(PUBLIC).listen('.currency.updated', (data: unknown) => heard.push(data));
+        const delivered = nextEvent<{ rate: number }>(own.channel(PUBLIC), '.currency.updated');
+        expect(await Promise.all(joined)).toEqual(['joined', 'joined']);
+        await changeRate(a.url, adminA, 'EUR', 1_345_000);
+        expect(await delivered).toMatchObject({ rate: 1_345_000 });
+        // The adapter relays within milliseconds; a second is far beyond any relay the other deployment could get.
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(heard).toEqual([]);
+      } finally {
+        own.disconnect();
+        stranger.disconnect();
+        await other.stop();
+      }
     });
-    const adminA = await loginThrough(a.url, ADMIN_MOBILE, ADMIN_PASSWORD);
-    const own = connectEcho(a.url);
-    const stranger = connectEcho(other.url);
-    try {
-      await Promise.all([waitConnected(own), waitConnected(stranger)]);
-      const joined = [subscription(own, PUBLIC), subscription(stranger, PUBLIC)];
-      const heard: unknown[] = [];
-      stranger.channel(PUBLIC).listen('.currency.updated', (data: unknown) => heard.push(data));
-      const delivered = nextEvent<{ rate: number }>(own.channel(PUBLIC), '.currency.updated');
-      expect(await Promise.all(joined)).toEqual(['joined', 'joined']);
-      await changeRate(a.url, adminA, 'EUR', 1_345_000);
-      expect(await delivered).toMatchObject({ rate: 1_345_000 });
-      // The adapter relays within milliseconds; a second is far beyond any relay the other deployment could get.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(heard).toEqual([]);
-    } finally {
-      own.disconnect();
-      stranger.disconnect();
-      await other.stop();
-    }
-  });
-});
+  },
+);
