@@ -8,7 +8,16 @@ import type Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import { Flex, Spinner, Text } from '@radix-ui/themes';
 import type { ObjectFieldTemplateProps, RJSFValidationError } from '@rjsf/utils';
-import { type MutableRefObject, type Ref, useCallback, useDeferredValue, useMemo, useRef } from 'react';
+import {
+  memo,
+  type MutableRefObject,
+  type Ref,
+  startTransition,
+  useCallback,
+  useDeferredValue,
+  useMemo,
+  useRef,
+} from 'react';
 import type { Desk } from '../../../generated/schemas/desk';
 import type { FormType } from '../../../generated/schemas/form';
 import { effectiveForm } from '../../../shared/catalogue';
@@ -66,7 +75,11 @@ export function useDeskForm(desk: Desk, form: FormType) {
   return useMemo(() => ({ ...drawn, validator }), [drawn, validator]);
 }
 
-export function DeskFields({
+/**
+ * Memoized: the desk page re-renders for what is beside the form (its price, the quote's countdown, a draft saved),
+ * and every render of rjsf's form re-renders each of its fields; only the form's own props redraw it.
+ */
+export const DeskFields = memo(function DeskFields({
   desk,
   form,
   formData,
@@ -115,6 +128,17 @@ export function DeskFields({
   // deferred render React does it in slices and the page answers taps meanwhile, instead of one long task at the
   // moment the validator's code or the customer's last request arrives (decision 015: blocking time of the desk page).
   const drawable = useDeferredValue(Boolean(validator) && !preparing, false);
+  const drawnUi = useMemo(() => ({ ...uiSchema, 'ui:submitButtonOptions': { norender: true } }), [uiSchema]);
+  const context = useMemo(
+    () => ({
+      isCashService: desk.isCashService,
+      currencies: desk.currencies,
+      desk: desk.identifier,
+      ...formContext,
+      ...(stepFields && { stepFields }),
+    }),
+    [desk, formContext, stepFields],
+  );
   if (!validator || preparing || !drawable) {
     return (
       <Flex align="center" gap="2" py="4" role="status">
@@ -129,17 +153,11 @@ export function DeskFields({
     <RadixForm
       ref={setRefs}
       schema={drawnSchema(schema) as never}
-      uiSchema={{ ...uiSchema, 'ui:submitButtonOptions': { norender: true } } as never}
+      uiSchema={drawnUi as never}
       formData={shownData}
       // What the desk decides for its widgets (cash service, the currencies it is paid in) comes from the desk here,
       // so the desk page and the catalogue's preview of it offer the same choices; the file fields upload for this desk.
-      formContext={{
-        isCashService: desk.isCashService,
-        currencies: desk.currencies,
-        desk: desk.identifier,
-        ...formContext,
-        ...(stepFields && { stepFields }),
-      }}
+      formContext={context}
       {...(stepFields && { templates: STEP_TEMPLATES })}
       validator={validator}
       translateString={persianTranslator}
@@ -151,10 +169,17 @@ export function DeskFields({
         visited.current.add(id.replace(/^root_/, ''));
         ownRef.current?.validateForm();
       }}
-      onChange={(e) => onChange(report({ ...(e.formData ?? {}), ...staticValues }))}
+      // rjsf has drawn the change already (its own state); the page takes it in a transition, in slices. rjsf reports
+      // from its commit, where an update is urgent: the page's whole render, rjsf's fields included, was one long task
+      // each time a select chose the desk's only currency for the customer or a key was typed. A render of the page
+      // with an earlier report is harmless (useLatestReport).
+      onChange={(e) => {
+        const data = report({ ...(e.formData ?? {}), ...staticValues });
+        startTransition(() => onChange(data));
+      }}
       onSubmit={(e) => onSubmit?.(e)}
       // Errors are shown under their fields and beside submit; without this rjsf logs each validation to the console.
       onError={() => undefined}
     />
   );
-}
+});

@@ -12,7 +12,7 @@ import type Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { components } from '../../../generated/api';
 import { deadlineFieldOf } from '../../../shared/deadline';
@@ -353,6 +353,22 @@ export function DeskForm({
     }
   };
 
+  // The fields are memoized (DeskFields): what they are handed stays the same object until it changes, so a render of
+  // the page for its price or countdown does not redraw every field.
+  const signedIn = Boolean(user);
+  const fieldsContext = useMemo(
+    () => ({
+      signedIn,
+      // A widget may fill a field its choice decides (a Google Ads account's base currency).
+      setField: (name: string, value: unknown) =>
+        setTimeout(() => setData((d) => (d[name] === value ? d : { ...d, [name]: value })), 0),
+    }),
+    [signedIn],
+  );
+  const latestSubmit = useRef(submit);
+  latestSubmit.current = submit;
+  const onSubmit = useCallback((e: IChangeEvent<FormData>) => void latestSubmit.current(e), []);
+
   return (
     <Flex direction="column" gap="4">
       {/* First on the page: a customer not yet verified learns it before filling anything. */}
@@ -396,14 +412,9 @@ export function DeskForm({
           formRef={formRef}
           formData={data}
           preparing={waitingForMemory}
-          formContext={{
-            signedIn: Boolean(user),
-            // A widget may fill a field its choice decides (a Google Ads account's base currency).
-            setField: (name: string, value: unknown) =>
-              setTimeout(() => setData((d) => (d[name] === value ? d : { ...d, [name]: value })), 0),
-          }}
+          formContext={fieldsContext}
           onChange={setData}
-          onSubmit={(e) => void submit(e)}
+          onSubmit={onSubmit}
         />
       </div>
       {steps && !lastStep && (
