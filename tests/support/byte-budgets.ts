@@ -5,7 +5,8 @@
  * For every route of the route table (src/web/lib/routes.ts) the page bound to it in src/web/app/pages.ts is found in
  * the build's chunk report, and what its first load transfers is summed: the route's HTML (its prerendered page, or
  * the empty shell), the stylesheets, fonts and images that HTML links or preloads, the boot script with everything it
- * imports statically and its one dynamic import (the app, after the first paint), and the page's chunk with its static
+ * imports statically and its one dynamic import (the app's start, after the first paint) with the parts that one
+ * imports dynamically, and the page's chunk with its static
  * imports, followed down. Each file counts as its gzip copy the build wrote (build/compress.ts), which is what the
  * server sends a browser that accepts gzip. What a page imports lazily (a dialog, a chart) loads after its first screen
  * and is not counted. A route added later is measured the same way, since the list comes from the route table.
@@ -155,11 +156,13 @@ export function routeLoads(distDir: string): RouteLoad[] {
       ...attr(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g),
       ...attr(/<link[^>]+rel="preload"[^>]+href="([^"]+)"/g),
     ];
-    const app = entries.flatMap((entry) =>
-      [...readFileSync(path.join(distDir, entry), 'utf8').matchAll(DYNAMIC_IMPORT)].map(([, file]) =>
-        path.posix.join(path.posix.dirname(entry), file!),
-      ),
-    );
+    const dynamicImports = (file: string) =>
+      [...readFileSync(path.join(distDir, file), 'utf8').matchAll(DYNAMIC_IMPORT)].map(([, next]) =>
+        path.posix.join(path.posix.dirname(file), next!),
+      );
+    // The app's start asks for its own parts (React's DOM renderer, the app's modules) at once, as dynamic imports
+    // evaluated in steps: they are the first load too.
+    const app = entries.flatMap(dynamicImports).flatMap((start) => [start, ...dynamicImports(start)]);
     const js = closure([...entries, ...app, chunkOf(module)]);
     const sized = (list: Iterable<string>) =>
       [...list].map((file) => [file, gzipBytes(distDir, file)] as [string, number]);

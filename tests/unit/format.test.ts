@@ -47,6 +47,14 @@ describe('groupNumber (inputs and exports)', () => {
     expect(groupNumber('-12345678901234567890.125')).toBe('-12,345,678,901,234,567,890.13');
   });
 
+  it('writes what Intl.NumberFormat en-US with two decimals at most writes, without constructing it', () => {
+    const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+    const cases = [1.005, 2.675, 0.125, -0.125, 999.995, 415193142832679.2, 1e21, -1.5e25, 5e-7, 0.005, 123456789.999];
+    for (const n of cases) expect(groupNumber(n), String(n)).toBe(intl.format(n));
+    for (const text of ['.5', '5.', '+5', '007', '999.995', '-0.125', '0.0049'])
+      expect(groupNumber(text), text).toBe(intl.format(text as `${number}`));
+  });
+
   it('returns an empty string for what is not a number', () => {
     expect(groupNumber('abc')).toBe('');
     expect(groupNumber('')).toBe('');

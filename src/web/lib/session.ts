@@ -4,6 +4,7 @@
  * after log-in and at start-up, and token and user are cleared when that fails.
  */
 import { atom } from 'jotai';
+import { startTransition } from 'react';
 import type { components } from '../../generated/api';
 import { ApiError, api, call, digMessage, FALLBACK_MESSAGE, onUnauthorized, TOKEN_KEY } from './api-client';
 import { queryClient } from './query';
@@ -57,9 +58,12 @@ export async function loadUser(): Promise<User | null> {
     // The access object is in place before the user is, so no page or menu ever sees a signed-in user
     // with no actions yet (a management page would show "no access" for a moment).
     const access = await call<UserAccess>(api.POST('/api/users/getUserAccess')).catch(() => EMPTY_ACCESS);
-    set(accessAtom, access);
-    set(userAtom, user);
-    set(memoryTokenAtom, token);
+    // As a transition: the person's page, menu and bell drawn in slices, not in one long task of a slow phone.
+    startTransition(() => {
+      set(accessAtom, access);
+      set(userAtom, user);
+      set(memoryTokenAtom, token);
+    });
     return user;
   } catch (error) {
     // Only an answer from the server (it refused the token, or sent no user) clears token and user.
@@ -107,7 +111,7 @@ export async function logout(): Promise<void> {
 /** Start-up: with a stored token, fetch the user; either way the session is then ready. */
 export async function initSession(): Promise<void> {
   await loadUser();
-  set(sessionReadyAtom, true);
+  startTransition(() => set(sessionReadyAtom, true));
 }
 
 /** Log-in and log-out in another tab reach this one: the token key changed in localStorage. */

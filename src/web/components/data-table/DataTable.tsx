@@ -9,7 +9,7 @@ import { DownloadIcon, MagnifyingGlassIcon, ReloadIcon } from '@radix-ui/react-i
 import { Badge, Button, DropdownMenu, Flex, IconButton, Select, Text, TextField } from '@radix-ui/themes';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { DataTable as TableDef } from '../../../generated/schemas/table';
 import { displayDate, relativeTime } from '../../../shared/format/dates';
 import { formatNumber, formatPhone, toPersianDigits } from '../../../shared/format';
@@ -98,11 +98,17 @@ export function DataTable({
     return () => clearTimeout(t);
   }, [searchText]);
 
-  const query = useQuery({
+  const fresh = useQuery({
     queryKey: ['table', def.name, serverPaging ? { search, page, perPage, filters } : {}, refreshKey],
     queryFn: () => fetchRows(def, search, page, perPage, filters),
     placeholderData: (previous) => previous,
   });
+  // Deferred: an answer arriving re-renders at once (the query's store is read synchronously) with what was shown,
+  // and the rows are drawn after, in slices a slow phone can answer input between (one long task before).
+  const { data, isPending, isError, error } = fresh;
+  const query = useDeferredValue(
+    useMemo(() => ({ data, isPending, isError, error }), [data, isPending, isError, error]),
+  );
 
   const { rows, total } = useMemo(() => {
     const received = query.data?.items ?? [];
@@ -243,7 +249,7 @@ export function DataTable({
             }}
           />
         ))}
-        <IconButton variant="soft" onClick={() => void query.refetch()} aria-label="بارگذاری دوباره">
+        <IconButton variant="soft" onClick={() => void fresh.refetch()} aria-label="بارگذاری دوباره">
           <ReloadIcon />
         </IconButton>
         {def.export && (

@@ -1,7 +1,7 @@
 import { HamburgerMenuIcon, HomeIcon, PersonIcon } from '@radix-ui/react-icons';
 import { Flex, IconButton, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
-import { type ComponentType, type Ref, Suspense, useEffect, useRef, useState } from 'react';
+import { type ComponentType, type Ref, startTransition, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { whenIdle } from '../../lib/idle';
 import { userAtom } from '../../lib/session';
@@ -25,7 +25,8 @@ function UserMenuSlot({ onChangePassword }: { onChangePassword: () => void }) {
     () =>
       whenIdle(() => {
         void loadUserMenu().then(({ default: Menu }) => {
-          const swap = () => setMenu((current) => current ?? { Menu, open: false });
+          // As a transition: the menu's first render (its Radix parts) in slices, beside whatever the page does.
+          const swap = () => startTransition(() => setMenu((current) => current ?? { Menu, open: false }));
           const standIn = standInRef.current;
           if (standIn && document.activeElement === standIn) standIn.addEventListener('blur', swap, { once: true });
           else swap();

@@ -1,6 +1,6 @@
 import { Box, Button, Card, Flex, Heading, Skeleton, Text } from '@radix-ui/themes';
 import { useAtomValue } from 'jotai';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { CategoryCards } from '../../components/CategoryCards';
 import { LoadError } from '../../components/states/LoadError';
@@ -23,7 +23,8 @@ function RatesSkeleton() {
 }
 
 function Rates() {
-  const { data, isPending, isError, error, refetch, isFetching } = useAtomValue(currenciesAtom);
+  // Deferred: when the rates come, the table is drawn in slices a slow phone answers input between, not in one task.
+  const { data, isPending, isError, error, refetch, isFetching } = useDeferredValue(useAtomValue(currenciesAtom));
   // Fetched beside the rates, so the table is not a round trip behind them.
   useEffect(() => void loadRatesTable().catch(() => undefined), []);
   if (isPending) return <RatesSkeleton />;
