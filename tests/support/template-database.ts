@@ -5,8 +5,10 @@
  * PostgreSQL a file's database is `CREATE DATABASE … TEMPLATE` of the migrated one, so files can run side by side
  * instead of sharing one schema that each drops.
  *
- * The tests that prove migrations, start-up, the data-directory lock and crash safety do not use it: they open
- * their databases the fresh way (tests/support/database.ts, child processes with a DATA_DIR of their own).
+ * The tests that prove migrations, a start on an empty data folder and the data-directory lock do not use it: they
+ * open their databases the fresh way (tests/support/database.ts, child processes with a DATA_DIR of their own). Process
+ * tests whose subject is not migrating (crash safety, the production switch, start-up's other cases) restore the image
+ * into their data folder (`restoreMigratedImage`).
  */
 import { readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
