@@ -29,6 +29,10 @@ const serverSuite = {
   setupFiles: ['tests/support/file-database.ts'],
 };
 
+// An e2e `expect.poll` waits for what a person waits for as long as Playwright's waits do (WAIT_MS of
+// tests/support/browser.ts) instead of vitest's default second, which a busy machine can overrun.
+const e2eWaits = { poll: { timeout: 90_000 } };
+
 export default defineConfig({
   test: {
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
@@ -68,6 +72,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          expect: e2eWaits,
           include: ['tests/e2e/**/*.test.ts'],
           // Tests wait for events, never for time; the limit only stops a hung test, so it holds on a busy machine.
           testTimeout: 180_000,
@@ -78,6 +83,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e-smoke',
+          expect: e2eWaits,
           include: E2E_SMOKE_ON_PGLITE,
           testTimeout: 180_000,
           hookTimeout: 120_000,

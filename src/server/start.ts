@@ -7,14 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { adminPasswordNotice } from './admin-notice';
-import { buildApp } from './app';
-import { RedisUnavailableError } from './redis';
 import { ConfigError, loadConfig } from './config';
 import { demoOnNetworkWarning } from './production-config';
-import { DatabaseUnavailableError } from './db/database';
-import { MigrationError } from './db/migrate';
-import { DataDirLockedError } from './lib/data-dir-lock';
-import { unavailableDependency } from './http/dependency-errors';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -62,6 +56,17 @@ async function main(): Promise<void> {
   }
   if (process.argv.includes('--build-if-needed')) buildWebIfNeeded(config.webDir);
 
+  // The server's modules are loaded once the configuration holds: a refused start answers in the time Node takes
+  // to start, not after loading every module of the app (seconds on a busy machine).
+  const [{ buildApp }, { RedisUnavailableError }, { DatabaseUnavailableError }, { MigrationError }, lock, dependency] =
+    await Promise.all([
+      import('./app'),
+      import('./redis'),
+      import('./db/database'),
+      import('./db/migrate'),
+      import('./lib/data-dir-lock'),
+      import('./http/dependency-errors'),
+    ]);
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
     app = await buildApp(config);
@@ -69,7 +74,7 @@ async function main(): Promise<void> {
     if (
       error instanceof DatabaseUnavailableError ||
       error instanceof RedisUnavailableError ||
-      error instanceof DataDirLockedError ||
+      error instanceof lock.DataDirLockedError ||
       error instanceof MigrationError
     )
       fail(error.message);
@@ -90,7 +95,7 @@ async function main(): Promise<void> {
   // where it arises; one found here is logged as an error to be fixed, and the process stays up. Anything else is
   // a bug of unknown reach: logged, and the process ends as Node would end it.
   const lastResort = (kind: string) => (error: unknown) => {
-    const away = unavailableDependency(error);
+    const away = dependency.unavailableDependency(error);
     fastify.log.error({ err: error, dependency: away ?? undefined }, kind);
     if (!away) process.exit(1);
   };

@@ -55,6 +55,9 @@ async function fakeProvider() {
   };
 }
 
+/** How long a wait for something the server does may take: long enough for a busy machine, it only stops a hang. */
+const EVENT_MS = 90_000;
+
 async function until(check: () => boolean, ms: number, what: string): Promise<void> {
   for (const start = Date.now(); !check(); await sleep(100)) {
     if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
@@ -101,7 +104,7 @@ async function killMidSend(databaseUrl: string | undefined): Promise<void> {
     );
     expect(changed.status, changed.body.msg).toBe(200);
     // The worker claimed the SMS and the provider holds the call: the process dies mid-send.
-    await until(() => provider.sends.length === 1, 15_000, 'the first send');
+    await until(() => provider.sends.length === 1, EVENT_MS, 'the first send');
     first.kill('SIGKILL');
     await first.exited;
 
@@ -115,7 +118,7 @@ async function killMidSend(databaseUrl: string | undefined): Promise<void> {
     const second = startServerProcess(env, { started });
     await listening(second);
     // Sent again once the dead claim's lease ran out, then never again.
-    await until(() => provider.sends.length === 2, 30_000, 'the send after the restart');
+    await until(() => provider.sends.length === 2, EVENT_MS, 'the send after the restart');
     await sleep(4_000);
     expect(provider.sends).toHaveLength(2);
     expect(provider.sends[1]!.searchParams.get('receptor')).toBe(ADMIN_MOBILE);

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PRODUCTION, without } from '../support/production-env';
 import { killLeft, listening, type ServerProcess, startServerProcess } from '../support/server-process';
 import { skipEmbeddedCases } from '../support/stages';
+import { restoreMigratedImage } from '../support/template-database';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-production-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -45,8 +46,9 @@ async function refusal(env: Record<string, string>): Promise<string[]> {
   return child.output().stderr.trim().split('\n');
 }
 
-// The refusals stop before the database opens; the one full start migrates a fresh embedded database (tens of
-// seconds on a busy two-core machine). Every case runs on its own embedded data folder, whichever stage runs the file.
+// The refusals stop before the database opens (and before the server's modules load); the one full start opens an
+// embedded database restored from the stage's migrated image (migrating from nothing is startup.test.ts's subject).
+// Every case runs on its own embedded data folder, whichever stage runs the file.
 describe.skipIf(skipEmbeddedCases(import.meta.url))('ARZPAY_ENV=production', { timeout: 120_000 }, () => {
   it.each([
     ['PAYMENT_GATEWAY', 'PAYMENT_GATEWAY is not set'],
@@ -120,6 +122,7 @@ describe.skipIf(skipEmbeddedCases(import.meta.url))('ARZPAY_ENV=production', { t
   });
 
   it('starts with every choice made, serves no sandbox bank, and stops on SIGTERM', async () => {
+    await restoreMigratedImage(dataDir);
     // A list of named proxies and ranges that do not cover everything starts.
     const child = start({ ...PRODUCTION, TRUST_PROXY: '127.0.0.1,10.0.0.0/8,0.0.0.0/1,fd00::/8' });
     const { port } = await listening(child);

@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
 import { killLeft, listening, type ServerProcess, startServerProcess, stopProcess } from '../support/server-process';
 import { skipEmbeddedCases } from '../support/stages';
+import { restoreMigratedImage } from '../support/template-database';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'arzpay-start-'));
 const extraDirs: string[] = [];
@@ -28,16 +29,19 @@ let migrated: string | null = null;
 /**
  * A data directory with every migration applied and nothing else (no administrator yet): a copy of one migrated
  * once here, for the cases whose subject is not the migrations (a start on an empty folder migrates it, a few
- * seconds of PGlite each; "starts on the embedded database" still starts from nothing).
+ * seconds of PGlite each; "starts on the embedded database" still starts from nothing). The one here is the stage's
+ * migrated image restored (tests/support/template-database.ts), or, outside a stage, migrated here.
  */
 async function migratedDataDir(): Promise<string> {
   if (!migrated) {
     migrated = freshDataDir();
-    const handle = await openDatabase({ databaseUrl: undefined, dataDir: migrated });
-    try {
-      await migrate(handle);
-    } finally {
-      await handle.close();
+    if (!(await restoreMigratedImage(migrated))) {
+      const handle = await openDatabase({ databaseUrl: undefined, dataDir: migrated });
+      try {
+        await migrate(handle);
+      } finally {
+        await handle.close();
+      }
     }
   }
   const dir = freshDataDir();
@@ -70,9 +74,10 @@ async function stop(child: ServerProcess): Promise<void> {
 }
 
 // Each test starts real processes on an embedded database, one of them migrating it from nothing: tens of seconds
-// on a busy two-core machine, so the budget is wider than the API suite's 30 s per test.
+// on a busy two-core machine (two minutes at a load of 20), so the budget, which only stops a hang, is wider than the
+// API suite's 30 s per test.
 // Every case starts its own process on its own embedded data folder (DATABASE_URL ''), whichever stage runs the file.
-describe.skipIf(skipEmbeddedCases(import.meta.url))('process start-up', { timeout: 120_000 }, () => {
+describe.skipIf(skipEmbeddedCases(import.meta.url))('process start-up', { timeout: 300_000 }, () => {
   it('refuses PORT=abc with one clear line', async () => {
     const child = start({ PORT: 'abc' });
     expect(await exited(child)).toBe(1);

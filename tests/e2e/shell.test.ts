@@ -97,9 +97,10 @@ describe('shell', () => {
 
   it('shows the staff group to staff, with the management links', async () => {
     const token = await loginAdmin(server);
-    const page = await browser.newPage({ viewport: DESKTOP });
-    await page.goto(`${server.url}/errors`);
-    await page.evaluate((t) => localStorage.setItem('token', t), token);
+    // Signed in from the first load (as after a log-in on this device), instead of a page loaded only to store it.
+    const context = await browser.newContext({ viewport: DESKTOP });
+    await keepSignedIn(context, token);
+    const page = await context.newPage();
     await page.goto(`${server.url}/`);
     await page.click('[data-testid=menu-button]');
     const staff = page.locator('[data-testid=drawer-staff]');
@@ -208,8 +209,7 @@ describe('shell', () => {
     const page = await browser.newPage({ viewport: PHONE });
     // The user fetch never reaches the server: the token stays stored, but the in-memory token stays unset.
     await page.route('**/api/me/fetchUserData', (route) => route.abort('connectionfailed'));
-    await page.goto(`${server.url}/errors`);
-    await page.evaluate((t) => localStorage.setItem('token', t), token);
+    await keepSignedIn(page, token);
     await page.goto(`${server.url}/management/tasks`);
     await page.waitForURL(`${server.url}/`);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBe(token);
@@ -246,8 +246,7 @@ describe('shell', () => {
 
     const token = await loginByCode(server, '09170000003');
     const page = await browser.newPage({ viewport: PHONE });
-    await page.goto(`${server.url}/errors`);
-    await page.evaluate((t) => localStorage.setItem('token', t), token);
+    await keepSignedIn(page, token);
     await page.goto(`${server.url}/`);
     await page.click('[data-testid=user-menu]');
     await page.getByRole('menuitem', { name: 'تغییر رمز عبور' }).click();

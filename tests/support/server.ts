@@ -199,9 +199,10 @@ export async function post(
 export async function loginByCode(server: ServerAddress, mobileNo: string): Promise<string> {
   const sent = await post(server, '/api/public/sendMobileValidationCode', { mobileNo });
   if (sent.status !== 200) throw new Error(`sendMobileValidationCode: ${sent.status} ${sent.body.msg}`);
-  // A server in a child process (tests/api/crash-safety.test.ts) may write its log line after it answered.
+  // A server in a child process (tests/api/crash-safety.test.ts) may write its log line after it answered: the line
+  // is waited for as long as a busy machine may take to pass it on, not a few seconds.
   let validationCode = server.lastSmsCode(mobileNo);
-  for (let waited = 0; !validationCode && waited < 3_000; waited += 50) {
+  for (let waited = 0; !validationCode && waited < 60_000; waited += 50) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     validationCode = server.lastSmsCode(mobileNo);
   }

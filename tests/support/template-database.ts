@@ -5,11 +5,14 @@
  * PostgreSQL a file's database is `CREATE DATABASE … TEMPLATE` of the migrated one, so files can run side by side
  * instead of sharing one schema that each drops.
  *
- * The tests that prove migrations, start-up, the data-directory lock and crash safety do not use it: they open
- * their databases the fresh way (tests/support/database.ts, child processes with a DATA_DIR of their own).
+ * The tests that prove migrations, a start on an empty data folder and the data-directory lock do not use it: they
+ * open their databases the fresh way (tests/support/database.ts, child processes with a DATA_DIR of their own). Process
+ * tests whose subject is not migrating (crash safety, the production switch, start-up's other cases) restore the image
+ * into their data folder (`restoreMigratedImage`).
  */
 import { readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
+import { openDatabase } from '../../src/server/db/database';
 import { adminQuery, databaseUrlOn } from './postgres-admin';
 
 /** What the global setup hands every test file (vitest `provide`/`inject`). */
@@ -43,6 +46,19 @@ export function pgliteImage(): Promise<Blob> | null {
   if (!info) return null;
   image ??= readFile(info.pgliteImagePath).then((bytes) => new Blob([bytes]));
   return image;
+}
+
+/**
+ * Makes `dataDir`'s embedded database (what a process started with DATA_DIR=dataDir opens) a copy of the stage's
+ * migrated image, for a test whose subject is not migrating from nothing: PGlite's initdb and every migration cost
+ * tens of seconds of a busy machine per start. False outside a stage (no image): the process then migrates.
+ */
+export async function restoreMigratedImage(dataDir: string): Promise<boolean> {
+  const image = await pgliteImage();
+  if (!image) return false;
+  const handle = await openDatabase({ databaseUrl: undefined, dataDir, restoreImage: image });
+  await handle.close();
+  return true;
 }
 
 /** The names of a stage's file databases begin with this, so the stage's end can find any a file left behind. */
