@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { takeScreenshots } from '../support/browser';
+import { settled, takeScreenshots } from '../support/browser';
 import { withE2eServer } from '../support/e2e';
 import { bearer, post } from '../support/server';
 
@@ -43,6 +43,9 @@ describe('the request page after a wallet payment', () => {
     await state.filter({ hasText: 'در انتظار پرداخت' }).waitFor();
     // The customer's own channel is joined: the payment's events reach this page.
     await expect.poll(() => framesWith('"subscription_succeeded","private-user.').length).toBe(1);
+    // The first join reads again what the channel feeds (news sent before it would be lost): that fetch is the page's
+    // start, not the payment's.
+    await settled(page);
     const before = fetches.length;
 
     await page.getByTestId('pay-purchase').click();

@@ -117,11 +117,13 @@ export async function connectLive(options: {
   // Events sent while the connection was down are lost: once a channel is joined again after a reconnect, what its
   // events feed is fetched anew. (The server confirms each join with subscription_succeeded.)
   // The first join comes after the first screen (LiveUpdates waits for it), so news sent between the page's first
-  // reads and that join is lost too: the bell and the notifications, which say what happened, are read again then.
+  // reads and that join is lost too: what a person's own channels feed (their requests, wallet, the bell and the
+  // notifications) is read again then. The public channel's data (rates, the catalogue) is left: it changes rarely,
+  // and the catalogue is large.
   const joinedBefore = new Set<string>();
   echo.connector.socket.on('subscription_succeeded', (name: string) => {
-    if (joinedBefore.has(name)) refresh(keysOn.get(name)?.values() ?? []);
-    else if (name.startsWith('private-user.')) refresh([['notifications']]);
+    const keys = [...(keysOn.get(name)?.values() ?? [])];
+    if (joinedBefore.has(name) || name.startsWith('private-')) refresh(keys);
     joinedBefore.add(name);
   });
   // The public channel carries public data only; news about a person goes to their private channel, and to
