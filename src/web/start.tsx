@@ -9,9 +9,7 @@
  */
 import { StrictMode, startTransition } from 'react';
 import { reactListensToClicks } from './lib/early-clicks';
-
-/** Lets the browser paint and answer input before going on. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+import { nextTask } from './lib/idle';
 
 const client = import('react-dom/client');
 const appModule = import('./app/App');

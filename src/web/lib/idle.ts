@@ -7,3 +7,6 @@ export function whenIdle(task: () => void): () => void {
   const id = window.setTimeout(task, 1200);
   return () => window.clearTimeout(id);
 }
+
+/** Lets the browser paint and answer input before going on: work after it runs in a task of its own. */
+export const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));

@@ -6,6 +6,7 @@
  */
 import type { QueryKey } from '@tanstack/react-query';
 import { TOKEN_KEY } from './api-client';
+import { nextTask } from './idle';
 import { liveRefresher } from './live-refresh';
 import { keysToRefresh } from './own-changes';
 import { queryClient } from './query';
@@ -81,7 +82,7 @@ export async function connectLive(options: {
   const [{ default: Echo }, { io }] = await Promise.all([import('laravel-echo'), import('socket.io-client')]);
   // The connection is opened in a task of its own: with its modules' evaluation it held a slow phone's main thread
   // for one task of 80-350 ms.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await nextTask();
   const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
   const token = localStorage.getItem(TOKEN_KEY);
   const echo = new Echo<'socket.io'>({

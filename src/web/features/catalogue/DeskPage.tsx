@@ -5,6 +5,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { LoadError } from '../../components/states/LoadError';
 import { useHydrated } from '../../lib/hydrated';
+import { nextTask } from '../../lib/idle';
 import { api, call } from '../../lib/api-client';
 import { catalogueAtom } from '../../lib/queries/catalogue';
 import { myPlanQuery, planStepFor } from '../../lib/queries/plans';
@@ -18,7 +19,7 @@ import { useDeskFunnel } from './useDeskFunnel';
 let deskFormModule: Promise<typeof import('./DeskForm')> | undefined;
 const loadDeskForm = () =>
   (deskFormModule ??= import('../../components/date/JalaliDateInput')
-    .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
+    .then(nextTask)
     .then(() => import('./DeskForm'))
     .catch((error: unknown) => {
       // Tried again on the next use (offline for a moment).
